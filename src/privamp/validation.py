@@ -1,0 +1,91 @@
+"""Input checks shared by the public API: each raises :class:`InvalidParameterError` naming the parameter."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from privamp.errors import InvalidParameterError
+
+FloatArray = NDArray[np.float64]
+
+
+def check_real(name: str, value: object) -> float:
+    """Return ``value`` as a float, rejecting booleans, NaN and non-numbers."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidParameterError(name, value, "a real number")
+    x = float(value)
+    if math.isnan(x):
+        raise InvalidParameterError(name, value, "a real number (not NaN)")
+    return x
+
+
+def check_positive(name: str, value: object, *, allow_inf: bool = False) -> float:
+    """A real number in (0, ∞) (or (0, ∞] with ``allow_inf``)."""
+    x = check_real(name, value)
+    if not x > 0 or (math.isinf(x) and not allow_inf):
+        raise InvalidParameterError(name, value, "in (0, inf]" if allow_inf else "in (0, inf)")
+    return x
+
+
+def check_nonnegative(name: str, value: object, *, allow_inf: bool = False) -> float:
+    """A real number in [0, ∞) (or [0, ∞] with ``allow_inf``)."""
+    x = check_real(name, value)
+    if not x >= 0 or (math.isinf(x) and not allow_inf):
+        raise InvalidParameterError(name, value, "in [0, inf]" if allow_inf else "in [0, inf)")
+    return x
+
+
+def check_rate(name: str, value: object) -> float:
+    """A sampling probability in (0, 1]."""
+    x = check_real(name, value)
+    if not 0 < x <= 1:
+        raise InvalidParameterError(name, value, "in (0, 1]")
+    return x
+
+
+def check_open_unit(name: str, value: object) -> float:
+    """A number in the open interval (0, 1), e.g. δ."""
+    x = check_real(name, value)
+    if not 0 < x < 1:
+        raise InvalidParameterError(name, value, "in (0, 1)")
+    return x
+
+
+def check_int(name: str, value: object, *, minimum: int = 1) -> int:
+    """An integer ≥ ``minimum`` (floats with an integral value are accepted)."""
+    if isinstance(value, bool):
+        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
+        n = int(value)
+    else:
+        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
+    if n < minimum:
+        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
+    return n
+
+
+def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
+    """Rényi orders as a 1-d float array; each must be a real number > 1 (``inf`` allowed)."""
+    try:
+        a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(name, alphas, "real numbers > 1") from exc
+    if a.ndim != 1 or a.size == 0:
+        raise InvalidParameterError(name, alphas, "a non-empty list of real numbers > 1")
+    if np.any(np.isnan(a)) or np.any(a <= 1):
+        raise InvalidParameterError(name, alphas, "real numbers > 1 (inf allowed)")
+    return a
+
+
+def check_integer_orders(alphas: ArrayLike, name: str = "alpha") -> NDArray[np.int64]:
+    """Integer Rényi orders ≥ 2 as an int64 array (for bounds stated at integer orders only)."""
+    a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):
+        raise InvalidParameterError(name, alphas, "integers >= 2")
+    return a.astype(np.int64)
