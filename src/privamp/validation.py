@@ -59,10 +59,8 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
     """An integer ≥ ``minimum`` (floats with an integral value are accepted)."""
     if isinstance(value, bool):
         raise InvalidParameterError(name, value, f"an integer >= {minimum}")
-    if isinstance(value, numbers.Integral):
-        n = int(value)
-    elif isinstance(value, numbers.Real) and float(value).is_integer():
-        n = int(value)
+    if isinstance(value, numbers.Real) and float(value).is_integer():
+        n = int(float(value))
     else:
         raise InvalidParameterError(name, value, f"an integer >= {minimum}")
     if n < minimum:
