@@ -1,3 +1,82 @@
-"""privamp: privacy accounting of subsampled mechanisms."""
+"""privamp: privacy accounting of subsampled mechanisms.
+
+What happened is described by immutable events (:mod:`privamp.mechanisms`, :mod:`privamp.sampling`,
+:mod:`privamp.events`); how it is bounded lives in pure functions (:mod:`privamp.bounds`) looked up
+through one registry (:mod:`privamp.catalog`); the :class:`Accountant` composes and converts.
+
+The public names below are imported lazily, so that importing one bound module stays cheap.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Accountant": "privamp.accountant",
+    "DeltaResult": "privamp.accountant",
+    "EpsilonResult": "privamp.accountant",
+    "OrderRangeWarning": "privamp.accountant",
+    "Conversion": "privamp.bounds.conversion",
+    "InvalidParameterError": "privamp.errors",
+    "PrivampError": "privamp.errors",
+    "UnsupportedError": "privamp.errors",
+    "SubsampledMechanism": "privamp.events",
+    "Gaussian": "privamp.mechanisms",
+    "Laplace": "privamp.mechanisms",
+    "Mechanism": "privamp.mechanisms",
+    "PureDP": "privamp.mechanisms",
+    "RandomizedResponse": "privamp.mechanisms",
+    "RdpCurve": "privamp.mechanisms",
+    "Neighboring": "privamp.sampling",
+    "NoSampling": "privamp.sampling",
+    "Poisson": "privamp.sampling",
+    "WithReplacement": "privamp.sampling",
+    "WithoutReplacement": "privamp.sampling",
+}
+
+__all__ = [
+    "Accountant",
+    "Conversion",
+    "DeltaResult",
+    "EpsilonResult",
+    "Gaussian",
+    "InvalidParameterError",
+    "Laplace",
+    "Mechanism",
+    "Neighboring",
+    "NoSampling",
+    "OrderRangeWarning",
+    "Poisson",
+    "PrivampError",
+    "PureDP",
+    "RandomizedResponse",
+    "RdpCurve",
+    "SubsampledMechanism",
+    "UnsupportedError",
+    "WithReplacement",
+    "WithoutReplacement",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'privamp' has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from privamp.accountant import Accountant, DeltaResult, EpsilonResult, OrderRangeWarning
+    from privamp.bounds.conversion import Conversion
+    from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
+    from privamp.events import SubsampledMechanism
+    from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse, RdpCurve
+    from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement

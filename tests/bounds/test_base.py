@@ -1,0 +1,82 @@
+"""Base-mechanism RDP curves against exact divergences computed with mpmath."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privamp.bounds.base import gaussian_rdp, laplace_rdp, pure_dp_rdp, randomized_response_rdp
+
+mp.mp.dps = 30
+
+# Zhu & Wang spec, table 7.1 (alpha = 2, 3, 8, 32, 128, inf).
+TABLE_71 = {
+    ("laplace", 2.0): [0.200303896174, 0.271226432307, 0.410267881762, 0.478148425045, 0.494572966289, 0.5],
+    ("laplace", 0.5): [1.59577350059, 1.7446023212, 1.91019876294, 1.97814842505, 1.99457296629, 2.0],
+    ("rr", 0.6): [0.154150679827, 0.211907123388, 0.332815883952, 0.38898686218, 0.401442859102, 0.405465108108],
+    ("rr", 0.9): [2.09323486381, 2.14455278698, 2.1821730751, 2.19382585102, 2.19639496698, 2.19722457734],
+}
+ORDERS = np.array([2, 3, 8, 32, 128, np.inf])
+
+
+@pytest.mark.parametrize(("key", "expected"), TABLE_71.items())
+def test_spec_table(key: tuple[str, float], expected: list[float]) -> None:
+    kind, param = key
+    got = laplace_rdp(ORDERS, param) if kind == "laplace" else randomized_response_rdp(ORDERS, param)
+    np.testing.assert_allclose(got, expected, rtol=2e-11)
+
+
+def laplace_divergence(alpha: float, b: float) -> mp.mpf:
+    """D_alpha(Lap(1, b) || Lap(0, b)) by quadrature."""
+    a = mp.mpf(alpha)
+    f = lambda x: mp.exp(-abs(x - 1) / b * a - abs(x) / b * (1 - a)) / (2 * b)  # noqa: E731
+    return mp.log(mp.quad(f, [-mp.inf, 0, 1, mp.inf])) / (a - 1)
+
+
+def gaussian_divergence(alpha: float, sigma: float) -> mp.mpf:
+    a = mp.mpf(alpha)
+    s = mp.mpf(sigma)
+    f = lambda x: mp.npdf(x, 1, s) ** a * mp.npdf(x, 0, s) ** (1 - a)  # noqa: E731
+    return mp.log(mp.quad(f, [-mp.inf, 0, a, mp.inf])) / (a - 1)
+
+
+@pytest.mark.parametrize("alpha", [1.05, 1.5, 2.5, 7.3, 40.0])
+@pytest.mark.parametrize("b", [0.3, 1.0, 4.0])
+def test_laplace_against_quadrature(alpha: float, b: float) -> None:
+    assert float(laplace_rdp(alpha, b)) == pytest.approx(float(laplace_divergence(alpha, b)), rel=1e-9)
+
+
+@pytest.mark.parametrize("alpha", [1.1, 2.5, 17.0])
+@pytest.mark.parametrize("sigma", [0.5, 2.0])
+def test_gaussian_against_quadrature(alpha: float, sigma: float) -> None:
+    assert float(gaussian_rdp(alpha, sigma)) == pytest.approx(float(gaussian_divergence(alpha, sigma)), rel=1e-9)
+
+
+@given(st.floats(1.001, 1e4), st.floats(0.01, 0.99))
+@settings(max_examples=150, deadline=None)
+def test_randomized_response_against_mpmath(alpha: float, p: float) -> None:
+    a, pm = mp.mpf(alpha), mp.mpf(p)
+    ref = mp.log(pm**a * (1 - pm) ** (1 - a) + (1 - pm) ** a * pm ** (1 - a)) / (a - 1)
+    assert float(randomized_response_rdp(alpha, p)) == pytest.approx(float(ref), rel=1e-9, abs=1e-15)
+
+
+@given(st.floats(1.001, 1e5), st.floats(0, 50))
+@settings(max_examples=150, deadline=None)
+def test_pure_dp_curve_is_bounded_and_monotone(alpha: float, eps: float) -> None:
+    values = pure_dp_rdp(np.array([alpha, alpha * 1.5, np.inf]), eps)
+    assert 0 <= values[0] <= values[1] + 1e-12 <= eps + 1e-12
+    assert values[2] == eps
+    assert values[0] <= 0.5 * alpha * eps * eps + 1e-12  # Bun & Steinke 2016, Prop. 3.3: eps-DP => (eps^2/2)-zCDP
+
+
+def test_no_nan_at_extremes() -> None:
+    a = np.array([1 + 1e-9, 2.0, 1e6, np.inf])
+    for values in (laplace_rdp(a, 1e-3), laplace_rdp(a, 1e6), pure_dp_rdp(a, 700.0), randomized_response_rdp(a, 1e-300)):
+        assert not np.any(np.isnan(values))
+    assert math.isinf(float(randomized_response_rdp(2.0, 1.0)))
+    assert np.all(randomized_response_rdp(a, 0.5) == 0)

@@ -1,0 +1,89 @@
+"""Log-space primitives against 50-digit mpmath."""
+
+from __future__ import annotations
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privamp.bounds import _numerics as nx
+
+mp.mp.dps = 50
+
+
+def rel(a: float, b: float) -> float:
+    return abs(a - b) / max(abs(b), 1e-300)
+
+
+@pytest.mark.parametrize("y", [1e-300, 1e-20, 1e-8, 0.3, 1.0, 29.9, 30.1, 100.0, 700.0, 1e5])
+def test_log_expm1(y: float) -> None:
+    assert rel(float(nx.log_expm1(y)), float(mp.log(mp.expm1(mp.mpf(y))))) < 1e-14
+
+
+def test_log_expm1_limits() -> None:
+    assert nx.log_expm1(0.0) == -np.inf
+    assert nx.log_expm1(np.inf) == np.inf
+
+
+@pytest.mark.parametrize("x", [-800.0, -40.0, -1.0, -1e-10, 0.0, 1e-10, 2.0, 40.0, 800.0])
+def test_softplus(x: float) -> None:
+    assert rel(float(nx.softplus(x)), float(mp.log1p(mp.exp(mp.mpf(x))))) < 1e-14
+
+
+def test_logsumexp_edges() -> None:
+    assert nx.logsumexp(np.array([-np.inf, -np.inf])) == -np.inf
+    assert nx.logsumexp(np.array([1.0, np.inf])) == np.inf
+    got = nx.logsumexp(np.array([[1000.0, 1000.0], [-5.0, -np.inf]]), axis=1)
+    assert np.allclose(got, [1000 + np.log(2), -5.0], rtol=1e-15)
+
+
+@pytest.mark.parametrize(("x", "y"), [(0.0, -1e-12), (5.0, 4.0), (-700.0, -800.0), (3.0, -np.inf)])
+def test_log_diff_exp(x: float, y: float) -> None:
+    ref = mp.log(mp.exp(mp.mpf(x)) - (0 if y == -np.inf else mp.exp(mp.mpf(y))))
+    assert rel(float(nx.log_diff_exp(x, y)), float(ref)) < 1e-12
+
+
+@pytest.mark.parametrize("x", [-1e-12, -0.1, -0.69, -0.7, -5.0, -800.0])
+def test_log1mexp(x: float) -> None:
+    assert rel(float(nx.log1mexp(x)), float(mp.log(1 - mp.exp(mp.mpf(x))))) < 1e-14
+
+
+@given(st.floats(min_value=-30, max_value=30).filter(lambda w: w == 0 or abs(w) > 1e-100))
+@settings(max_examples=200, deadline=None)
+def test_expm1mx_log1pmx(w: float) -> None:
+    with mp.workdps(260):
+        wm = mp.mpf(w)
+        ref = mp.expm1(wm) - wm
+        ref2 = mp.log1p(wm) - wm if w > -0.999 else None
+    assert abs(float(nx.expm1mx(w)) - float(ref)) <= 1e-14 * abs(float(ref)) + 1e-300
+    if ref2 is not None:
+        assert abs(float(nx.log1pmx(w)) - float(ref2)) <= 1e-14 * abs(float(ref2)) + 1e-300
+
+
+@pytest.mark.parametrize(("n", "k"), [(10, 3), (1030, 515), (10_000, 2), (10_000, 5000), (7.5, 2)])
+def test_lbinom(n: float, k: float) -> None:
+    ref = mp.log(mp.binomial(n, k))
+    assert abs(float(nx.lbinom(n, k)) - float(ref)) < 1e-10 * max(1.0, abs(float(ref)))
+
+
+def test_interpolate_integer_orders() -> None:
+    def bound(orders: np.ndarray) -> np.ndarray:
+        return np.asarray(0.1 * orders.astype(float) ** 1.5)
+
+    alphas = np.array([1.01, 1.5, 2.0, 2.25, 3.0, 7.9, 64.0])
+    got = nx.interpolate_integer_orders(alphas, bound)
+    assert got[0] == got[1] == bound(np.array([2]))[0]
+    assert got[2] == bound(np.array([2]))[0] and got[4] == bound(np.array([3]))[0]
+    k2, k3 = 1 * bound(np.array([2]))[0], 2 * bound(np.array([3]))[0]
+    assert got[3] == pytest.approx((0.75 * k2 + 0.25 * k3) / 1.25, rel=1e-15)
+    assert got[6] == pytest.approx(bound(np.array([64]))[0], rel=1e-15)
+
+
+def test_interpolate_integer_orders_infinite() -> None:
+    def bound(orders: np.ndarray) -> np.ndarray:
+        return np.where(orders >= 5, np.inf, 1.0)
+
+    got = nx.interpolate_integer_orders(np.array([4.0, 4.5, 5.0]), bound)
+    assert got[0] == 1.0 and np.isinf(got[1]) and np.isinf(got[2])
