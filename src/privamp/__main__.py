@@ -1,0 +1,3 @@
+from privamp.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""Sampling schemes and neighbouring relations: *how the batch was drawn* and *which datasets are adjacent*.
+
+These are plain immutable values; they carry no privacy mathematics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from privamp.errors import InvalidParameterError
+from privamp.validation import check_int, check_rate
+
+
+class Neighboring(StrEnum):
+    """Adjacency of datasets.
+
+    ``ADD_REMOVE``: one dataset is the other with one record added or removed (dataset size private).
+    ``REPLACE_ONE``: same size, one record replaced (a.k.a. substitution).
+    """
+
+    ADD_REMOVE = "add-remove"
+    REPLACE_ONE = "replace-one"
+
+    @classmethod
+    def parse(cls, value: object) -> Neighboring:
+        """Accept a :class:`Neighboring` or one of the strings ``add-remove``/``replace-one`` (``_`` for ``-`` too)."""
+        if isinstance(value, Neighboring):
+            return value
+        if isinstance(value, str):
+            key = value.strip().lower().replace("_", "-")
+            for member in cls:
+                if member.value == key:
+                    return member
+        raise InvalidParameterError("neighboring", value, "one of 'add-remove', 'replace-one'")
+
+
+@dataclass(frozen=True)
+class NoSampling:
+    """The mechanism sees the whole dataset (no amplification)."""
+
+    @property
+    def rate(self) -> float:
+        return 1.0
+
+
+@dataclass(frozen=True)
+class Poisson:
+    """Poisson sampling: each record is included independently with probability ``rate`` ∈ (0, 1]."""
+
+    rate: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rate", check_rate("sample_rate", self.rate))
+
+
+@dataclass(frozen=True)
+class _FixedSize:
+    batch_size: int
+    dataset_size: int
+
+    def __post_init__(self) -> None:
+        m = check_int("batch_size", self.batch_size, minimum=1)
+        n = check_int("dataset_size", self.dataset_size, minimum=1)
+        if m > n:
+            raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
+        object.__setattr__(self, "batch_size", m)
+        object.__setattr__(self, "dataset_size", n)
+
+    @property
+    def rate(self) -> float:
+        """The sampling ratio |B| / |D|."""
+        return self.batch_size / self.dataset_size
+
+
+@dataclass(frozen=True)
+class WithoutReplacement(_FixedSize):
+    """A uniformly random subset of exactly ``batch_size`` records out of ``dataset_size`` (shuffled batches)."""
+
+
+@dataclass(frozen=True)
+class WithReplacement(_FixedSize):
+    """``batch_size`` record indices drawn independently and uniformly, with replacement."""
+
+
+Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement

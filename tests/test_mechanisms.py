@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from privamp.errors import InvalidParameterError
+from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve
+
+
+def test_gaussian_curve_and_sensitivity() -> None:
+    g = Gaussian(2.0)
+    np.testing.assert_allclose(g.rdp([2, 10.5]), [2 / 8, 10.5 / 8])
+    assert g.with_sensitivity(2) == Gaussian(1.0)
+    assert math.isinf(g.epsilon_infinity)
+
+
+def test_laplace_sensitivity_and_pure_dp() -> None:
+    assert Laplace(2.0).with_sensitivity(2) == Laplace(1.0)
+    assert Laplace(0.5).epsilon_infinity == pytest.approx(2.0)
+
+
+def test_randomized_response_equals_pure_dp() -> None:
+    p = 0.8
+    eps = math.log(p / (1 - p))
+    a = np.array([1.5, 2, 30, np.inf])
+    np.testing.assert_allclose(RandomizedResponse(p).rdp(a), PureDP(eps).rdp(a), rtol=1e-13)
+
+
+def test_sensitivity_free_mechanisms_refuse_rescaling() -> None:
+    with pytest.raises(InvalidParameterError, match="mechanism"):
+        PureDP(1.0).with_sensitivity(2)
+    assert PureDP(1.0).with_sensitivity(1) == PureDP(1.0)
+
+
+@pytest.mark.parametrize(
+    ("factory", "name"),
+    [
+        (lambda: Gaussian(0), "sigma"),
+        (lambda: Gaussian(-1), "sigma"),
+        (lambda: Gaussian(float("nan")), "sigma"),
+        (lambda: Laplace(0), "scale"),
+        (lambda: RandomizedResponse(1.5), "p"),
+        (lambda: PureDP(-0.1), "epsilon"),
+        (lambda: RdpCurve(3.0), "function"),  # type: ignore[arg-type]
+    ],
+)
+def test_invalid_parameters(factory: object, name: str) -> None:
+    with pytest.raises(InvalidParameterError, match=name):
+        factory()  # type: ignore[operator]
+
+
+def test_bad_orders() -> None:
+    for bad in ([1.0], [0.5, 2], [float("nan")], []):
+        with pytest.raises(InvalidParameterError, match="alpha"):
+            Gaussian(1.0).rdp(bad)
+
+
+def test_custom_curve_scalar_and_vector() -> None:
+    vec = RdpCurve(lambda a: 0.1 * a, epsilon_inf=5.0)
+    scalar = RdpCurve(lambda a: 0.1 * math.sqrt(a))
+    np.testing.assert_allclose(vec.rdp([2, 100, np.inf]), [0.2, 5.0, 5.0])
+    np.testing.assert_allclose(scalar.rdp([4, 9]), [0.2, 0.3])
+    with pytest.raises(InvalidParameterError, match="RDP curve"):
+        RdpCurve(lambda a: -a).rdp([2])
+    with pytest.raises(InvalidParameterError, match="RDP curve"):
+        RdpCurve(lambda a: float("nan")).rdp([2])
