@@ -170,6 +170,7 @@ class Accountant:
         if eps_inf <= value:
             alpha, value, notes = math.inf, eps_inf, ()
         floor = self._floor(lambda a: score(a, LOWER))
+        _warn(notes)
         return EpsilonResult(
             epsilon=_round_up(value),
             delta=d,
@@ -193,6 +194,8 @@ class Accountant:
             return DeltaResult(0.0, -math.inf, e, math.inf, self._label(math.inf, bound), conv.value)
         best = self._minimize(lambda a: log_delta_from_rdp(a, self._composed(a, bound)[0], e, conv))
         log_delta = best.value + SAFETY_MARGIN if math.isfinite(best.value) else best.value
+        notes = self._edge_notes(best)
+        _warn(notes)
         return DeltaResult(
             delta=_round_up(math.exp(min(log_delta, 0.0))),
             log_delta=min(log_delta, 0.0),
@@ -200,7 +203,7 @@ class Accountant:
             alpha=best.alpha,
             bound=self._label(best.alpha, bound),
             conversion=conv.value,
-            warnings=self._edge_notes(best),
+            warnings=notes,
         )
 
     # --------------------------------------------------------------- helpers
@@ -210,7 +213,7 @@ class Accountant:
 
     def _floor(self, score: Callable[[FloatArray], FloatArray]) -> float | None:
         try:
-            return self._minimize(score, warn=False).value
+            return self._minimize(score).value
         except UnsupportedError:
             return None
 
@@ -219,7 +222,7 @@ class Accountant:
             return ()
         return (f"the optimal order alpha = {best.alpha:g} lies on the edge of the searched range",)
 
-    def _minimize(self, score: Callable[[FloatArray], FloatArray], warn: bool = True) -> _Optimum:
+    def _minimize(self, score: Callable[[FloatArray], FloatArray]) -> _Optimum:
         """Minimise ``score`` over real orders: grid, edge extension, then continuous zooming."""
         grid = np.array(self.orders)
         values = score(grid)
@@ -258,13 +261,12 @@ class Accountant:
                     best_alpha, best_value = float(trial[k]), float(trial_scores[k])
                 step = (hi - lo) / (_ZOOM_POINTS - 1)
                 lo, hi = max(best_alpha - step, lo), min(best_alpha + step, hi)
-        if at_edge and warn:
-            warnings.warn(
-                f"the optimal order alpha = {best_alpha:g} lies on the edge of the searched range",
-                OrderRangeWarning,
-                stacklevel=3,
-            )
         return _Optimum(best_alpha, best_value, at_edge)
+
+
+def _warn(notes: tuple[str, ...]) -> None:
+    for note in notes:
+        warnings.warn(note, OrderRangeWarning, stacklevel=3)
 
 
 def _round_up(x: float) -> float:

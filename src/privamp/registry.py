@@ -110,7 +110,7 @@ class Registry:
         return _cached_curve(self, event, key, bound)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _cached_curve(registry: Registry, event: SubsampledMechanism, alphas: tuple[float, ...], bound: str) -> Curve:
     a = np.array(alphas, dtype=np.float64)
     if bound in (BEST, LOWER):
@@ -124,15 +124,19 @@ def _cached_curve(registry: Registry, event: SubsampledMechanism, alphas: tuple[
             raise UnsupportedError(f"no RDP {what} is known for {event.describe()}")
     else:
         wanted = [registry.get(event, bound)]
-    table = np.vstack([_checked(b, b.evaluate(event, a), a) for b in wanted])
+    table = np.vstack([_bound_values(b, event, alphas) for b in wanted])
     pick = np.argmin(table, axis=0) if bound != LOWER else np.argmax(table, axis=0)
     values = table[pick, np.arange(a.size)]
     values.setflags(write=False)
     return Curve(a, values, tuple(wanted[i].name for i in pick))
 
 
-def _checked(bound: Bound, values: FloatArray, alphas: FloatArray) -> FloatArray:
-    out = np.asarray(values, dtype=np.float64)
-    if out.shape != alphas.shape or np.any(np.isnan(out)):
+@lru_cache(maxsize=65536)
+def _bound_values(bound: Bound, event: SubsampledMechanism, alphas: tuple[float, ...]) -> FloatArray:
+    """One bound's curve at ``alphas`` (cached: curves are reused by every query and calibration probe)."""
+    a = np.array(alphas, dtype=np.float64)
+    out = np.asarray(bound.evaluate(event, a), dtype=np.float64)
+    if out.shape != a.shape or np.any(np.isnan(out)):
         raise RuntimeError(f"bound {bound.name!r} returned an invalid curve (shape {out.shape}, NaN present)")
+    out.setflags(write=False)
     return out

@@ -1,0 +1,145 @@
+"""The accountant: composition, order optimisation, conversions, published DP-SGD numbers."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+import privamp as pa
+from privamp.accountant import DEFAULT_ORDERS
+
+
+def dpsgd(q: float, sigma: float, steps: int) -> pa.Accountant:
+    return pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(q)), steps)
+
+
+@pytest.mark.parametrize(
+    ("q", "sigma", "steps", "rdp_peers", "exact_pld"),
+    [(256 / 60_000, 1.1, 14_062, 2.5966, 2.3816), (0.01, 1.0, 10_000, 6.7128, 6.1877)],
+)
+def test_dpsgd_between_exact_and_peers(q: float, sigma: float, steps: int, rdp_peers: float, exact_pld: float) -> None:
+    res = dpsgd(q, sigma, steps).epsilon(1e-5)
+    assert exact_pld <= res.epsilon <= rdp_peers
+    assert res.bound == "poisson-exact"
+    assert res.rdp_floor_epsilon is not None and res.rdp_floor_epsilon <= res.epsilon
+    assert res.lower_epsilon is None
+
+
+def test_default_grid_contains_dp_accounting_orders() -> None:
+    expected = [round(1 + x / 10, 10) for x in range(1, 100)] + list(range(11, 64)) + [128, 256, 512, 1024]
+    assert set(expected) <= set(DEFAULT_ORDERS)
+
+
+@pytest.mark.parametrize(("sigma", "steps", "delta"), [(1.0, 1, 1e-5), (3.0, 1000, 1e-8), (0.7, 10, 1e-3)])
+def test_gaussian_composition_mironov_closed_form(sigma: float, steps: int, delta: float) -> None:
+    # Composed Gaussian RDP is rho * alpha with rho = T / (2 sigma^2); Mironov's conversion is minimised at
+    # alpha* = 1 + sqrt(log(1/delta) / rho), giving eps = rho + 2 sqrt(rho log(1/delta)).
+    rho = steps / (2 * sigma**2)
+    acct = pa.Accountant(conversion="mironov").compose(pa.Gaussian(sigma), steps)
+    res = acct.epsilon(delta)
+    assert res.epsilon == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1 / delta)), rel=1e-7)
+    assert res.alpha == pytest.approx(1 + math.sqrt(math.log(1 / delta) / rho), rel=2e-2)
+
+
+@pytest.mark.parametrize(("sigma", "steps"), [(1.0, 1), (10.0, 500), (0.5, 3)])
+def test_gaussian_composition_improved_matches_continuous_optimum(sigma: float, steps: int) -> None:
+    rho, delta = steps / (2 * sigma**2), 1e-6
+
+    def eps(a: float) -> float:
+        return rho * a + math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1)
+
+    ref = optimize.minimize_scalar(eps, bounds=(1.0001, 1e7), method="bounded", options={"xatol": 1e-10}).fun
+    res = pa.Accountant().compose(pa.Gaussian(sigma), steps).epsilon(delta)
+    assert res.epsilon == pytest.approx(ref, rel=1e-7)
+    assert res.epsilon >= ref
+
+
+def test_gaussian_guarantee_is_sound_against_exact_profile() -> None:
+    # Balle & Wang 2018: delta(eps) of the Gaussian with mu = sqrt(T)/sigma is exact; the RDP eps must not undercut it.
+    sigma, steps, delta = 2.0, 20, 1e-6
+    mu = math.sqrt(steps) / sigma
+    eps = pa.Accountant().compose(pa.Gaussian(sigma), steps).epsilon(delta).epsilon
+    true_delta = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+    assert true_delta <= delta
+
+
+def test_heterogeneous_composition_sums_curves() -> None:
+    a = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    b = pa.Laplace(2.0).subsampled(pa.Poisson(0.05))
+    acct = pa.Accountant().compose(a, 300).compose(b, 20).compose(a, 200)
+    assert acct.steps == 520 and len(acct.entries) == 2
+    orders = np.array([1.5, 2.0, 7.25, 64.0])
+    np.testing.assert_allclose(acct.rdp(orders), 500 * a.rdp(orders) + 20 * b.rdp(orders), rtol=1e-14)
+    res = acct.epsilon(1e-5)
+    assert "+" in res.bound
+
+
+def test_pure_dp_laplace() -> None:
+    # One Laplace release (b = 2, sensitivity 1): exact profile delta(eps) = 1 - exp((eps - 1/b) / 2) for eps <= 1/b
+    # (Balle, Barthe & Gaboardi 2018, Thm 3). The RDP answer may use a huge order and beat eps(inf) = 0.5 slightly.
+    res = pa.Accountant().compose(pa.Laplace(2.0)).epsilon(1e-5)
+    assert res.epsilon <= 0.5 * (1 + 1e-12)
+    assert -math.expm1((res.epsilon - 0.5) / 2) <= 1e-5
+    d = pa.Accountant().compose(pa.Laplace(2.0), 3).delta(1.5)
+    assert d.delta == 0.0 and d.alpha == math.inf
+    assert pa.Accountant().compose(pa.PureDP(0.3), 2).epsilon(1e-300).alpha == math.inf
+
+
+def test_delta_epsilon_round_trip() -> None:
+    acct = dpsgd(0.02, 1.2, 2000)
+    eps = acct.epsilon(1e-6).epsilon
+    d = acct.delta(eps)
+    assert d.delta <= 1e-6 * (1 + 1e-9)
+    assert acct.epsilon(d.delta).epsilon <= eps * (1 + 1e-9)
+
+
+def test_monotone_in_steps_and_delta() -> None:
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    e1 = pa.Accountant().compose(step, 100).epsilon(1e-5).epsilon
+    e2 = pa.Accountant().compose(step, 1000).epsilon(1e-5).epsilon
+    e3 = pa.Accountant().compose(step, 1000).epsilon(1e-7).epsilon
+    assert e1 < e2 < e3
+
+
+def test_edge_warning_when_optimum_leaves_the_range() -> None:
+    acct = pa.Accountant().compose(pa.Gaussian(1e5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = acct.epsilon(1e-300)
+    assert res.epsilon > 0 and res.alpha >= 2**19
+    assert res.warnings and any(issubclass(w.category, pa.OrderRangeWarning) for w in caught)
+
+
+def test_zero_epsilon_is_a_valid_answer() -> None:
+    # sigma = 1e6: the Gaussian is (0, 4e-7)-DP exactly, so eps = 0 at delta = 1e-5 is correct.
+    assert pa.Accountant().compose(pa.Gaussian(1e6)).epsilon(1e-5).epsilon == 0.0
+
+
+def test_mironov_never_better_than_improved() -> None:
+    acct = dpsgd(0.01, 1.0, 1000)
+    assert acct.epsilon(1e-5).epsilon <= acct.epsilon(1e-5, conversion="mironov").epsilon
+
+
+@pytest.mark.parametrize("delta", [0.0, 1.0, -1e-5, float("nan")])
+def test_bad_delta(delta: float) -> None:
+    with pytest.raises(pa.InvalidParameterError, match="delta"):
+        dpsgd(0.01, 1.0, 10).epsilon(delta)
+
+
+def test_bad_inputs() -> None:
+    with pytest.raises(pa.InvalidParameterError, match="count"):
+        pa.Accountant().compose(pa.Gaussian(1.0), 0)
+    with pytest.raises(pa.InvalidParameterError, match="epsilon"):
+        dpsgd(0.01, 1.0, 10).delta(-1.0)
+    with pytest.raises(pa.InvalidParameterError, match="bound"):
+        dpsgd(0.01, 1.0, 10).epsilon(1e-5, bound="lower")
+    with pytest.raises(pa.UnsupportedError, match="no-such-bound"):
+        dpsgd(0.01, 1.0, 10).epsilon(1e-5, bound="no-such-bound")
+    with pytest.raises(pa.InvalidParameterError, match="accountant"):
+        pa.Accountant().epsilon(1e-5)
+    with pytest.raises(pa.InvalidParameterError, match="orders"):
+        pa.Accountant(orders=[0.5, 2])

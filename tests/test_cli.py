@@ -1,0 +1,97 @@
+"""The command-line contract of DESIGN.md §5."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from privamp.cli import main
+
+DPSGD = ["--sigma", "1.1", "--sample-rate", str(256 / 60_000), "--steps", "14062"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_epsilon_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "epsilon", *DPSGD, "--delta", "1e-5", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert {"epsilon", "delta", "alpha", "bound", "lower_epsilon"} <= set(data)
+    assert 2.3816 <= data["epsilon"] <= 2.5966
+    assert data["delta"] == 1e-5 and data["lower_epsilon"] is None and data["steps"] == 14062
+
+
+def test_second_dpsgd_case(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "10000",
+                       "--delta", "1e-5", "--json")  # fmt: skip
+    assert code == 0 and 6.1877 <= json.loads(out)["epsilon"] <= 6.7128
+
+
+def test_delta_and_rdp_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "delta", *DPSGD, "--epsilon", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and {"delta", "epsilon", "alpha", "bound"} <= set(data) and 0 < data["delta"] < 1e-5
+    code, out, _ = run(capsys, "rdp", "--sigma", "2", "--sampling", "none", "--alpha", "2,8.5,inf", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["alpha"] == [2.0, 8.5, "inf"] and data["rdp"][:2] == [0.25, 8.5 / 8]
+    assert data["rdp"][2] == "inf" and data["bound"] == "best"
+
+
+def test_epochs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--epochs", "2.5",
+                       "--delta", "1e-5", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["steps"] == 250
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "epsilon", *DPSGD, "--delta", "1e-5")
+    assert code == 0 and out.startswith("epsilon = ")
+
+
+def test_laplace_pure_dp(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "epsilon", "--mechanism", "laplace", "--scale", "2", "--delta", "1e-5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["alpha"] == "inf" and math.isclose(data["epsilon"], 0.5, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["epsilon", *DPSGD], "--delta"),
+        (["epsilon", "--sigma", "0", "--sample-rate", "0.1", "--delta", "1e-5"], "sigma"),
+        (["epsilon", "--sigma", "1", "--sample-rate", "1.5", "--delta", "1e-5"], "sample_rate"),
+        (["epsilon", "--sigma", "1", "--sample-rate", "0.1", "--delta", "2"], "delta"),
+        (["rdp", "--sigma", "1", "--alpha", "0.5"], "alpha"),
+        (["rdp", "--sigma", "1", "--alpha", "x"], "alpha"),
+        (["epsilon", "--mechanism", "laplace", "--delta", "1e-5"], "--scale"),
+        (["epsilon", "--sigma", "1", "--sampling", "poisson", "--delta", "1e-5"], "--sample-rate"),
+        (["epsilon", "--sigma", "1", "--sampling", "without-replacement", "--batch-size", "20",
+          "--dataset-size", "10", "--delta", "1e-5"], "batch_size"),  # fmt: skip
+        (["epsilon", *DPSGD, "--delta", "1e-5", "--bound", "nope"], "nope"),
+        (["epsilon", *DPSGD, "--delta", "1e-5", "--neighboring", "swap"], "neighboring"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_console_script_module_entry() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "privamp", "epsilon", *DPSGD, "--delta", "1e-5", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0 and 2.3816 <= json.loads(proc.stdout)["epsilon"] <= 2.5966
