@@ -1,0 +1,749 @@
+"""RDP of mechanisms run on a subsample drawn WITHOUT replacement, replace-one adjacency.
+
+Source: Yu-Xiang Wang, Borja Balle, Shiva Prasad Kasiviswanathan, "Subsampled Rényi Differential
+Privacy and Analytical Moments Accountant", AISTATS 2019 (arXiv:1808.00087), main text and
+appendix (theorem numbers of the AISTATS appendix; spec ``shared/spec/without-replacement.md``).
+
+Setting (spec §1.1–1.2). A dataset of ``n`` records (n public); adjacency is replace-one
+(same size, one record replaced). The subsampled mechanism draws ``m`` of the ``n`` records
+uniformly without replacement and runs the base mechanism M on them; ``rate`` = γ = m/n ∈ (0, 1].
+The base curve ``base_rdp`` must be M's RDP under **replace-one** adjacency on datasets of size m
+(for a sum query clipped to norm C the replace-one sensitivity is 2C: normalise σ by it).
+
+Every function here is a pure function of its arguments:
+
+* ``base_rdp`` is a vectorised callable mapping an array of orders (float64, integers ≥ 2 at
+  least) to the base mechanism's RDP values (upper bounds on them for the upper bounds here; the
+  exact curve of one neighbouring pair for the lower bounds),
+* ``eps_inf`` is its pure-DP parameter ε(∞) (``math.inf`` when M is not pure DP).
+
+Bounds stated at integer orders (Thm 9, Thm 21, Prop 11) have an ``*_integer`` form and a real-order
+form; upper bounds extend to real α by the CGF chord (Cor. 10), the lower bound by convex
+extrapolation (never by chord interpolation, which would not be a lower bound).
+
+Numerics: all sums are log-sum-exps of positive terms with binomials from log-gamma; log(1 + S)
+is a softplus of log S so that γ down to 1e-300 keeps its digits. The central moments
+B(ε, l) = E_q[(p/q − 1)^l] that Thm 21 needs are alternating sums that lose hundreds of digits
+for large σ; they are evaluated in multiprecision decimal arithmetic with a rigorous error bound
+(or by a positive closed form), never by float64 forward differences.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from decimal import MAX_EMAX, MIN_EMIN, Decimal, localcontext
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from privamp.bounds._numerics import (
+    FloatArray,
+    IntArray,
+    interpolate_integer_orders,
+    lbinom,
+    log_expm1,
+    logsumexp,
+    softplus,
+)
+from privamp.errors import InvalidParameterError
+from privamp.validation import check_int, check_nonnegative, check_orders, check_positive, check_rate
+
+__all__ = [
+    "gaussian_log_central_moments",
+    "gaussian_wor_rdp_approximation",
+    "laplace_log_central_moments",
+    "project_cgf",
+    "pure_dp_log_central_moments",
+    "randomized_response_log_central_moments",
+    "wor_rdp_lower",
+    "wor_rdp_lower_integer",
+    "wor_rdp_pure_dp_upper",
+    "wor_rdp_tighter",
+    "wor_rdp_tighter_integer",
+    "wor_rdp_upper",
+    "wor_rdp_upper_integer",
+]
+
+BaseRdp = Callable[[FloatArray], ArrayLike]
+LogMoments = Callable[[IntArray], ArrayLike]
+
+_LOG2 = math.log(2.0)
+_LOG4 = math.log(4.0)
+# Elements of the (orders × j) matrix evaluated at once by the binomial log-sum-exp.
+_CHUNK_ELEMENTS = 1 << 21
+# Default largest moment order l for which Thm 21 evaluates B(ε, l); above it the Thm 9 term is used.
+DEFAULT_MAX_MOMENT_ORDER = 256
+
+
+# ---------------------------------------------------------------------------------------------
+# input handling
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_eps_inf(eps_inf: object) -> float:
+    return check_nonnegative("eps_inf", eps_inf, allow_inf=True)
+
+
+def _check_integer_orders(orders: ArrayLike, name: str = "orders") -> IntArray:
+    try:
+        a = np.atleast_1d(np.asarray(orders, dtype=np.float64))
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(name, orders, "integers >= 2") from exc
+    if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):
+        raise InvalidParameterError(name, orders, "a non-empty 1-d array of integers >= 2")
+    return a.astype(np.int64)
+
+
+def _evaluate_base(base_rdp: BaseRdp, orders: IntArray, eps_inf: float) -> FloatArray:
+    """ε(j) at the given integer orders, validated, clipped at ε(∞) (valid: D_α ≤ D_∞)."""
+    if not callable(base_rdp):
+        raise InvalidParameterError("base_rdp", base_rdp, "a callable mapping an array of orders to RDP values")
+    values = np.asarray(base_rdp(orders.astype(np.float64)), dtype=np.float64)
+    if values.shape != orders.shape:
+        raise InvalidParameterError(
+            "base_rdp", base_rdp, f"a vectorised callable returning one value per order (shape {orders.shape})"
+        )
+    if np.any(np.isnan(values)) or np.any(values < -1e-12):
+        raise InvalidParameterError("base_rdp", base_rdp, "a callable returning RDP values >= 0 (no NaN)")
+    return np.asarray(np.minimum(np.maximum(values, 0.0), eps_inf))
+
+
+def _pure_dp_cap(rate: float, eps_inf: float) -> float:
+    """log(1 + γ(e^{ε(∞)} − 1)): ε'(∞) of the subsample (Lemma 3 with δ = 0; spec §3.1)."""
+    return float(softplus(math.log(rate) + float(log_expm1(eps_inf))))
+
+
+# ---------------------------------------------------------------------------------------------
+# shared evaluation of 1/(α−1) log(1 + Σ_j C(α, j) γ^j e^{ℓ_j})
+# ---------------------------------------------------------------------------------------------
+
+
+def _log_binomial_sums(orders: IntArray, log_terms: FloatArray) -> FloatArray:
+    """s(α) = log Σ_{j=2}^{α} C(α, j) e^{log_terms[j−2]} for each order α (``log_terms[k]`` belongs to j = k + 2).
+
+    Evaluated on a chunked (orders × j) matrix so that memory stays bounded for large α.
+    """
+    out = np.empty(orders.shape, dtype=np.float64)
+    order_idx = np.argsort(orders, kind="stable")
+    sorted_orders = orders[order_idx]
+    start = 0
+    while start < sorted_orders.size:
+        width = int(sorted_orders[start]) - 1
+        rows = max(1, _CHUNK_ELEMENTS // max(width, 1))
+        stop = min(sorted_orders.size, start + rows)
+        block = sorted_orders[start:stop]
+        top = int(block[-1])
+        j = np.arange(2, top + 1, dtype=np.int64)
+        a = block[:, None].astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            mat = lbinom(a, j[None, :]) + log_terms[None, : top - 1]
+        mat = np.where(j[None, :] <= block[:, None], mat, -np.inf)
+        out[order_idx[start:stop]] = logsumexp(mat, axis=1)
+        start = stop
+    return out
+
+
+def _thm9_log_coefficients(eps_j: FloatArray, eps_inf: float) -> FloatArray:
+    """log of Thm 9's bound on ζ(j)^j for j = 2..A (``eps_j[k]`` = ε(k + 2)); spec §3.2, §4.2."""
+    j = np.arange(2, eps_j.size + 2, dtype=np.float64)
+    le_inf = float(log_expm1(eps_inf))
+    with np.errstate(invalid="ignore"):
+        coeff = (j - 1.0) * eps_j + np.minimum(_LOG2, j * le_inf)
+    # j = 2: min{4 (e^{ε(2)} − 1), e^{ε(2)} min{2, (e^{ε(∞)} − 1)^2}}
+    coeff[0] = min(_LOG4 + float(log_expm1(eps_j[0])), float(eps_j[0]) + min(_LOG2, 2.0 * le_inf))
+    return np.asarray(coeff)
+
+
+def _finish_upper(
+    orders: IntArray, s: FloatArray, eps_alpha: FloatArray, rate: float, eps_inf: float, raw: bool
+) -> FloatArray:
+    value = softplus(s) / (orders.astype(np.float64) - 1.0)
+    if raw:
+        return np.asarray(value)
+    return np.asarray(np.minimum(np.minimum(value, eps_alpha), _pure_dp_cap(rate, eps_inf)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 9
+# ---------------------------------------------------------------------------------------------
+
+
+def wor_rdp_upper_integer(
+    orders: ArrayLike,
+    rate: float,
+    base_rdp: BaseRdp,
+    eps_inf: float = math.inf,
+    *,
+    raw: bool = False,
+) -> FloatArray:
+    """Upper bound on the RDP of M ∘ subsample-without-replacement at integer orders α ≥ 2.
+
+    Wang, Balle & Kasiviswanathan 2019, Theorem 9 (proof App. C.1, eq. (8)), faithful min form:
+
+        ε'(α) ≤ 1/(α−1) log(1 + γ² C(α,2) min{4(e^{ε(2)} − 1), e^{ε(2)} min{2, (e^{ε(∞)} − 1)²}}
+                              + Σ_{j=3}^{α} γ^j C(α,j) e^{(j−1)ε(j)} min{2, (e^{ε(∞)} − 1)^j}),
+
+    valid for ANY valid replace-one RDP curve ε(·) of M (tightness not needed). Unless ``raw``,
+    the result is also capped by ε(α) (joint quasi-convexity of D_α over the common mixture) and by
+    log(1 + γ(e^{ε(∞)} − 1)) (Lemma 3 with δ = 0, and D_α ≤ D_∞); spec §3.2 "trivial caps".
+    Evaluated in log space (spec §4.2): exact O(α) log-sum-exp per order.
+
+    Args:
+        orders: integer Rényi orders ≥ 2 (1-d array-like).
+        rate: sampling ratio γ = m/n in (0, 1].
+        base_rdp: vectorised replace-one RDP curve of the base mechanism (upper bounds suffice).
+        eps_inf: the base mechanism's ε(∞) (``math.inf`` if it is not pure DP).
+        raw: return the formula without the two caps.
+
+    Returns:
+        float64 array, one upper bound per order (``inf`` where ε(j) is infinite).
+    """
+    a = _check_integer_orders(orders)
+    g = check_rate("rate", rate)
+    e_inf = _check_eps_inf(eps_inf)
+    top = int(a.max())
+    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), e_inf)
+    log_terms = _thm9_log_coefficients(eps_j, e_inf) + np.arange(2, top + 1) * math.log(g)
+    s = _log_binomial_sums(a, log_terms)
+    return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
+
+
+def wor_rdp_upper(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
+    """Upper bound on the RDP of M ∘ subsample-without-replacement at real orders α > 1 (``inf`` allowed).
+
+    Integer orders: :func:`wor_rdp_upper_integer` (Theorem 9 with caps). Non-integer α: the chord of
+    the CGF bound K(α) = (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉ (Wang et al. 2019, Corollary 10 /
+    Cor. 27, valid because the true CGF is convex); on (1, 2] this is ε'(2). α = ∞:
+    log(1 + γ(e^{ε(∞)} − 1)) (Lemma 3 with δ = 0; spec §3.1, §3.6).
+    """
+    a = check_orders(alphas, "alphas")
+    g = check_rate("rate", rate)
+    e_inf = _check_eps_inf(eps_inf)
+    return _real_order_upper(a, g, e_inf, lambda n: wor_rdp_upper_integer(n, g, base_rdp, e_inf))
+
+
+def _real_order_upper(
+    a: FloatArray, rate: float, eps_inf: float, integer_bound: Callable[[IntArray], FloatArray]
+) -> FloatArray:
+    out = np.full(a.shape, _pure_dp_cap(rate, eps_inf))
+    finite = np.isfinite(a)
+    if np.any(finite):
+        out[finite] = interpolate_integer_orders(a[finite], integer_bound)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 21
+# ---------------------------------------------------------------------------------------------
+
+
+def wor_rdp_tighter_integer(
+    orders: ArrayLike,
+    rate: float,
+    base_rdp: BaseRdp,
+    log_moments: LogMoments,
+    eps_inf: float = math.inf,
+    *,
+    max_moment_order: int = DEFAULT_MAX_MOMENT_ORDER,
+    raw: bool = False,
+) -> FloatArray:
+    """Tighter upper bound (Theorem 21 with the per-term minimum) at integer orders α ≥ 2.
+
+    Wang, Balle & Kasiviswanathan 2019, Theorem 21 (App. C.2; "Theorem 27" of arXiv:1808.00087):
+    the j ≥ 3 summands of Theorem 9 may be replaced by 4 γ^j C(α,j) √(B(ε, 2⌊j/2⌋) B(ε, 2⌈j/2⌉)),
+    where B(ε, l) = Δ^l[e^{(·−1)ε(·)}](0) is the l-th forward difference of the moment sequence.
+    For each j the smaller of the two (valid) summands is used (spec §3.3, implementation rule),
+    so the result is never above :func:`wor_rdp_upper_integer`; the j = 2 term is Theorem 9's.
+
+    Conditions. The proof bounds ζ(j)^j ≤ 4 ξ(j)^j (Lemma 17) with ξ(j)^j = sup over neighbouring
+    pairs of E_q|p/q − 1|^j, and for odd j uses Cauchy–Schwarz, ξ(j)^j ≤ √(ξ(j−1)^{j−1} ξ(j+1)^{j+1}).
+    Hence the bound holds whenever ``log_moments(l)`` returns (an upper bound on) the log of
+    sup_{neighbours} E_q[(p/q − 1)^l] at even l. Theorem 21 states the case where that supremum equals
+    B(ε, l): the pair (M, ε) is tight and (α+1)-self-consistent (Def. 20). This holds for
+    * the Gaussian mechanism (Lemma 31) — use :func:`gaussian_log_central_moments`;
+    * the Laplace mechanism: its privacy profile is increasing in the shift, so every neighbouring
+      pair is a garbling of the extreme one and every f-divergence (|χ|^l included) is maximised
+      there [derived] — use :func:`laplace_log_central_moments`;
+    * randomized response, and every ε-DP mechanism with the pure-DP curve: each ε-DP pair is a
+      post-processing of the randomized-response pair (Kairouz et al. 2015) — use
+      :func:`randomized_response_log_central_moments` / :func:`pure_dp_log_central_moments`.
+    For a black-box curve the forward differences of rounded ε values are meaningless (spec §4.3):
+    there is no generic moment function, use Theorem 9.
+
+    Args:
+        orders: integer Rényi orders ≥ 2.
+        rate: sampling ratio γ in (0, 1].
+        base_rdp: replace-one RDP curve of the base mechanism (for the Theorem 9 terms and caps).
+        log_moments: vectorised callable, even l ≥ 2 → log sup E_q[(p/q − 1)^l]; ``+inf`` means
+            "unknown" (the Theorem 9 term is then used for the j that need it).
+        eps_inf: ε(∞) of the base mechanism.
+        max_moment_order: largest l passed to ``log_moments``; summands that need a larger l use
+            the Theorem 9 term (cost control: the exact moments cost O(l²) multiprecision operations).
+        raw: return the formula without the caps ε(α) and log(1 + γ(e^{ε(∞)} − 1)).
+    """
+    a = _check_integer_orders(orders)
+    g = check_rate("rate", rate)
+    e_inf = _check_eps_inf(eps_inf)
+    l_cap = check_int("max_moment_order", max_moment_order, minimum=2)
+    if not callable(log_moments):
+        raise InvalidParameterError("log_moments", log_moments, "a callable mapping even orders l to log moments")
+    top = int(a.max())
+    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), e_inf)
+    coeff = _thm9_log_coefficients(eps_j, e_inf)
+    if top >= 3:
+        l_max = min(2 * ((top + 1) // 2), l_cap - l_cap % 2)
+        log_b = np.full(top + 2, np.inf)
+        if l_max >= 2:
+            ls = np.arange(2, l_max + 1, 2, dtype=np.int64)
+            values = np.asarray(log_moments(ls), dtype=np.float64)
+            if values.shape != ls.shape or np.any(np.isnan(values)):
+                raise InvalidParameterError(
+                    "log_moments", log_moments, "a vectorised callable returning one log moment per order (no NaN)"
+                )
+            log_b[ls] = values
+        j = np.arange(3, top + 1)
+        lo = 2 * (j // 2)
+        hi = 2 * ((j + 1) // 2)
+        with np.errstate(invalid="ignore"):
+            tighter = _LOG4 + 0.5 * (log_b[lo] + log_b[hi])
+        tighter = np.where(np.isnan(tighter), np.inf, tighter)
+        coeff[1:] = np.minimum(coeff[1:], tighter)
+    log_terms = coeff + np.arange(2, top + 1) * math.log(g)
+    s = _log_binomial_sums(a, log_terms)
+    return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
+
+
+def wor_rdp_tighter(
+    alphas: ArrayLike,
+    rate: float,
+    base_rdp: BaseRdp,
+    log_moments: LogMoments,
+    eps_inf: float = math.inf,
+    *,
+    max_moment_order: int = DEFAULT_MAX_MOMENT_ORDER,
+) -> FloatArray:
+    """Theorem 21 (per-term min with Theorem 9, capped) at real orders α > 1, ``inf`` allowed.
+
+    Non-integer α by the Corollary 10 CGF chord of :func:`wor_rdp_tighter_integer`; α = ∞ gives
+    log(1 + γ(e^{ε(∞)} − 1)). Same conditions on ``log_moments`` as the integer form.
+    """
+    a = check_orders(alphas, "alphas")
+    g = check_rate("rate", rate)
+    e_inf = _check_eps_inf(eps_inf)
+    return _real_order_upper(
+        a,
+        g,
+        e_inf,
+        lambda n: wor_rdp_tighter_integer(n, g, base_rdp, log_moments, e_inf, max_moment_order=max_moment_order),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# central moments B(ε, l) = E_q[(p/q − 1)^l] of the worst-case pairs
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_even_orders(ls: ArrayLike) -> IntArray:
+    try:
+        a = np.atleast_1d(np.asarray(ls, dtype=np.float64))
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError("orders", ls, "even integers >= 2") from exc
+    if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a % 2 != 0):
+        raise InvalidParameterError("orders", ls, "a non-empty 1-d array of even integers >= 2")
+    return a.astype(np.int64)
+
+
+# A builder returns h(0..L) = E_q[(p/q)^i] in the active decimal context and a constant c such
+# that each h(i) carries a relative error at most c·u, u = 10^(1 − precision).
+_MomentBuilder = Callable[[int], tuple[list[Decimal], Decimal]]
+
+
+def _gaussian_builder(sigma: float) -> _MomentBuilder:
+    def build(top: int) -> tuple[list[Decimal], Decimal]:
+        a = 1 / (Decimal(sigma) * Decimal(sigma))  # e^{(i−1)ε(i)} = w^{i(i−1)/2}, w = e^{1/σ²}
+        w = a.exp()
+        h = [Decimal(1), Decimal(1)]
+        step = w
+        for _ in range(2, top + 1):
+            h.append(h[-1] * step)
+            step *= w
+        # w: (1 + 2.2a)u; w^i: i(2 + 2.2a)u; h(i) = Π_{k<i} w^k: (i²/2)(2 + 2.2a)u + i u; doubled.
+        c = 2 * (Decimal(top) ** 2 * (1 + Decimal("1.1") * a) + top) + 10
+        return h, c
+
+    return build
+
+
+def _laplace_builder(scale: float) -> _MomentBuilder:
+    def build(top: int) -> tuple[list[Decimal], Decimal]:
+        a = 1 / Decimal(scale)
+        e = a.exp()
+        powers = [Decimal(1)]
+        for _ in range(top):
+            powers.append(powers[-1] * e)
+        # h(i) = [i e^{(i−1)/b} + (i−1) e^{−i/b}] / (2i − 1) (Mironov 2017, Table II, moment form)
+        h = [Decimal(1), Decimal(1)]
+        h.extend((i * powers[i - 1] + (i - 1) / powers[i]) / (2 * i - 1) for i in range(2, top + 1))
+        c = 2 * (Decimal(top) * (2 + Decimal("2.2") * a)) + 20
+        return h, c
+
+    return build
+
+
+def _log_forward_differences(ls: tuple[int, ...], build: _MomentBuilder) -> list[float]:
+    """log B(l) = log Σ_i (−1)^{l−i} C(l, i) h(i) for even l, rounded up, via adaptive-precision decimals.
+
+    At precision P every computed B carries an absolute error ≤ E = 2(c + l + 2)u Σ_i C(l,i)h(i)
+    (u = 10^{1−P}); a value is accepted once B ≥ 10^22 E, i.e. to 22 significant digits, and its log is
+    rounded upward to float64. Precision grows until then, but never beyond what Lyapunov's inequality
+    B(l) ≥ B(2)^{l/2} says is needed; a value that still fails (impossible for a genuine moment
+    sequence) or violates that inequality is returned as +inf so the caller falls back to Thm 9.
+    """
+    pending = sorted(set(ls))
+    result: dict[int, float] = {}
+    precision = 50 + 2 * len(str(max(pending)))
+    while pending:
+        with localcontext() as ctx:
+            ctx.prec = precision
+            ctx.Emax = MAX_EMAX
+            ctx.Emin = MIN_EMIN
+            h, c = build(max(pending))
+            u = Decimal(10) ** (1 - precision)
+            log_b2 = (h[2] - 1).ln() if h[2] > 1 else None
+            wanted = precision
+            still: list[int] = []
+            for ell in pending:
+                signed = Decimal(0)
+                total = Decimal(0)
+                for i in range(ell + 1):
+                    term = h[i] * math.comb(ell, i)
+                    total += term
+                    signed += term if (ell - i) % 2 == 0 else -term
+                err = 2 * (c + ell + 2) * u * total
+                if signed > 0 and signed >= err * Decimal(10) ** 22:
+                    log_b = signed.ln()
+                    if log_b2 is not None and log_b < (ell // 2) * log_b2 - Decimal("1e-15") * (1 + abs(log_b)):
+                        result[ell] = math.inf
+                    else:
+                        result[ell] = _round_up_to_float(log_b + Decimal("1e-21") * (1 + abs(log_b)))
+                    continue
+                digits_total = total.log10() if total > 0 else Decimal(0)
+                if log_b2 is None:
+                    result[ell] = math.inf
+                    continue
+                ceiling = int(digits_total - (ell // 2) * log_b2 / Decimal(10).ln()) + 40 + len(str(int(c) + ell))
+                if precision >= ceiling:
+                    result[ell] = math.inf
+                    continue
+                # some digits are right: add the missing ones (+ margin); none right: double
+                need = precision + int((err / signed).log10()) + 32 if signed > err else 2 * precision
+                wanted = max(wanted, min(need, ceiling))
+                still.append(ell)
+        pending = still
+        precision = wanted
+    return [result[ell] for ell in ls]
+
+
+def _round_up_to_float(x: Decimal) -> float:
+    f = float(x)
+    if Decimal(f) < x:
+        f = math.nextafter(f, math.inf)
+    return f
+
+
+def _table_size(top: int) -> int:
+    """Moment tables are cached in blocks of 64 orders so growing α does not recompute per order."""
+    return max(64, 64 * math.ceil(top / 64))
+
+
+@functools.lru_cache(maxsize=32)
+def _gaussian_moment_table(sigma: float, top: int) -> tuple[float, ...]:
+    return tuple(_log_forward_differences(tuple(range(2, top + 1, 2)), _gaussian_builder(sigma)))
+
+
+@functools.lru_cache(maxsize=32)
+def _laplace_moment_table(scale: float, top: int) -> tuple[float, ...]:
+    return tuple(_log_forward_differences(tuple(range(2, top + 1, 2)), _laplace_builder(scale)))
+
+
+def gaussian_log_central_moments(orders: ArrayLike, sigma: float) -> FloatArray:
+    """log B(ε, l) = log E_q[(p/q − 1)^l] for the Gaussian mechanism, p = N(1, σ²), q = N(0, σ²), even l.
+
+    Exact forward difference B(ε, l) = Σ_i (−1)^{l−i} C(l,i) e^{i(i−1)/(2σ²)} (Wang et al. 2019,
+    Def. before Thm 21; Lemma 31 shows it is the supremum over neighbouring pairs), computed in
+    decimal arithmetic at a precision chosen adaptively with a rigorous error bound (up to several
+    hundred digits for σ ≥ 8, where float64 forward differences are wrong, even in sign; spec §4.3)
+    and rounded upward. Cached per (σ, block of 64 orders). ``sigma`` is the noise scale divided
+    by the replace-one sensitivity.
+    """
+    ls = _check_even_orders(orders)
+    s = check_positive("sigma", sigma)
+    table = _gaussian_moment_table(s, _table_size(int(ls.max())))
+    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
+
+
+def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
+    """log B(ε, l) for the Laplace mechanism, p = Lap(1, b), q = Lap(0, b), even l (exact, rounded up).
+
+    B(ε, l) = Σ_i (−1)^{l−i} C(l,i) h(i) with h(i) = [i e^{(i−1)/b} + (i−1) e^{−i/b}]/(2i−1)
+    (Mironov 2017, Table II), evaluated in adaptive-precision decimals as for the Gaussian
+    (float64 fails from l ≈ 32 at b = 2; spec §4.3). ``scale`` is b divided by the ℓ1-sensitivity.
+    """
+    ls = _check_even_orders(orders)
+    b = check_positive("scale", scale)
+    table = _laplace_moment_table(b, _table_size(int(ls.max())))
+    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
+
+
+def _round_up_array(x: FloatArray) -> FloatArray:
+    """Add a relative margin of 1e-13 (covers float64 rounding of closed-form logs)."""
+    return np.asarray(x + 1e-13 * (np.abs(x) + 1e-300))
+
+
+def randomized_response_log_central_moments(orders: ArrayLike, p: float) -> FloatArray:
+    """log E_Q[(P/Q − 1)^l] for randomized response, P = (p, 1−p), Q = (1−p, p), even l.
+
+    Positive closed form [derived]: (2p − 1)^l [(1 − p)^{1−l} + p^{1−l}] — no cancellation.
+    The supremum over neighbouring pairs (the two pairs are mirror images). p ∈ {0, 1} gives ∞.
+    """
+    ls = _check_even_orders(orders).astype(np.float64)
+    pr = _check_probability("p", p)
+    if pr in (0.0, 1.0):
+        return np.full(ls.shape, np.inf)
+    if pr == 0.5:
+        return np.full(ls.shape, -np.inf)
+    log_p = math.log(pr)
+    log_q = math.log1p(-pr)
+    value = ls * math.log(abs(2.0 * pr - 1.0)) + np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p)
+    return _round_up_array(value)
+
+
+def pure_dp_log_central_moments(orders: ArrayLike, epsilon: float) -> FloatArray:
+    """log sup E_Q[(P/Q − 1)^l] over all ε-DP pairs (P, Q), even l.
+
+    Every ε-DP pair is a post-processing of randomized response with p = e^ε/(1 + e^ε) (Kairouz, Oh
+    & Viswanath 2015), so by data processing for the f-divergence |t − 1|^l the supremum is the
+    randomized-response value tanh(ε/2)^l [(1 − p)^{1−l} + p^{1−l}] [derived].
+    """
+    ls = _check_even_orders(orders).astype(np.float64)
+    e = check_nonnegative("epsilon", epsilon, allow_inf=True)
+    if math.isinf(e):
+        return np.full(ls.shape, np.inf)
+    if e == 0.0:
+        return np.full(ls.shape, -np.inf)
+    log_q = -float(softplus(e))  # log(1 − p)
+    log_p = e + log_q
+    value = ls * math.log(math.tanh(e / 2.0)) + np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p)
+    return _round_up_array(value)
+
+
+def _check_probability(name: str, value: object) -> float:
+    """A probability in [0, 1]."""
+    x = check_nonnegative(name, value)
+    if x > 1:
+        raise InvalidParameterError(name, value, "in [0, 1]")
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# pure-DP specialisation (spec §3.4)
+# ---------------------------------------------------------------------------------------------
+
+
+def wor_rdp_pure_dp_upper(alphas: ArrayLike, rate: float, epsilon: float) -> FloatArray:
+    """Upper bound on the RDP of ANY ε-DP (replace-one) mechanism run on a without-replacement subsample.
+
+    Spec §3.4: Theorem 9 with ε(∞) = ε and ε(j) the exact pure-DP curve
+    (1/(j−1)) log[(e^{jε} + e^{(1−j)ε})/(1 + e^ε)] (the supremum over all ε-DP pairs, attained by
+    randomized response), combined term by term with Theorem 21 using
+    :func:`pure_dp_log_central_moments` (valid for every ε-DP mechanism, see there), capped by
+    log(1 + γ(e^ε − 1)). Real α > 1 by Corollary 10; α = ∞ gives the cap.
+    """
+    from privamp.bounds.base import pure_dp_rdp
+
+    e = check_nonnegative("epsilon", epsilon)
+    return wor_rdp_tighter(
+        alphas,
+        rate,
+        functools.partial(pure_dp_rdp, epsilon=e),
+        functools.partial(pure_dp_log_central_moments, epsilon=e),
+        e,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Proposition 11 (lower bound)
+# ---------------------------------------------------------------------------------------------
+
+
+def wor_rdp_lower_integer(orders: ArrayLike, rate: float, base_rdp: BaseRdp) -> FloatArray:
+    """LOWER bound on the best possible RDP of M ∘ subsample-without-replacement, integer α ≥ 2.
+
+    Wang, Balle & Kasiviswanathan 2019, Proposition 11 (App. C.6, Prop. 28), in the
+    cancellation-free form (spec §3.5 [derived], §4.4):
+
+        ε'(α) ≥ 1/(α−1) log(1 + Σ_{j=2}^{α} C(α,j) γ^j (1−γ)^{α−j} (e^{(j−1)ε(j)} − 1)),
+
+    equal to the printed form but exact to ~1e-15 for tiny γ. The value is the exact Rényi divergence
+    D_α((1−γ)p + γq ‖ p) of one neighbouring pair of the subsampled mechanism, so it is a lower bound
+    on its RDP **only if** ``base_rdp`` is the exact curve ε(j) = D_j(q ‖ p) of one neighbouring pair
+    p = M(x,…,x), q = M(x,…,x,x') — true for output perturbation of a counting query (Gaussian,
+    Laplace, randomized response). With a mere upper bound as ``base_rdp`` the result is NOT a bound.
+    For the Gaussian it equals the Poisson-subsampled Gaussian RDP (add/remove) at integer α.
+    """
+    a = _check_integer_orders(orders)
+    g = check_rate("rate", rate)
+    top = int(a.max())
+    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), math.inf)
+    if g == 1.0:
+        return np.asarray(eps_j[a - 2])
+    j = np.arange(2, top + 1, dtype=np.float64)
+    log1m = math.log1p(-g)
+    # C(α,j) γ^j (1−γ)^{α−j} (e^{(j−1)ε(j)} − 1): the (1−γ)^α factor is applied after the sum over j.
+    log_terms = log_expm1((j - 1.0) * eps_j) + j * (math.log(g) - log1m)
+    s = _log_binomial_sums(a, log_terms) + a.astype(np.float64) * log1m
+    return np.asarray(softplus(s) / (a.astype(np.float64) - 1.0))
+
+
+def wor_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
+    """LOWER bound (Proposition 11 pair) at real orders α > 1, ``inf`` allowed.
+
+    Integer α: :func:`wor_rdp_lower_integer`. The lower-bounded quantity is K(α) = (α−1)D_α of one
+    fixed pair, a convex function with K(1) = 0 and D_α non-decreasing, so for n = ⌊α⌋ < α the value
+    max of
+      * D_n (monotonicity, n ≥ 2),
+      * [K(n) + (α−n)(K(n) − K(n−1))]/(α−1) (the secant through n−1, n extended to the right),
+      * [K(n+1) − (n+1−α)(K(n+2) − K(n+1))]/(α−1) (the secant through n+1, n+2 extended left),
+      * 0
+    is still a lower bound (a convex function lies above its secants outside their interval).
+    Chord interpolation between n and n+1 would be an UPPER bound and is not used.
+    α = ∞: log(1 + γ(e^{ε(∞)} − 1)) = D_∞ of the pair, which requires ``eps_inf`` to be the limit
+    of the exact curve (the pair's D_∞). Same hypothesis on ``base_rdp`` as the integer form.
+    """
+    a = check_orders(alphas, "alphas")
+    g = check_rate("rate", rate)
+    e_inf = _check_eps_inf(eps_inf)
+    out = np.full(a.shape, _pure_dp_cap(g, e_inf))
+    finite = np.isfinite(a)
+    if not np.any(finite):
+        return out
+    af = a[finite]
+    n = np.floor(af).astype(np.int64)
+    theta = af - n
+    frac = theta > 0
+    needed = np.unique(np.concatenate([n[n >= 2], n[frac] + 1, n[frac] + 2, n[frac & (n >= 3)] - 1]))
+    values = wor_rdp_lower_integer(needed, g, base_rdp)
+    k_of = dict(zip(needed.tolist(), ((needed - 1) * values).tolist(), strict=True))
+    k_of[1] = 0.0
+
+    def k(m: IntArray) -> FloatArray:
+        return np.asarray([k_of.get(int(x), math.nan) for x in m.tolist()], dtype=np.float64)
+
+    k_n = np.where(n >= 2, k(np.maximum(n, 1)), 0.0)
+    with np.errstate(invalid="ignore"):
+        res = np.where(n >= 2, k_n / np.maximum(n - 1, 1), 0.0)  # D_n at integers, monotone floor otherwise
+        mono = res * (af - 1.0)
+        k_prev = np.where(n >= 2, k(np.maximum(n - 1, 1)), 0.0)
+        left = np.where(np.isinf(k_n), np.inf, k_n + theta * (k_n - k_prev))
+        k_n1 = k(np.where(frac, n + 1, 1))
+        k_n2 = k(np.where(frac, n + 2, 1))
+        right = np.where(np.isinf(k_n2), -np.inf, k_n1 - (1.0 - theta) * (k_n2 - k_n1))
+        best = np.maximum(np.maximum(mono, left), np.maximum(np.nan_to_num(right, nan=-np.inf), 0.0))
+        frac_val = best / (af - 1.0)
+    out[finite] = np.where(frac, frac_val, res)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Gaussian approximation (Example 29) — NOT a bound
+# ---------------------------------------------------------------------------------------------
+
+
+def gaussian_wor_rdp_approximation(
+    alphas: ArrayLike, rate: float, sigma: float, dataset_size: int | None = None
+) -> FloatArray:
+    """APPROXIMATION (not a bound) of the subsampled Gaussian's RDP by the sampling CLT ("bad" data).
+
+    Wang, Balle & Kasiviswanathan 2019, App. C.7, Example 29: all records −1/2 except one flipped to
+    +1/2; the subsample mean is approximated by N(γ, σ² + γ(1 − 1/n)) versus N(0, σ²) (units of the
+    mean query's sensitivity times |J|), whose Rényi divergence (Gil et al. 2013; App. I) is
+
+        D_α = αγ²/(2(σ² − (α−1)c)) − 1/(2(α−1)) log[(σ² − (α−1)c) / ((σ² + c)^{1−α} σ^{2α})],
+        c = γ(1 − 1/n),   +∞ once α ≥ α* = 1 + σ²/c = 1 + σ²n/(γ(n−1)).
+
+    ``dataset_size`` n (None: n → ∞, the spec's reading of the paper's figures). Asymptotic in
+    |J|, n → ∞ and γ → 0; use for plots and comparisons only, never as a privacy guarantee.
+    """
+    a = check_orders(alphas, "alphas")
+    g = check_rate("rate", rate)
+    s = check_positive("sigma", sigma)
+    c = g if dataset_size is None else g * (1.0 - 1.0 / check_int("dataset_size", dataset_size, minimum=2))
+    s2 = s * s
+    finite = np.isfinite(a)
+    af = np.where(finite, a, 2.0)
+    var_alpha = s2 - (af - 1.0) * c
+    ok = finite & (var_alpha > 0)
+    va = np.where(ok, var_alpha, 1.0)
+    # log[Σ_α / (s1^{2(1−α)} s2^{2α})] with s1² = σ² + c, s2² = σ²:
+    log_ratio = np.log(va) - (1.0 - af) * math.log(s2 + c) - af * math.log(s2)
+    value = af * g * g / (2.0 * va) - log_ratio / (2.0 * (af - 1.0))
+    return np.asarray(np.where(ok, np.maximum(value, 0.0), np.inf))
+
+
+# ---------------------------------------------------------------------------------------------
+# Proposition 36: projection of a CGF upper bound
+# ---------------------------------------------------------------------------------------------
+
+
+def project_cgf(lambdas: ArrayLike, cgf_values: ArrayLike, at: ArrayLike | None = None) -> FloatArray:
+    """Convex, non-decreasing projection F[K̄] of a CGF upper bound K̄ given on a grid of λ = α − 1 > 0.
+
+    Wang, Balle & Kasiviswanathan 2019, App. G, Proposition 36 (spec §5.6; the garbled "F ≤ K_M" reads
+    K ≤ F ≤ K̄): F is the lower convex hull of {(0, 0)} ∪ {(λ_i, K̄_i)} interpolated linearly; its
+    first piece is the β-line βλ with β = inf g(λ)/λ. Every true CGF K (convex, K(0) = 0) that
+    satisfies K ≤ K̄ on the grid satisfies K ≤ F (a convex function lies below its chords), and
+    F ≤ K̄ at the grid points; F is convex, non-decreasing, F(0) = 0 and F(λ)/λ is non-decreasing.
+
+    Args:
+        lambdas: grid points λ_i > 0 (finite, any order, no duplicates).
+        cgf_values: K̄(λ_i) ≥ 0 (``inf`` allowed: such points carry no information).
+        at: where to evaluate F (λ ≥ 0); default: the grid itself. Beyond the last finite grid point
+            F is +inf (no bound is known there); at λ = 0 it is 0.
+
+    Returns:
+        F at ``at`` (or at ``lambdas``), float64.
+    """
+    lam = np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
+    vals = np.atleast_1d(np.asarray(cgf_values, dtype=np.float64))
+    if lam.ndim != 1 or lam.size == 0 or np.any(~np.isfinite(lam)) or np.any(lam <= 0):
+        raise InvalidParameterError("lambdas", lambdas, "a non-empty 1-d array of finite numbers > 0")
+    if np.unique(lam).size != lam.size:
+        raise InvalidParameterError("lambdas", lambdas, "distinct grid points")
+    if vals.shape != lam.shape or np.any(np.isnan(vals)) or np.any(vals < 0):
+        raise InvalidParameterError("cgf_values", cgf_values, "one value >= 0 (inf allowed) per grid point")
+    where = lam if at is None else np.atleast_1d(np.asarray(at, dtype=np.float64))
+    if where.ndim != 1 or np.any(np.isnan(where)) or np.any(where < 0):
+        raise InvalidParameterError("at", at, "a 1-d array of numbers >= 0")
+    keep = np.isfinite(vals)
+    order = np.argsort(lam[keep])
+    xs = np.concatenate([[0.0], lam[keep][order]])
+    ys = np.concatenate([[0.0], vals[keep][order]])
+    hull_x: list[float] = []
+    hull_y: list[float] = []
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        while len(hull_x) >= 2:
+            x1, y1, x2, y2 = hull_x[-2], hull_y[-2], hull_x[-1], hull_y[-1]
+            # drop the middle point when it lies on or above the chord from (x1, y1) to (x, y)
+            if (y2 - y1) * (x - x1) >= (y - y1) * (x2 - x1):
+                hull_x.pop()
+                hull_y.pop()
+            else:
+                break
+        hull_x.append(x)
+        hull_y.append(y)
+    hx = np.asarray(hull_x)
+    hy = np.asarray(hull_y)
+    out = np.interp(where, hx, hy)
+    return np.asarray(np.where(where > hx[-1], np.inf, out))
