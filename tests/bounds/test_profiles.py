@@ -1,0 +1,465 @@
+"""Privacy profiles and amplification by subsampling (Balle, Barthe & Gaboardi 2018) against independent references.
+
+References used here: the spec's §4.2 tables (shared/spec/profiles.md), 50–60 digit mpmath formulas written
+in this file, scipy quadrature of the defining integrals, and brute-force enumeration of subsampled
+mechanisms on small datasets with exact fractions (spec §3.10, oracles O1–O21 of §5).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, stats
+
+from privamp.bounds import profiles as pr
+
+mp.mp.dps = 60
+
+RNG_SEED = 20180917
+
+
+def rel(a: float, b: float) -> float:
+    return abs(a - b) / max(abs(b), 1e-300)
+
+
+def gauss(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda e: pr.gaussian_log_delta(e, sigma)
+
+
+def lap(scale: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda e: pr.laplace_log_delta(e, scale)
+
+
+def mp_gauss_delta(eps: float, eta: float) -> mp.mpf:
+    """δ(e^ε) = Φ(η/2 − ε/η) − e^ε Φ(−η/2 − ε/η) (Theorem 4, eq. (7)) at 400 digits (1 − δ may be ~1e-140)."""
+    with mp.workdps(400):
+        e, h = mp.mpf(eps), mp.mpf(eta)
+        return +(mp.ncdf(h / 2 - e / h) - mp.exp(e) * mp.ncdf(-h / 2 - e / h))
+
+
+def mp_gauss_delta_integral(eps: float, eta: float) -> mp.mpf:
+    """Positive-integrand form δ(ε) = ∫_ε^∞ e^t Φ(−η/2 − t/η) dt (spec §2.3), no cancellation."""
+    h = mp.mpf(eta)
+    return mp.quad(lambda t: mp.exp(t) * mp.ncdf(-h / 2 - t / h), [mp.mpf(eps), mp.mpf(eps) + 5 * h, mp.inf])
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Laplace (Theorem 3, O6)
+# ---------------------------------------------------------------------------------------------------------------------
+
+LAPLACE_TABLE = [
+    (1, 0, 0.3934693402873666),
+    (1, 0.5, 0.2211992169285951),
+    (1, 0.9, 0.04877057549928598),
+    (1, 1, 0.0),
+    (2, 0.5, 0.5276334472589853),
+    (0.1, 0.05, 0.02469008797166733),
+    (5, 1, 0.8646647167633873),
+]
+
+
+@pytest.mark.parametrize(("eta", "eps", "delta"), LAPLACE_TABLE)
+def test_laplace_reference_table(eta: float, eps: float, delta: float) -> None:
+    got = float(pr.laplace_delta(eps, 1.0 / eta)[0])
+    assert got == delta if delta == 0 else rel(got, delta) < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("eta", "delta", "eps"),
+    [(1, 0.1, 0.7892789686843474), (1, 0.01, 0.9798993282929971), (2, 0.001, 1.997998999332833)],
+)
+def test_laplace_inverse_reference_table(eta: float, delta: float, eps: float) -> None:
+    got = float(pr.laplace_epsilon(delta, 1.0 / eta)[0])
+    assert rel(got, eps) < 1e-12
+    assert pr.laplace_log_delta(got, 1.0 / eta)[0] <= math.log(delta)
+
+
+@pytest.mark.parametrize("scale", [0.3, 1.0, 2.5])
+@pytest.mark.parametrize("eps", [0.0, 0.2, 1.0, 3.0])
+def test_laplace_matches_quadrature(scale: float, eps: float) -> None:
+    def integrand(z: float) -> float:
+        return max(0.0, math.exp(-abs(z) / scale) - math.exp(eps) * math.exp(-abs(z - 1.0) / scale)) / (2 * scale)
+
+    ref = integrate.quad(integrand, -60 * scale, 60 * scale, points=[0.0, 1.0], limit=400, epsabs=1e-15)[0]
+    got = float(pr.laplace_delta(eps, scale)[0])
+    assert got == pytest.approx(ref, rel=1e-9, abs=1e-15)
+
+
+def test_laplace_properties() -> None:
+    eta = 1.7
+    assert pr.laplace_delta(0.0, 1 / eta)[0] == pytest.approx(1 - math.exp(-eta / 2), rel=1e-14)
+    grid = np.linspace(0, 3, 301)
+    d = pr.laplace_delta(grid, 1 / eta)
+    assert np.all((d == 0) == (grid >= eta))
+    h = 1e-6
+    for e in [0.1, 0.8, 1.5]:
+        fd = (pr.laplace_delta(e + h, 1 / eta)[0] - pr.laplace_delta(e - h, 1 / eta)[0]) / (2 * h)
+        assert fd == pytest.approx(-0.5 * math.exp((e - eta) / 2), rel=1e-6)
+    assert pr.laplace_epsilon(0.0, 1 / eta)[0] == pytest.approx(eta, rel=1e-15)
+    assert pr.laplace_epsilon(1.0, 1 / eta)[0] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Gaussian (Theorem 4, O7)
+# ---------------------------------------------------------------------------------------------------------------------
+
+GAUSS_TABLE = [
+    (1, 0, -0.9599163336956223),
+    (1, 0.5, -1.433714290323698),
+    (1, 1, -2.064066446500391),
+    (1, 2, -3.866875858465913),
+    (1, 4, -9.962761831307708),
+    (0.5, 1, -4.986489906848133),
+    (2, 1, -0.6736158448547661),
+    (2, 4, -2.465653365458088),
+    (0.25, 1, -12.74246496129005),
+    (0.1, 5, -1258.548016964243),
+    (1, 50, -1233.869083142406),
+    (0.01, 1, -5014.234761483739),
+    (10, 10, -5.340370680268799e-5),
+    (20, 1, -2.509523774204936e-23),
+]
+
+
+@pytest.mark.parametrize(("eta", "eps", "log_delta"), GAUSS_TABLE)
+def test_gaussian_reference_table(eta: float, eps: float, log_delta: float) -> None:
+    got = float(pr.gaussian_log_delta(eps, 1.0 / eta)[0])
+    assert rel(got, log_delta) < 1e-12
+    assert rel(got, float(mp.log(mp_gauss_delta(eps, 1.0 / (1.0 / eta))))) < 1e-12
+
+
+@pytest.mark.parametrize("eta", [1e-4, 0.01, 0.1, 0.5, 1.0, 3.0, 20.0, 50.0])
+@pytest.mark.parametrize("eps", [0.0, 1e-8, 0.01, 0.3, 1.0, 4.0, 20.0, 100.0])
+def test_gaussian_log_delta_against_mpmath(eta: float, eps: float) -> None:
+    sigma = 1.0 / eta
+    ref = mp_gauss_delta(eps, 1.0 / sigma)
+    got = float(pr.gaussian_log_delta(eps, sigma)[0])
+    assert np.isfinite(got)
+    # the a ≥ 0 branch loses ~|log η| digits for tiny η by cancellation (spec §3.4); elsewhere ≈ 1e-15
+    tol = 1e-9 if eta < 1e-3 and eps < eta**2 else 1e-12
+    with mp.workdps(400):
+        ref_log = float(mp.log(ref))
+    assert rel(got, ref_log) < tol
+
+
+@pytest.mark.parametrize(("eta", "log10_delta"), [(1.0, -300), (0.5, -300), (2.0, -300), (0.1, -250), (5.0, -300)])
+def test_gaussian_deep_tail_and_inverse_at_1e_minus_300(eta: float, log10_delta: int) -> None:
+    sigma = 1.0 / eta
+    target = 10.0**log10_delta
+    eps = float(pr.gaussian_epsilon(target, sigma)[0])
+    assert 0 < eps < 1e4
+    ref = mp_gauss_delta(eps, 1.0 / sigma)
+    assert ref <= mp.mpf(target)
+    assert rel(float(pr.gaussian_log_delta(eps, sigma)[0]), float(mp.log(ref))) < 1e-12
+    assert mp_gauss_delta(eps - 1e-9 * max(1.0, eps), 1.0 / sigma) > mp.mpf(target)
+
+
+def test_gaussian_positive_integral_representation() -> None:
+    for eta, eps in [(1.0, 0.5), (0.5, 2.0), (2.0, 6.0)]:
+        assert rel(float(pr.gaussian_delta(eps, 1 / eta)[0]), float(mp_gauss_delta_integral(eps, eta))) < 1e-12
+
+
+@pytest.mark.parametrize("eta", [0.3, 1.0, 2.0])
+def test_gaussian_matches_quadrature(eta: float) -> None:
+    for eps in [0.0, 0.5, 1.5, 3.0]:
+
+        def integrand(z: float, eps: float = eps) -> float:
+            return max(0.0, stats.norm.pdf(z) - math.exp(eps) * stats.norm.pdf(z - eta))
+
+        ref = integrate.quad(integrand, -40, 40, points=[eta / 2 - eps / eta], limit=400, epsabs=1e-16)[0]
+        got = float(pr.gaussian_delta(eps, 1 / eta)[0])
+        if ref > 1e-12:
+            assert got == pytest.approx(ref, rel=1e-8)
+
+
+def test_gaussian_properties() -> None:
+    eps = np.linspace(0, 8, 161)
+    for eta in [0.2, 1.0, 3.0]:
+        d = pr.gaussian_delta(eps, 1 / eta)
+        ld = pr.gaussian_log_delta(eps, 1 / eta)
+        assert d[0] == pytest.approx(math.erf(eta / (2 * math.sqrt(2))), rel=1e-13)
+        assert np.all(np.diff(ld) < 0)
+        assert np.all(ld <= stats.norm.logcdf(eta / 2 - eps / eta) + 1e-12)
+        s = np.linspace(0.01, 400, 40000)
+        log_chernoff = np.min(s[None, :] * (s[None, :] + 1) * eta**2 / 2 - s[None, :] * eps[:, None], axis=1)
+        assert np.all(ld <= log_chernoff + 1e-9)
+        h = 1e-6
+        for e in [0.3, 1.0, 2.5]:
+            fd = (pr.gaussian_delta(e + h, 1 / eta)[0] - pr.gaussian_delta(e - h, 1 / eta)[0]) / (2 * h)
+            assert fd == pytest.approx(-math.exp(e) * stats.norm.cdf(-eta / 2 - e / eta), rel=1e-5)
+    etas = np.linspace(0.1, 5, 50)
+    vals = np.array([pr.gaussian_delta(1.0, 1 / h)[0] for h in etas])
+    assert np.all(np.diff(vals) > 0)
+
+
+def test_gaussian_classical_calibration_is_looser() -> None:
+    ratios = []
+    for eta in np.geomspace(0.01, 50, 40):
+        eps = np.linspace(0.01, 0.99, 50)
+        ld = pr.gaussian_log_delta(eps, 1 / eta)
+        ratios.append(np.exp(np.max(ld - math.log(1.25) + eps**2 / (2 * eta**2))))
+    assert max(ratios) < 1.0
+    assert max(ratios) == pytest.approx(0.81, abs=0.01)
+
+
+def test_gaussian_log_delta_finite_in_extremes() -> None:
+    assert np.all(np.isfinite(pr.gaussian_log_delta([100.0, 1e3, 1e5], 1.0)))
+    assert np.all(np.isfinite(pr.gaussian_log_delta([1.0, 1e3], 1e4)))
+    assert pr.gaussian_log_delta(np.inf, 1.0)[0] == -np.inf
+
+
+GAUSS_INVERSE_TABLE = [
+    (1, 1e-5, 4.377178095681225),
+    (1, 1e-6, 4.886554117462212),
+    (1, 1e-10, 6.547924066864951),
+    (0.5, 1e-5, 1.99309140441512),
+    (0.5, 1e-6, 2.254084650219741),
+    (0.5, 1e-10, 3.099430330243196),
+    (2, 1e-5, 9.9972561464343),
+    (2, 1e-6, 10.99715121422065),
+    (2, 1e-10, 14.27408964507801),
+    (0.25, 1e-5, 0.9263415039982294),
+    (0.25, 1e-6, 1.060701862328274),
+    (0.25, 1e-10, 1.492026856985376),
+]
+
+
+@pytest.mark.parametrize(("eta", "delta", "eps"), GAUSS_INVERSE_TABLE)
+def test_gaussian_inverse_reference_table(eta: float, delta: float, eps: float) -> None:
+    got = float(pr.gaussian_epsilon(delta, 1.0 / eta)[0])
+    assert rel(got, eps) < 1e-12
+    assert mp_gauss_delta(got, 1.0 / (1.0 / eta)) <= mp.mpf(delta)
+
+
+def test_gaussian_classical_sigma_values_reach_delta() -> None:
+    # classical calibration σ/Δ = sqrt(2 log(1.25/δ))/ε (Dwork–Roth A.1) at (0.5, 1e-5) and (0.9, 1e-5)
+    for eps, sigma in [(0.5, 9.68961), (0.9, 5.38312)]:
+        assert sigma == pytest.approx(math.sqrt(2 * math.log(1.25 / 1e-5)) / eps, rel=1e-5)
+        assert pr.gaussian_delta(eps, sigma)[0] < 1e-5
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.floats(0.05, 20.0), st.floats(-250.0, -0.01))
+def test_inverse_is_safe_and_tight_gaussian(eta: float, log10_target: float) -> None:
+    sigma = 1.0 / eta
+    target = 10.0**log10_target
+    eps = float(pr.gaussian_epsilon(target, sigma)[0])
+    d0 = float(pr.gaussian_delta(0.0, sigma)[0])
+    if target >= d0:
+        assert eps == 0.0
+        return
+    assert pr.gaussian_log_delta(eps, sigma)[0] <= math.log(target)
+    assert pr.gaussian_log_delta(max(eps - 1e-9, 0.0), sigma)[0] > math.log(target)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Randomized response, approximate-DP profile, extended profile (O16 part, O21)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_randomized_response_profile() -> None:
+    for eps0, delta0 in [(0.5, 0.01), (1.0, 0.0), (2.0, 0.1)]:
+        p = (math.exp(eps0) + delta0) / (math.exp(eps0) + 1)
+        assert pr.randomized_response_delta(eps0, p)[0] == pytest.approx(delta0, abs=1e-15)
+        assert pr.randomized_response_delta(eps0, 1 - p)[0] == pytest.approx(delta0, abs=1e-15)
+    p = 0.8
+    eps = np.linspace(0, 2, 41)
+    assert np.allclose(pr.randomized_response_delta(eps, p), np.maximum(0, p - np.exp(eps) * (1 - p)), atol=1e-15)
+    assert np.all(pr.randomized_response_delta(eps, 0.5) == 0)
+    assert np.all(pr.randomized_response_delta(eps, 1.0) == 1)
+
+
+def test_approximate_dp_profile_is_canonical_pair() -> None:
+    eps0, d0 = 0.7, 1e-3
+    e = math.exp(eps0)
+    p = np.array([d0, (1 - d0) * e / (1 + e), (1 - d0) / (1 + e), 0.0])
+    q = p[::-1].copy()
+    grid = np.linspace(0, 2, 41)
+    ref = [sum(max(0.0, a - math.exp(x) * b) for a, b in zip(p, q, strict=True)) for x in grid]
+    assert np.allclose(np.exp(pr.approximate_dp_log_delta(grid, eps0, d0)), ref, rtol=1e-12, atol=1e-16)
+    assert np.exp(pr.approximate_dp_log_delta(eps0, eps0, d0))[0] == pytest.approx(d0, rel=1e-12)
+
+
+def test_extended_profile_o21() -> None:
+    log_delta = gauss(0.8)
+    la = np.log(np.linspace(0.01, 0.99, 50))
+    ext = np.exp(pr.extended_log_delta(la, log_delta))
+    alpha = np.exp(la)
+    ref = 1 - alpha + alpha * pr.gaussian_delta(-la, 0.8)
+    assert np.allclose(ext, ref, rtol=1e-13)
+    assert np.all((ext >= 1 - alpha - 1e-15) & (ext <= 1))
+    near = np.exp(pr.extended_log_delta([-1e-10, 0.0, 1e-10], log_delta))
+    assert np.ptp(near) < 1e-9
+    # the extension is D_α for α < 1 of a real pair (eq. (2a)); check on a random discrete pair
+    rng = np.random.default_rng(RNG_SEED)
+    p, q = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
+    for a in [0.2, 0.5, 0.9]:
+        lhs = np.sum(np.maximum(p - a * q, 0))
+        rhs = 1 - a + a * np.sum(np.maximum(q - p / a, 0))
+        assert lhs == pytest.approx(rhs, rel=1e-13)
+        assert pr.hockey_stick_divergence(p, q, math.log(a))[0] == pytest.approx(lhs, rel=1e-13)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Hockey-stick divergence basics (O1–O3) and AJC (O4)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def random_pair(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    p = rng.dirichlet(np.ones(size))
+    q = rng.dirichlet(np.ones(size))
+    p[rng.random(size) < 0.2] = 0
+    q[rng.random(size) < 0.2] = 0
+    if p.sum() == 0:
+        p[0] = 1
+    if q.sum() == 0:
+        q[-1] = 1
+    return p / p.sum(), q / q.sum()
+
+
+def test_hockey_stick_o1_o2() -> None:
+    rng = np.random.default_rng(RNG_SEED)
+    for _ in range(30):
+        size = int(rng.integers(2, 9))
+        p, q = random_pair(rng, size)
+        alphas = np.array([1.0, 1.3, 2.0, 5.0])
+        d = pr.hockey_stick_divergence(p, q, np.log(alphas))
+        for a, val in zip(alphas, d, strict=True):
+            best = max(
+                p[list(s)].sum() - a * q[list(s)].sum()
+                for r in range(size + 1)
+                for s in itertools.combinations(range(size), r)
+            )
+            assert val == pytest.approx(best, abs=1e-14)
+        assert np.all((d >= 0) & (d <= 1 + 1e-15))
+        assert d[0] == pytest.approx(0.5 * np.abs(p - q).sum(), abs=1e-14)
+        grid = np.linspace(0, 3, 61)
+        dd = pr.hockey_stick_divergence(p, q, grid)
+        assert np.all(np.diff(dd) <= 1e-15)
+        second = pr.hockey_stick_divergence(p, q, np.log(np.linspace(1, 20, 200)))
+        assert np.all(np.diff(second, 2) >= -1e-12)
+        assert pr.hockey_stick_divergence(p, q, 800.0)[0] == pytest.approx(p[q == 0].sum(), abs=1e-14)
+        p2, q2 = random_pair(rng, size)
+        lam = float(rng.random())
+        for a in [1.0, 2.0]:
+            lhs = pr.hockey_stick_divergence(lam * p + (1 - lam) * p2, lam * q + (1 - lam) * q2, math.log(a))[0]
+            rhs = lam * pr.hockey_stick_divergence(p, q, math.log(a))[0]
+            rhs += (1 - lam) * pr.hockey_stick_divergence(p2, q2, math.log(a))[0]
+            assert lhs <= rhs + 1e-14
+
+
+def test_advanced_joint_convexity_o4() -> None:
+    rng = np.random.default_rng(RNG_SEED + 1)
+    for _ in range(40):
+        size = int(rng.integers(2, 10))
+        mu0, mu1 = random_pair(rng, size)
+        mu1p = random_pair(rng, size)[0]
+        gamma = float(rng.uniform(0.01, 1.0))
+        a_out = float(rng.uniform(1.0, 10.0))
+        a_in = 1 + (a_out - 1) / gamma
+        beta = a_out / a_in
+        mu = (1 - gamma) * mu0 + gamma * mu1
+        mup = (1 - gamma) * mu0 + gamma * mu1p
+        lhs_pts = np.maximum(mu - a_out * mup, 0)
+        rhs_pts = gamma * np.maximum(mu1 - a_in * ((1 - beta) * mu0 + beta * mu1p), 0)
+        assert np.allclose(lhs_pts, rhs_pts, atol=1e-12)
+        lhs = pr.hockey_stick_divergence(mu, mup, math.log(a_out))[0]
+        mix = (1 - beta) * mu0 + beta * mu1p
+        assert lhs == pytest.approx(gamma * pr.hockey_stick_divergence(mu1, mix, math.log(a_in))[0], abs=1e-12)
+        bound = (1 - beta) * gamma * pr.hockey_stick_divergence(mu1, mu0, math.log(a_in))[0]
+        bound += beta * gamma * pr.hockey_stick_divergence(mu1, mu1p, math.log(a_in))[0]
+        assert lhs <= bound + 1e-12
+        whole = 1.0 * mu1 + 0.0 * mu0
+        assert pr.hockey_stick_divergence(whole, mu1p, math.log(a_out))[0] == pytest.approx(
+            pr.hockey_stick_divergence(mu1, (1 - 1.0) * mu0 + 1.0 * mu1p, math.log(a_out))[0], abs=1e-15
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Amplification map (Theorem 2, O5) and the (ε, δ) subsampling lemma (O15)
+# ---------------------------------------------------------------------------------------------------------------------
+
+AMP_TABLE = {
+    0.01: [0.0010511565221128705, 0.01703686323617655, 0.061932529416331815, 0.9058894621377393],
+    0.1: [0.010462171926871846, 0.15856507874042912, 0.49402870804417877, 2.7562888424335865],
+    0.5: [0.051249479513625588, 0.62011450695827752, 1.4337808304830272, 4.3135681679291728],
+}
+
+
+@pytest.mark.parametrize("gamma", sorted(AMP_TABLE))
+def test_amplification_map_reference(gamma: float) -> None:
+    got = pr.amplify_epsilon([0.1, 1, 2, 5], gamma)
+    assert np.allclose(got, AMP_TABLE[gamma], rtol=1e-12, atol=0)
+    for e, ref in zip([0.1, 1, 2, 5], AMP_TABLE[gamma], strict=True):
+        assert rel(float(mp.log1p(gamma * mp.expm1(e))), ref) < 1e-15
+
+
+def test_amplification_map_extra_values() -> None:
+    cases = [(0.001, 0.5, 0.000648510942014811), (0.5, 3, 2.355440171013797), (0.1, 10, 7.697823422919827)]
+    for gamma, eps, ref in [*cases, (0.01, 1000, 995.3948298140119)]:
+        assert rel(float(pr.amplify_epsilon(eps, gamma)[0]), ref) < 1e-12
+    for gamma, eps_p, ref in [
+        (0.01, 0.1, 2.443832176137569),
+        (0.01, 1, 5.152297938244442),
+        (0.1, 0.5, 2.013196593022799),
+    ]:
+        assert rel(float(pr.amplify_epsilon_inverse(eps_p, gamma)[0]), ref) < 1e-12
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.floats(1e-12, 800.0), st.floats(1e-6, 1.0))
+def test_amplification_map_properties_o5(eps: float, gamma: float) -> None:
+    amp = float(pr.amplify_epsilon(eps, gamma)[0])
+    ref = mp.log1p(mp.mpf(gamma) * mp.expm1(mp.mpf(eps)))
+    assert amp >= float(ref) and rel(amp, float(ref)) < 1e-13
+    assert gamma * eps * (1 - 1e-14) <= amp <= float(min(mp.mpf(eps), gamma * mp.expm1(eps))) * (1 + 1e-14)
+    back = float(pr.amplify_epsilon_inverse(amp, gamma)[0])
+    assert rel(back, eps) < 1e-12
+    assert float(pr.amplify_epsilon(eps * 1.01, gamma)[0]) > amp
+    assert float(pr.amplify_epsilon(eps, min(1.0, gamma * 1.01))[0]) >= amp
+
+
+@pytest.mark.parametrize("eps", [1e-12, 1e-6, 1.0, 50.0, 800.0])
+@pytest.mark.parametrize("gamma", [1e-6, 1e-2, 0.5, 1.0])
+def test_amplification_roundtrip_grid(eps: float, gamma: float) -> None:
+    amp = pr.amplify_epsilon(eps, gamma)
+    assert np.isfinite(amp).all()
+    assert rel(float(pr.amplify_epsilon_inverse(amp, gamma)[0]), eps) < 1e-12
+    assert pr.amplify_epsilon(0.0, gamma)[0] == 0.0
+    assert pr.amplify_epsilon(eps, 1.0)[0] == eps
+
+
+def test_subsampling_lemma_identities() -> None:
+    eps, delta = np.array([0.1, 1.0, 3.0]), np.array([1e-6, 1e-3, 0.2])
+    for gamma in [0.001, 0.1, 1.0]:
+        e1, d1 = pr.subsampling_lemma(eps, delta, gamma)
+        assert np.allclose(e1, np.log1p(gamma * np.expm1(eps)), rtol=1e-13)
+        assert np.allclose(d1, gamma * delta, rtol=1e-13) and np.all(d1 >= gamma * delta)
+        e0, d0 = pr.subsampling_lemma_inverse(e1, d1, gamma)
+        assert np.allclose(e0, eps, rtol=1e-12) and np.allclose(d0, delta, rtol=1e-12)
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.floats(0.0, 5.0), st.floats(1e-9, 0.5), st.floats(1e-4, 1.0))
+def test_profile_form_reproduces_subsampling_lemma_o15(eps0: float, delta0: float, gamma: float) -> None:
+    def base(e: np.ndarray) -> np.ndarray:
+        return pr.approximate_dp_log_delta(e, eps0, delta0)
+
+    eps_p = float(np.log1p(gamma * np.expm1(eps0)))
+    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, base, gamma)[0]))
+    assert got == pytest.approx(gamma * delta0, rel=1e-9)
+    assert got >= gamma * delta0 * (1 - 1e-12)
+
+
+def test_membership_rr_attains_eps_delta_o16() -> None:
+    for eps0, delta0, gamma in [(1.0, 1e-3, 0.1), (0.3, 0.05, 0.5), (2.0, 0.0, 0.01)]:
+        p = (math.exp(eps0) + delta0) / (math.exp(eps0) + 1)
+        eps_p = math.log1p(gamma * math.expm1(eps0))
+        assert pr.membership_subsampled_delta(eps_p, p, gamma)[0] == pytest.approx(gamma * delta0, abs=1e-15)
