@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -463,3 +465,326 @@ def test_membership_rr_attains_eps_delta_o16() -> None:
         p = (math.exp(eps0) + delta0) / (math.exp(eps0) + 1)
         eps_p = math.log1p(gamma * math.expm1(eps0))
         assert pr.membership_subsampled_delta(eps_p, p, gamma)[0] == pytest.approx(gamma * delta0, abs=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Brute-force enumeration of subsampled mechanisms (spec §3.10) with exact fractions
+# ---------------------------------------------------------------------------------------------------------------------
+
+Sample = tuple[str, ...]
+
+
+def poisson_samples(x: Sample, gamma: Fraction) -> Counter[Sample]:
+    out: Counter[Sample] = Counter()
+    for mask in itertools.product([0, 1], repeat=len(x)):
+        prob = Fraction(1)
+        for bit in mask:
+            prob *= gamma if bit else 1 - gamma
+        out[tuple(sorted(u for u, bit in zip(x, mask, strict=True) if bit))] += prob
+    return out
+
+
+def wor_samples(x: Sample, m: int) -> Counter[Sample]:
+    subsets = list(itertools.combinations(sorted(x), m))
+    return Counter({s: Fraction(1, len(subsets)) for s in subsets})
+
+
+def wr_samples(x: Sample, m: int) -> Counter[Sample]:
+    out: Counter[Sample] = Counter()
+    for seq in itertools.product(x, repeat=m):
+        out[tuple(sorted(seq))] += Fraction(1, len(x) ** m)
+    return out
+
+
+def push(samples: Counter[Sample], mech: Callable[[Sample], dict[int, Fraction]]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for y, w in samples.items():
+        for z, pz in mech(y).items():
+            out[z] = out.get(z, Fraction(0)) + w * pz
+    return out
+
+
+def hs(mu: dict[int, Fraction], nu: dict[int, Fraction], alpha: Fraction) -> Fraction:
+    total = Fraction(0)
+    for z in set(mu) | set(nu):
+        total += max(Fraction(0), mu.get(z, Fraction(0)) - alpha * nu.get(z, Fraction(0)))
+    return total
+
+
+def tv(a: Counter[Sample], b: Counter[Sample]) -> Fraction:
+    return sum((abs(a.get(y, Fraction(0)) - b.get(y, Fraction(0))) for y in set(a) | set(b)), Fraction(0)) / 2
+
+
+def test_total_variation_of_samplers_o11() -> None:
+    g = Fraction(3, 10)
+    x, x_rem, x_sub = ("v", "a", "b", "c"), ("a", "b", "c"), ("w", "a", "b", "c")
+    assert tv(poisson_samples(x, g), poisson_samples(x_rem, g)) == g
+    assert tv(poisson_samples(x, g), poisson_samples(x_sub, g)) == g
+    assert tv(wor_samples(("v", "a", "b", "c", "d"), 2), wor_samples(("w", "a", "b", "c", "d"), 2)) == Fraction(2, 5)
+    for n, m in [(4, 3), (3, 2), (2, 1), (4, 1)]:
+        base = tuple("abcdefg"[: n - 1])
+        exact = 1 - Fraction(n - 1, n) ** m
+        assert tv(wr_samples(("v", *base), m), wr_samples(("w", *base), m)) == exact
+        if n > 1:
+            assert tv(wr_samples(("v", *base), m), wr_samples(base, m)) == exact
+        assert pr.with_replacement_rate(n, m) == pytest.approx(float(exact), rel=1e-14)
+    # maximal coupling (γ² normalisation, erratum R1): marginals and Pr[y ≠ y'] = TV
+    nu, nup = wr_samples(("v", "a", "b"), 2), wr_samples(("w", "a", "b"), 2)
+    support = sorted(set(nu) | set(nup))
+    nu0 = {y: min(nu.get(y, Fraction(0)), nup.get(y, Fraction(0))) for y in support}
+    gamma = 1 - sum(nu0.values())
+    pi = {
+        (y, yp): (nu0[y] if y == yp else 0)
+        + (nu.get(y, Fraction(0)) - nu0[y]) * (nup.get(yp, Fraction(0)) - nu0[yp]) / gamma**2 * gamma
+        for y in support
+        for yp in support
+    }
+    for y in support:
+        assert sum(pi[(y, yp)] for yp in support) == nu.get(y, Fraction(0))
+        assert sum(pi[(yp, y)] for yp in support) == nup.get(y, Fraction(0))
+    assert sum(v for (y, yp), v in pi.items() if y != yp) == gamma == tv(nu, nup)
+
+
+# Scenario A: randomized membership mechanism M_{v,p} (Lemma 12 / Theorem 13)
+
+SCENARIO_A = [
+    ("0.6", "1.0", "0.06", "0.06", "0.08", "0.115625"),
+    ("0.6", "1.2", "0", "0", "0", "0.035625"),
+    ("0.8", "1.0", "0.18", "0.18", "0.24", "0.346875"),
+    ("0.8", "1.2", "0.14", "0.056", "0.2", "0.306875"),
+    ("0.8", "2.0", "0", "0", "0.04", "0.146875"),
+    ("0.95", "1.0", "0.27", "0.27", "0.36", "0.5203125"),
+    ("0.95", "1.2", "0.26", "0.134", "0.35", "0.5103125"),
+    ("0.95", "2.0", "0.22", "0", "0.31", "0.4703125"),
+    ("0.95", "5.0", "0.07", "0", "0.16", "0.3203125"),
+]
+
+
+def membership(p: Fraction) -> Callable[[Sample], dict[int, Fraction]]:
+    def mech(y: Sample) -> dict[int, Fraction]:
+        return {1: p, 0: 1 - p} if "v" in y else {1: 1 - p, 0: p}
+
+    return mech
+
+
+@pytest.mark.parametrize(("p_s", "a_s", "po", "po_rev", "wor", "wr"), SCENARIO_A)
+def test_membership_mechanism_attains_bounds_o16(p_s: str, a_s: str, po: str, po_rev: str, wor: str, wr: str) -> None:
+    p, a = Fraction(p_s), Fraction(a_s)
+    mech = membership(p)
+    g = Fraction(3, 10)
+    x, xr = ("v", "a", "b", "c"), ("a", "b", "c")
+    assert hs(push(poisson_samples(x, g), mech), push(poisson_samples(xr, g), mech), a) == Fraction(po)
+    assert hs(push(poisson_samples(xr, g), mech), push(poisson_samples(x, g), mech), a) == Fraction(po_rev)
+    w1, w2 = ("v", "a", "b", "c", "d"), ("w", "a", "b", "c", "d")
+    assert hs(push(wor_samples(w1, 2), mech), push(wor_samples(w2, 2), mech), a) == Fraction(wor)
+    r1, r2 = ("v", "a", "b", "c"), ("w", "a", "b", "c")
+    assert hs(push(wr_samples(r1, 3), mech), push(wr_samples(r2, 3), mech), a) == Fraction(wr)
+    eps_p = math.log(float(a))
+    pf = float(p)
+
+    def rr(e: np.ndarray) -> np.ndarray:
+        return pr.randomized_response_log_delta(e, pf)
+
+    def rr_group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return pr.randomized_response_log_delta(e, pf)
+
+    for gamma, value, got in [
+        (0.3, po, pr.poisson_remove_add_log_delta(eps_p, rr, 0.3)),
+        (0.4, wor, pr.wor_replace_one_log_delta(eps_p, rr, 5, 2)),
+        (37 / 64, wr, pr.wr_replace_one_log_delta(eps_p, rr_group, 4, 3)),
+    ]:
+        formula = max(0.0, gamma * (2 * pf - 1) - (float(a) - 1) * (1 - pf))
+        assert formula == pytest.approx(float(Fraction(value)), abs=1e-15)
+        assert pr.membership_subsampled_delta(eps_p, pf, gamma)[0] == pytest.approx(float(Fraction(value)), abs=1e-15)
+        # at a kink of φ_p the safe-side rounding of the base order may leave ~1e-16 instead of 0
+        assert float(np.exp(got[0])) == pytest.approx(float(Fraction(value)), rel=1e-12, abs=1e-15)
+        assert float(np.exp(got[0])) >= float(Fraction(value))
+    # p < 1/2 is the same mechanism with the labels swapped
+    assert pr.membership_subsampled_delta(eps_p, 1 - pf, 0.3)[0] == pytest.approx(float(Fraction(po)), abs=1e-15)
+
+
+# Scenario B: binomial-noise sum M(y) = Σ c_u y_u + Bin(6, 1/2), weights c maximised (spec §4.2)
+
+BIN6 = {z: Fraction(math.comb(6, z), 64) for z in range(7)}
+
+
+def shifted(k: int) -> dict[int, Fraction]:
+    return {z + k: pz for z, pz in BIN6.items()}
+
+
+def group_delta_exact(k: int, alpha: Fraction) -> Fraction:
+    if k == 0:
+        return Fraction(0)
+    return max(hs(BIN6, shifted(k), alpha), hs(shifted(k), BIN6, alpha))
+
+
+def extended_exact(alpha: Fraction) -> Fraction:
+    return group_delta_exact(1, alpha) if alpha >= 1 else 1 - alpha + alpha * group_delta_exact(1, 1 / alpha)
+
+
+def binomial_group_log_delta(eps: np.ndarray, k: np.ndarray) -> np.ndarray:
+    pmf = np.array([math.comb(6, z) / 64 for z in range(7)])
+    out = np.empty(np.shape(eps))
+    for i, (e, kk) in enumerate(zip(np.ravel(eps), np.ravel(k), strict=True)):
+        kk = int(kk)
+        p = np.concatenate([pmf, np.zeros(kk)])
+        q = np.concatenate([np.zeros(kk), pmf])
+        d = max(np.maximum(p - math.exp(e) * q, 0).sum(), np.maximum(q - math.exp(e) * p, 0).sum())
+        out[i] = math.log(d) if d > 0 else -math.inf
+    return out
+
+
+def binomial_log_delta(eps: np.ndarray) -> np.ndarray:
+    return binomial_group_log_delta(eps, np.ones(np.shape(eps), dtype=np.int64))
+
+
+def sum_mech(c: dict[str, int]) -> Callable[[Sample], dict[int, Fraction]]:
+    def mech(y: Sample) -> dict[int, Fraction]:
+        return shifted(sum(c[u] for u in y))
+
+    return mech
+
+
+def sup_divergence(x: Sample, xp: Sample, sampler: Callable[[Sample], Counter[Sample]], alpha: Fraction) -> Fraction:
+    universe = sorted(set(x) | set(xp))
+    best = Fraction(0)
+    sx, sxp = sampler(x), sampler(xp)
+    for bits in itertools.product([0, 1], repeat=len(universe)):
+        mech = sum_mech(dict(zip(universe, bits, strict=True)))
+        mu, nu = push(sx, mech), push(sxp, mech)
+        best = max(best, hs(mu, nu, alpha), hs(nu, mu, alpha))
+    return best
+
+
+SCENARIO_B = [
+    ("1", "1/8", "7/32", "905/4096"),
+    ("11/10", "29/320", "59/320", "146177/757760"),
+    ("3/2", "5/128", "273/2048", "273/2048"),
+    ("2", "7/320", "41/512", "6671/75776"),
+    ("3", "1/160", "33/512", "33/512"),
+]
+
+
+@pytest.mark.parametrize(("a_s", "thm9", "thm10_exact", "thm10_bound"), SCENARIO_B)
+def test_scenario_b_theorems_9_10_11_o17(a_s: str, thm9: str, thm10_exact: str, thm10_bound: str) -> None:
+    a = Fraction(a_s)
+    eps_p = math.log(float(a))
+    # Theorem 9: n = 5, m = 2 — exact = bound
+    exact9 = sup_divergence(("v", "a", "b", "c", "d"), ("w", "a", "b", "c", "d"), lambda s: wor_samples(s, 2), a)
+    bound9 = Fraction(2, 5) * group_delta_exact(1, 1 + Fraction(5, 2) * (a - 1))
+    assert exact9 == bound9 == Fraction(thm9)
+    got9 = float(np.exp(pr.wor_replace_one_log_delta(eps_p, binomial_log_delta, 5, 2)[0]))
+    assert got9 == pytest.approx(float(bound9), rel=1e-10) and got9 >= float(exact9) * (1 - 1e-12)
+    # Theorem 10: n = 4, m = 3 with group profiles
+    exact10 = sup_divergence(("v", "a", "b", "c"), ("w", "a", "b", "c"), lambda s: wr_samples(s, 3), a)
+    g_wr = 1 - Fraction(3, 4) ** 3
+    alpha = 1 + (a - 1) / g_wr
+    bound10 = sum(
+        (
+            math.comb(3, k) * Fraction(1, 4) ** k * Fraction(3, 4) ** (3 - k) * group_delta_exact(k, alpha)
+            for k in (1, 2, 3)
+        ),
+        Fraction(0),
+    )
+    assert exact10 == Fraction(thm10_exact) and bound10 == Fraction(thm10_bound) and exact10 <= bound10
+    got10 = float(np.exp(pr.wr_replace_one_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
+    assert got10 == pytest.approx(float(bound10), rel=1e-10) and got10 >= float(exact10)
+    # Theorem 11: x = {v,a,b,c} vs x' = {a,b,c}, n = 4 (the larger size)
+    exact11 = sup_divergence(("v", "a", "b", "c"), ("a", "b", "c"), lambda s: wr_samples(s, 3), a)
+    assert exact11 == Fraction(thm10_exact)
+    got11 = float(np.exp(pr.wr_remove_add_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
+    assert got11 >= float(exact11) and got11 == pytest.approx(got10, rel=1e-15)
+
+
+THM14_TABLE = [
+    ("1/5", "1", 0.0625, 0.0625, 0.655125, 0.0625),
+    ("1/5", "11/10", 0.0359375, 0.0519508333, 0.515875, 0.043805),
+    ("1/5", "3/2", 0.0109375, 0.0331517857, 0.26, 0.0193875),
+    ("1/5", "2", 0.003125, 0.021175, 0.154125, 0.0099),
+    ("1/5", "3", 0.003125, 0.0116522727, 0.077375, 0.0051),
+    ("1/2", "1", 0.15625, 0.15625, 0.6640625, 0.15625),
+    ("1/2", "11/10", 0.121875, 0.1308268229, 0.58046875, 0.125),
+    ("1/2", "3/2", 0.0625, 0.08984375, 0.40625, 0.0688476562),
+    ("1/2", "2", 0.03125, 0.0654296875, 0.298828125, 0.0380859375),
+    ("1/2", "3", 0.015625, 0.04921875, 0.21484375, 0.0205078125),
+]
+
+
+@pytest.mark.parametrize(("g_s", "a_s", "exact_ref", "proof_ref", "paper_ref", "alt_ref"), THM14_TABLE)
+def test_scenario_b_theorem_14_o17(
+    g_s: str, a_s: str, exact_ref: float, proof_ref: float, paper_ref: float, alt_ref: float
+) -> None:
+    g, a, n = Fraction(g_s), Fraction(a_s), 4
+    exact = sup_divergence(("v", "a", "b", "c"), ("w", "a", "b", "c"), lambda s: poisson_samples(s, g), a)
+    alpha = 1 + (a - 1) / g
+    beta = a / alpha
+    tilde = {k: math.comb(n - 1, k - 1) * g ** (k - 1) * (1 - g) ** (n - k) for k in range(1, n + 1)}
+    alpha_k = {k: alpha * g / (1 - g) * (Fraction(n, k) - 1) for k in range(1, n)}
+    inner = sum((tilde[k] * extended_exact(alpha_k[k]) for k in range(1, n)), Fraction(0)) + tilde[n]
+    proof = g * beta * group_delta_exact(1, alpha) + g * (1 - beta) * inner
+    paper = g * group_delta_exact(1, alpha) + inner
+    alt = sum(
+        (
+            math.comb(n, k)
+            * g**k
+            * (1 - g) ** (n - k)
+            * Fraction(k, n)
+            * group_delta_exact(1, 1 + Fraction(n, k) * (a - 1))
+            for k in range(1, n + 1)
+        ),
+        Fraction(0),
+    )
+    for value, ref in [(exact, exact_ref), (proof, proof_ref), (paper, paper_ref), (alt, alt_ref)]:
+        assert float(value) == pytest.approx(ref, abs=1e-9)
+    assert exact <= proof <= paper and exact <= alt
+    assert all(0 <= extended_exact(alpha_k[k]) <= 1 for k in alpha_k)
+    eps_p, gf = math.log(float(a)), float(g)
+    got_proof = float(np.exp(pr.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
+    got_paper = float(np.exp(pr.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf, form="paper")[0]))
+    got_alt = float(np.exp(pr.poisson_replace_one_by_size_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
+    assert got_proof == pytest.approx(float(proof), rel=1e-10) and got_proof >= float(exact)
+    assert got_paper == pytest.approx(float(paper), rel=1e-10)
+    assert got_alt == pytest.approx(float(alt), rel=1e-10) and got_alt >= float(exact)
+
+
+def test_random_small_mechanisms_respect_bounds_o17() -> None:
+    rng = np.random.default_rng(RNG_SEED + 2)
+    universe = ("a", "b", "c", "d", "e")
+    alphas = [Fraction(1), Fraction(6, 5), Fraction(2), Fraction(4)]
+    for _ in range(3):
+        table: dict[Sample, dict[int, Fraction]] = {}
+
+        def mech(y: Sample, table: dict[Sample, dict[int, Fraction]] = table) -> dict[int, Fraction]:
+            if y not in table:
+                w = rng.integers(1, 20, size=3)
+                table[y] = {z: Fraction(int(w[z]), int(w.sum())) for z in range(3)}
+            return table[y]
+
+        sets2 = list(itertools.combinations(universe, 2))
+        for y in sets2:
+            mech(y)
+        for a in alphas:
+            bound = Fraction(2, 4) * max(
+                hs(mech(y), mech(yp), 1 + 2 * (a - 1)) for y in sets2 for yp in sets2 if len(set(y) & set(yp)) == 1
+            )
+            for x in itertools.combinations(universe, 4):
+                for xp in itertools.combinations(universe, 4):
+                    if len(set(x) & set(xp)) != 3:
+                        continue
+                    d = hs(push(wor_samples(x, 2), mech), push(wor_samples(xp, 2), mech), a)
+                    assert d <= bound
+
+            def log_prof(e: np.ndarray, sets2: list[Sample] = sets2) -> np.ndarray:
+                out = []
+                for ee in np.ravel(e):
+                    val = max(
+                        sum(max(0.0, float(mech(y)[z]) - math.exp(ee) * float(mech(yp)[z])) for z in range(3))
+                        for y in sets2
+                        for yp in sets2
+                        if len(set(y) & set(yp)) == 1
+                    )
+                    out.append(math.log(val) if val > 0 else -math.inf)
+                return np.array(out)
+
+            code = float(np.exp(pr.wor_replace_one_log_delta(math.log(float(a)), log_prof, 4, 2)[0]))
+            assert code == pytest.approx(float(bound), rel=1e-10, abs=1e-300)
