@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from privamp.bounds import profiles as pr
+from privamp.errors import InvalidParameterError, UnsupportedError
 
 mp.mp.dps = 60
 
@@ -788,3 +789,573 @@ def test_random_small_mechanisms_respect_bounds_o17() -> None:
 
             code = float(np.exp(pr.wor_replace_one_log_delta(math.log(float(a)), log_prof, 4, 2)[0]))
             assert code == pytest.approx(float(bound), rel=1e-10, abs=1e-300)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Theorem 8 exactness for Gaussian/Laplace mixtures (O12) and the spec's amplified-profile tables
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def mp_mixture_forward(gamma: float, sigma: float, eps_p: float) -> mp.mpf:
+    """D_{α'}((1−γ)N(0,σ²) + γN(1,σ²) ‖ N(0,σ²)) in closed form (spec O12), 60 digits."""
+    g, s, a = mp.mpf(gamma), mp.mpf(sigma), mp.exp(mp.mpf(eps_p))
+    z0 = s**2 * mp.log((a - 1 + g) / g) + mp.mpf(1) / 2
+    return (1 - g - a) * mp.ncdf(-z0 / s) + g * mp.ncdf(-(z0 - 1) / s)
+
+
+def mp_mixture_reverse(gamma: float, sigma: float, eps_p: float) -> mp.mpf:
+    """D_{α'}(N(0,σ²) ‖ (1−γ)N(0,σ²) + γN(1,σ²)) in closed form: the set is {z < z1}."""
+    g, s, a = mp.mpf(gamma), mp.mpf(sigma), mp.exp(mp.mpf(eps_p))
+    c = (1 - a * (1 - g)) / (a * g)
+    if c <= 0:
+        return mp.mpf(0)
+    z1 = s**2 * mp.log(c) + mp.mpf(1) / 2
+    return (1 - a * (1 - g)) * mp.ncdf(z1 / s) - a * g * mp.ncdf((z1 - 1) / s)
+
+
+@pytest.mark.parametrize(
+    ("gamma", "sigma", "eps_p", "ref"),
+    [
+        (0.01, 2.0, 2.0, 1.5730615591094794e-40),
+        (0.01, 1.0, 0.5, 2.2145190131530613e-7),
+        (0.1, 2.0, 1.0, 1.1149710574215373e-10),
+    ],
+)
+def test_theorem_8_exact_for_gaussian_mixture_o12(gamma: float, sigma: float, eps_p: float, ref: float) -> None:
+    mp_val = mp_mixture_forward(gamma, sigma, eps_p)
+    assert rel(float(mp_val), ref) < 1e-15
+    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
+    assert got == pytest.approx(ref, rel=1e-10) and got >= ref
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.floats(1e-3, 0.999), st.floats(0.3, 4.0), st.floats(0.0, 4.0))
+def test_theorem_8_gaussian_mixture_both_directions(gamma: float, sigma: float, eps_p: float) -> None:
+    fwd = mp_mixture_forward(gamma, sigma, eps_p)
+    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
+    assert got == pytest.approx(float(fwd), rel=1e-10, abs=1e-300)
+    rev = mp_mixture_reverse(gamma, sigma, eps_p)
+    assert rev <= fwd * (1 + mp.mpf(10) ** -30)
+    if eps_p >= -math.log1p(-gamma):
+        assert rev == 0
+
+
+@pytest.mark.parametrize(("gamma", "scale", "eps_p"), [(0.1, 1.0, 0.05), (0.3, 0.5, 0.4), (0.02, 2.0, 0.001)])
+def test_theorem_8_exact_for_laplace_mixture_o12(gamma: float, scale: float, eps_p: float) -> None:
+    a = math.exp(eps_p)
+
+    def dens(z: float, mu: float) -> float:
+        return math.exp(-abs(z - mu) / scale) / (2 * scale)
+
+    def forward(z: float) -> float:
+        return max(0.0, (1 - gamma) * dens(z, 0) + gamma * dens(z, 1) - a * dens(z, 0))
+
+    def backward(z: float) -> float:
+        return max(0.0, dens(z, 0) - a * ((1 - gamma) * dens(z, 0) + gamma * dens(z, 1)))
+
+    lim = 80 * scale
+    fwd = integrate.quad(forward, -lim, lim, points=[0.0, 1.0], limit=500, epsabs=1e-16, epsrel=1e-13)[0]
+    bwd = integrate.quad(backward, -lim, lim, points=[0.0, 1.0], limit=500, epsabs=1e-16, epsrel=1e-13)[0]
+    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, lap(scale), gamma)[0]))
+    assert got == pytest.approx(fwd, rel=1e-9) and bwd <= fwd + 1e-15
+
+
+POISSON_GAUSS_DELTA = [
+    (1, 0.01, 0.1, 7.29003769576123e-5),
+    (1, 0.01, 0.5, 2.21451901315306e-7),
+    (1, 0.1, 1, 2.07121486021392e-4),
+    (0.5, 0.05, 1, 9.68172405634799e-15),
+    (1, 0.01, 2, 1.72484212001382e-12),
+    (0.5, 0.1, 1, 1.11497105742154e-10),
+]
+POISSON_GAUSS_EPS = [
+    (1, 0.01, 1e-5, 3.13867054858294, 0.199450447795915),
+    (1, 0.1, 1e-5, 3.80443590933739, 1.68454381432846),
+    (0.5, 0.01, 1e-6, 1.69807253173678, 0.0436666489097797),
+    (2, 0.001, 1e-6, 7.58127992457011, 1.08523570905793),
+]
+
+
+@pytest.mark.parametrize(("eta", "gamma", "eps_p", "delta_p"), POISSON_GAUSS_DELTA)
+def test_poisson_gaussian_delta_table(eta: float, gamma: float, eps_p: float, delta_p: float) -> None:
+    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(1 / eta), gamma)[0]))
+    assert got == pytest.approx(delta_p, rel=1e-12)
+
+
+@pytest.mark.parametrize(("eta", "gamma", "delta_p", "base", "eps_p"), POISSON_GAUSS_EPS)
+def test_poisson_gaussian_epsilon_table(eta: float, gamma: float, delta_p: float, base: float, eps_p: float) -> None:
+    got = pr.amplified_epsilon(delta_p, gauss(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
+    assert got == pytest.approx(eps_p, rel=1e-12)
+    assert pr.gaussian_epsilon(delta_p / gamma, 1 / eta)[0] == pytest.approx(base, rel=1e-12)
+    closed = pr.amplified_epsilon(
+        delta_p,
+        gauss(1 / eta),
+        sampling="poisson",
+        relation="add-remove",
+        rate=gamma,
+        base_epsilon=lambda d: pr.gaussian_epsilon(d, 1 / eta),
+    )[0]
+    assert closed == pytest.approx(eps_p, rel=1e-12)
+    assert float(mp_mixture_forward(gamma, eta**-1, got)) <= delta_p if eta == 1 else True
+
+
+@pytest.mark.parametrize(
+    ("eta", "gamma", "delta_p", "eps_p", "pure"),
+    [
+        (1, 0.1, 1e-3, 0.1539382018330689, 0.1585650787404291),
+        (1, 0.01, 1e-4, 0.016504921523578, 0.01703686323617655),
+        (2, 0.05, 1e-6, 0.2772059088117346, 0.2772171089449407),
+    ],
+)
+def test_poisson_laplace_epsilon_table(eta: float, gamma: float, delta_p: float, eps_p: float, pure: float) -> None:
+    got = pr.amplified_epsilon(delta_p, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
+    assert got == pytest.approx(eps_p, rel=1e-12)
+    assert pr.amplified_epsilon(0.0, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0] == (
+        pytest.approx(pure, rel=1e-12)
+    )
+    closed = math.log1p(gamma * math.expm1(max(0.0, eta + 2 * math.log1p(-delta_p / gamma))))
+    assert got == pytest.approx(closed, rel=1e-12)
+
+
+def test_wor_laplace_table() -> None:
+    got = np.exp(pr.wor_replace_one_log_delta([0.05, 0.1], lap(1.0), 1000, 100))
+    assert np.allclose(got, [0.0254013898251428, 0.0131218308858313], rtol=1e-12)
+    assert pr.amplify_epsilon_inverse(0.05, 0.1)[0] == pytest.approx(0.413903381368464, rel=1e-12)
+    pure = pr.amplified_epsilon(
+        0.0, lap(1.0), sampling="without-replacement", relation="replace-one", dataset_size=1000, sample_size=100
+    )[0]
+    assert pure == pytest.approx(0.158565078740429, rel=1e-12)
+    assert np.exp(pr.wor_replace_one_log_delta(0.01, lap(0.5), 100, 1))[0] == pytest.approx(
+        0.00479087815339544, rel=1e-12
+    )
+
+
+WR_TABLE = [
+    ("gauss", 100, 10, 0.5, 1, 0.00312280090647433),
+    ("gauss", 1000, 100, 0.5, 1, 0.00322482338806852),
+    ("gauss", 1000, 100, 1, 2, 0.0211617015619889),
+    ("gauss", 10, 10, 1, 1, 0.175394082373847),
+    ("gauss", 50, 5, 0.2, 0.5, 0.000607150555690923),
+    ("laplace", 100, 10, 0.5, 1, 4.34662079354603e-5),
+    ("laplace", 1000, 100, 0.5, 1, 5.74857687602722e-5),
+    ("laplace", 10, 3, 1, 1, 0.000484281214406156),
+]
+
+
+@pytest.mark.parametrize(("kind", "n", "m", "eps_p", "eta", "delta_p"), WR_TABLE)
+def test_with_replacement_table(kind: str, n: int, m: int, eps_p: float, eta: float, delta_p: float) -> None:
+    def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        if kind == "gauss":
+            return pr.gaussian_group_log_delta(e, k, 1 / eta)
+        return pr.laplace_group_log_delta(e, k, 1 / eta)
+
+    got = float(np.exp(pr.wr_replace_one_log_delta(eps_p, group, n, m)[0]))
+    assert got == pytest.approx(delta_p, rel=1e-11)
+    # independent mpmath evaluation of eq. (12) with the white-box group profiles
+    g = -mp.expm1(m * mp.log1p(-mp.mpf(1) / n))
+    base = mp.log1p(mp.expm1(eps_p) / g)
+    total = mp.mpf(0)
+    for k in range(1, m + 1):
+        w = mp.binomial(m, k) * mp.mpf(n) ** -k * (1 - mp.mpf(1) / n) ** (m - k)
+        if kind == "gauss":
+            dk = mp_gauss_delta(float(base), k * eta)
+        else:
+            dk = max(mp.mpf(0), 1 - mp.exp((base - k * eta) / 2))
+        total += w * dk
+    assert got == pytest.approx(float(total), rel=1e-11) and got >= float(total) * (1 - 1e-14)
+
+
+@pytest.mark.parametrize(
+    ("n", "gamma", "eps_p", "eta", "paper", "proof", "alt"),
+    [
+        (100, 0.05, 0.5, 1, 0.009133529851427718, 0.0004189503811341871, 0.0003842594147881841),
+        (20, 0.1, 1, 1, 0.01065098933749506, 0.0009192179024916865, 0.000681746370254397),
+        (10, 0.2, 1, 0.5, 0.002718850296021062, 0.0003896875904803929, 1.584575439302685e-5),
+    ],
+)
+def test_theorem_14_gaussian_table(
+    n: int, gamma: float, eps_p: float, eta: float, paper: float, proof: float, alt: float
+) -> None:
+    base = gauss(1 / eta)
+    assert np.exp(pr.poisson_replace_one_log_delta(eps_p, base, n, gamma, form="paper"))[0] == pytest.approx(
+        paper, rel=1e-11
+    )
+    assert np.exp(pr.poisson_replace_one_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(proof, rel=1e-11)
+    assert np.exp(pr.poisson_replace_one_by_size_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(alt, rel=1e-11)
+
+
+def test_theorem_14_large_n_truncation_is_conservative() -> None:
+    base = gauss(1.0)
+    eps = np.array([0.0, 0.1, 0.5, 2.0])
+    big = pr.poisson_replace_one_log_delta(eps, base, 20000, 0.01)
+    alt = pr.poisson_replace_one_by_size_log_delta(eps, base, 20000, 0.01)
+    assert np.all(np.isfinite(big)) and np.all(big <= 0) and np.all(np.isfinite(alt))
+    assert np.all(np.diff(big) <= 1e-15) and np.all(np.diff(alt) <= 1e-15)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Monotonicity, limits, weights (O13, O14, O18), group profiles (O10), inversion (O19)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_monotonicity_o13() -> None:
+    base = gauss(1.2)
+    eps = np.linspace(0, 3, 31)
+    prev = None
+    for gamma in [0.001, 0.01, 0.1, 0.5, 1.0]:
+        cur = pr.poisson_remove_add_log_delta(eps, base, gamma)
+        assert np.all(np.diff(cur) <= 1e-15)
+        assert np.all(cur <= math.log(gamma) + base(eps) + 1e-12)
+        assert np.all(cur <= base(eps) + 1e-12)
+        if prev is not None:
+            assert np.all(cur >= prev)
+        prev = cur
+
+    def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return pr.gaussian_group_log_delta(e, k, 1.2)
+
+    vals = [pr.wr_replace_one_log_delta(eps, group, n, 5) for n in [5, 6, 10, 50, 500]]
+    for a, b in itertools.pairwise(vals):
+        assert np.all(b <= a + 1e-13)
+
+
+def test_limits_o14() -> None:
+    base = gauss(0.7)
+    eps = np.array([0.0, 0.3, 1.5])
+    assert np.array_equal(pr.poisson_remove_add_log_delta(eps, base, 1.0), base(eps))
+    assert np.array_equal(pr.wor_replace_one_log_delta(eps, base, 7, 7), base(eps))
+
+    def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return pr.gaussian_group_log_delta(e, k, 0.7)
+
+    assert pr.with_replacement_rate(1, 5) == 1.0
+    assert np.allclose(pr.wr_replace_one_log_delta(eps, group, 1, 5), pr.gaussian_log_delta(eps, 0.7 / 5), rtol=1e-13)
+    tiny = pr.poisson_remove_add_log_delta(eps, base, 1e-12)
+    assert np.all(tiny < math.log(1e-11))
+    assert pr.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove", rate=1.0)[0] == pytest.approx(
+        pr.gaussian_epsilon(1e-5, 0.7)[0], rel=1e-13
+    )
+
+
+@pytest.mark.parametrize(
+    ("n", "m"), [(100, 10), (1000, 100), (60000, 256), (4, 3), (10, 10), (2, 1), (2, 5000), (3, 300)]
+)
+def test_with_replacement_weights_o18(n: int, m: int) -> None:
+    gamma = pr.with_replacement_rate(n, m)
+    ref = -mp.expm1(m * mp.log1p(-mp.mpf(1) / n))
+    assert gamma == pytest.approx(float(ref), rel=1e-14)
+    for c in [1.0, 0.3, 1e-200]:
+
+        def const(e: np.ndarray, k: np.ndarray, c: float = c) -> np.ndarray:
+            return np.full(np.shape(e), math.log(c))
+
+        got = float(np.exp(pr.wr_replace_one_log_delta(np.array([0.7]), const, n, m)[0]))
+        # the weights are rounded up by a bound on the log-gamma error, ~1e-16 · log Γ(m + 1)
+        tol = 1e-12 if m <= 256 else 1e-9
+        assert got == pytest.approx(float(ref) * c, rel=tol) and got >= float(ref) * c
+
+
+def test_wr_reference_gamma_values() -> None:
+    table = {
+        (100, 10): 0.09561792499119551,
+        (1000, 100): 0.09520785288629096,
+        (60000, 256): 0.004257612780598309,
+        (4, 3): 0.578125,
+        (10, 10): 0.6513215599,
+        (2, 1): 0.5,
+        (1, 5): 1.0,
+    }
+    for (n, m), ref in table.items():
+        assert pr.with_replacement_rate(n, m) == pytest.approx(ref, rel=1e-10)
+
+
+def test_group_profiles_o10() -> None:
+    eps = np.linspace(0, 8, 81)
+    for sigma in [1 / 0.3, 1.0, 0.5]:
+        base = gauss(sigma)
+        assert np.array_equal(pr.gaussian_group_log_delta(eps, 1, sigma), base(eps))
+        assert np.allclose(pr.blackbox_group_log_delta(eps, 1, base), base(eps), rtol=1e-14)
+        prev = None
+        for k in [1, 2, 3, 5]:
+            white = pr.gaussian_group_log_delta(eps, k, sigma)
+            black = pr.blackbox_group_log_delta(eps, k, base)
+            assert np.all(white <= black + 1e-12) and np.all(black <= 0)
+            assert np.allclose(white, pr.gaussian_log_delta(eps, sigma / k), rtol=1e-14)
+            if prev is not None:
+                assert np.all(white >= prev)
+            prev = white
+            at0 = float(np.exp(pr.blackbox_group_log_delta(0.0, k, lambda e: np.full(e.shape, math.log(1e-3)))[0]))
+            assert at0 == pytest.approx(k * 1e-3, rel=1e-12)
+        lw = pr.laplace_group_log_delta(eps, 3, 2.0)
+        assert np.array_equal(lw, pr.laplace_log_delta(eps, 2.0 / 3))
+        assert np.all(lw <= pr.blackbox_group_log_delta(eps, 3, lap(2.0)) + 1e-12)
+    assert pr.gaussian_group_log_delta(1.0, 0, 1.0)[0] == -np.inf
+
+
+INVERSION_CASES = [
+    ("poisson", "add-remove", {"rate": 0.01}),
+    ("poisson", "replace-one", {"rate": 0.05, "dataset_size": 200}),
+    ("without-replacement", "replace-one", {"dataset_size": 1000, "sample_size": 20}),
+    ("with-replacement", "replace-one", {"dataset_size": 1000, "sample_size": 20}),
+    ("with-replacement", "add-remove", {"dataset_size": 500, "sample_size": 20}),
+]
+
+
+@pytest.mark.parametrize(("sampling", "relation", "params"), INVERSION_CASES)
+@pytest.mark.parametrize("mech", ["gauss", "laplace"])
+def test_amplified_inversion_o19(sampling: str, relation: str, params: dict[str, float], mech: str) -> None:
+    base = gauss(1.5) if mech == "gauss" else lap(1.0)
+
+    def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        if mech == "gauss":
+            return pr.gaussian_group_log_delta(e, k, 1.5)
+        return pr.laplace_group_log_delta(e, k, 1.0)
+
+    kwargs = {"sampling": sampling, "relation": relation, "group_log_delta": group, **params}
+    targets = np.array([1e-12, 1e-8, 1e-5, 1e-3])
+    eps = pr.amplified_epsilon(targets, base, **kwargs)
+    fwd = pr.amplified_log_delta(eps, base, **kwargs)
+    assert np.all(fwd <= np.log(targets))
+    for e, t in zip(eps, targets, strict=True):
+        if e > 0:
+            assert pr.amplified_log_delta(max(e - 1e-9, 0.0), base, **kwargs)[0] > math.log(t)
+    direct = pr.epsilon_from_log_delta(lambda e: pr.amplified_log_delta(e, base, **kwargs), targets)
+    assert np.allclose(eps, direct, rtol=1e-9)
+    big = pr.amplified_epsilon(0.999999, base, **kwargs)[0]
+    at0 = pr.amplified_log_delta(0.0, base, **kwargs)[0]
+    assert big == 0.0 or at0 > math.log(0.999999)
+
+
+def test_reduction_identity_o19() -> None:
+    for sigma, gamma in [(1.0, 0.01), (0.6, 0.2), (3.0, 0.001)]:
+        for dp in [1e-9, 1e-6, 1e-4]:
+            red = pr.amplify_epsilon(pr.gaussian_epsilon(dp / gamma, sigma), gamma)[0]
+            root = pr.epsilon_from_log_delta(
+                lambda e, s=sigma, g=gamma: pr.poisson_remove_add_log_delta(e, gauss(s), g), dp
+            )
+            assert red == pytest.approx(root[0], rel=1e-10)
+    assert pr.amplified_epsilon(0.5, gauss(1.0), sampling="poisson", relation="add-remove", rate=0.01)[0] == 0.0
+
+
+def test_epsilon_from_log_delta_edges() -> None:
+    assert pr.epsilon_from_log_delta(gauss(1.0), 0.0)[0] == np.inf
+    assert pr.epsilon_from_log_delta(lap(1.0), 0.0)[0] == pytest.approx(1.0, rel=1e-14)
+    assert pr.epsilon_from_log_delta(gauss(1.0), 1.0)[0] == 0.0
+    got = pr.epsilon_from_log_delta(lap(0.5), np.array([0.5, 1e-3]))
+    assert np.allclose(got, pr.laplace_epsilon(np.array([0.5, 1e-3]), 0.5), rtol=1e-13)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Theorem 5 (O8), Theorem 6 (O9)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_profile_from_privacy_loss_o8() -> None:
+    for eta in [0.3, 1.0, 2.5]:
+        mean, sd = eta**2 / 2, eta
+
+        def log_sf(t: np.ndarray, mean: float = mean, sd: float = sd) -> np.ndarray:
+            return stats.norm.logsf(t, mean, sd)
+
+        def log_cdf(t: np.ndarray, mean: float = mean, sd: float = sd) -> np.ndarray:
+            return stats.norm.logcdf(t, mean, sd)
+
+        eps = np.array([0.0, 0.5, 2.0, 5.0])
+        assert np.allclose(
+            pr.profile_from_privacy_loss(eps, log_sf, log_cdf), pr.gaussian_log_delta(eps, 1 / eta), rtol=1e-10
+        )
+    rng = np.random.default_rng(RNG_SEED + 3)
+    for _ in range(20):
+        p, q = random_pair(rng, int(rng.integers(2, 8)))
+        with np.errstate(divide="ignore"):
+            loss = np.log(p) - np.log(q)
+
+        def log_sf_d(t: np.ndarray, p: np.ndarray = p, loss: np.ndarray = loss) -> np.ndarray:
+            mass = np.array([p[(p > 0) & (loss > tt)].sum() for tt in t])
+            with np.errstate(divide="ignore"):
+                return np.log(mass)
+
+        def log_cdf_d(t: np.ndarray, q: np.ndarray = q, loss: np.ndarray = loss) -> np.ndarray:
+            mass = np.array([q[(q > 0) & (-loss < tt)].sum() for tt in t])
+            with np.errstate(divide="ignore"):
+                return np.log(mass)
+
+        eps = np.array([0.0, 0.2, 0.7, 1.5])
+        got = np.exp(pr.profile_from_privacy_loss(eps, log_sf_d, log_cdf_d))
+        ref = [np.maximum(p - math.exp(e) * q, 0).sum() for e in eps]
+        assert np.allclose(got, ref, rtol=1e-9, atol=1e-15)
+
+
+def laplace_mgf(s: float, eta: float) -> float:
+    lam = s + 1
+    return lam / (2 * lam - 1) * math.exp((lam - 1) * eta) + (lam - 1) / (2 * lam - 1) * math.exp(-lam * eta)
+
+
+@pytest.mark.parametrize("s", [0.5, 1.0, 2.0, 3.5])
+def test_rdp_from_profile_o9(s: float) -> None:
+    alpha = np.array([s + 1])
+    for eta in [0.5, 1.0]:
+        got = pr.rdp_from_profile(alpha, gauss(1 / eta))[0]
+        assert got == pytest.approx((s + 1) * eta**2 / 2, rel=1e-8)
+    for eta in [1.0, 3.0]:
+        got = pr.rdp_from_profile(alpha, lap(1 / eta))[0]
+        assert got == pytest.approx(math.log(laplace_mgf(s, eta)) / s, rel=1e-8)
+    p = 0.75
+    r = p / (1 - p)
+    got = pr.rdp_from_profile(alpha, lambda e: pr.randomized_response_log_delta(e, p))[0]
+    assert got == pytest.approx(math.log(p * r**s + (1 - p) * r**-s) / s, rel=1e-8)
+    rng = np.random.default_rng(RNG_SEED + 4)
+    for _ in range(3):
+        pp = rng.dirichlet(np.ones(5))
+        qq = rng.dirichlet(np.ones(5))
+
+        def fwd(e: np.ndarray, pp: np.ndarray = pp, qq: np.ndarray = qq) -> np.ndarray:
+            with np.errstate(over="ignore"):
+                vals = np.array([np.maximum(pp - np.exp(x) * qq, 0).sum() for x in e])
+            with np.errstate(divide="ignore"):
+                return np.log(vals)
+
+        def bwd(e: np.ndarray, pp: np.ndarray = pp, qq: np.ndarray = qq) -> np.ndarray:
+            with np.errstate(over="ignore"):
+                vals = np.array([np.maximum(qq - np.exp(x) * pp, 0).sum() for x in e])
+            with np.errstate(divide="ignore"):
+                return np.log(vals)
+
+        got = pr.rdp_from_profile(alpha, fwd, bwd)[0]
+        assert got == pytest.approx(math.log(np.sum(pp ** (s + 1) * qq**-s)) / s, rel=1e-8)
+
+
+def test_theorem_6_reference_values() -> None:
+    assert math.exp(pr.rdp_from_profile([2.0], gauss(1.0))[0]) == pytest.approx(math.e, rel=1e-9)
+    assert math.exp(2 * pr.rdp_from_profile([3.0], gauss(2.0))[0]) == pytest.approx(2.117000016612675, rel=1e-9)
+    assert math.exp(pr.rdp_from_profile([2.0], lap(1.0))[0]) == pytest.approx(1.8572996467182343, rel=1e-9)
+    assert math.exp(2 * pr.rdp_from_profile([3.0], lap(1.0))[0]) == pytest.approx(4.4533484867055355, rel=1e-9)
+    assert math.exp(2 * pr.rdp_from_profile([3.0], lap(1 / 3))[0]) == pytest.approx(242.0573254595627, rel=1e-9)
+    rr = pr.rdp_from_profile([2.0, 3.0], lambda e: pr.randomized_response_log_delta(e, 0.75))
+    assert math.exp(rr[0]) == pytest.approx(7 / 3, rel=1e-9)
+    assert math.exp(2 * rr[1]) == pytest.approx(6.777777777777778, rel=1e-9)
+    assert pr.rdp_from_profile([np.inf], lap(0.5))[0] == pytest.approx(2.0, rel=1e-12)
+    assert pr.rdp_from_profile([np.inf], gauss(1.0))[0] == np.inf
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Theorem 8 versus the best RDP accountant for one Poisson-subsampled Gaussian release
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_theorem_8_beats_rdp_conversion_for_one_release() -> None:
+    q, sigma, delta = 0.01, 1.0, 1e-5
+    best = math.inf
+    for alpha in range(2, 257):
+        k = np.arange(alpha + 1)
+        log_terms = (
+            np.array([math.lgamma(alpha + 1) - math.lgamma(j + 1) - math.lgamma(alpha - j + 1) for j in k])
+            + k * math.log(q)
+            + (alpha - k) * math.log1p(-q)
+            + k * (k - 1) / (2 * sigma**2)
+        )
+        top = log_terms.max()
+        rdp = (top + math.log(np.exp(log_terms - top).sum())) / (alpha - 1)
+        eps = rdp + math.log((alpha - 1) / alpha) - (math.log(delta) + math.log(alpha)) / (alpha - 1)
+        best = min(best, eps)
+    ours = pr.amplified_epsilon(delta, gauss(sigma), sampling="poisson", relation="add-remove", rate=q)[0]
+    assert ours < best
+    assert float(mp_mixture_forward(q, sigma, ours)) <= delta
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Unified API and input validation
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_unified_dispatch() -> None:
+    base = gauss(2.0)
+    eps = np.array([0.1, 0.5])
+
+    def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return pr.gaussian_group_log_delta(e, k, 2.0)
+
+    assert np.array_equal(
+        pr.amplified_log_delta(eps, base, sampling="poisson", relation="add_remove", rate=0.1),
+        pr.poisson_remove_add_log_delta(eps, base, 0.1),
+    )
+    assert np.array_equal(
+        pr.amplified_log_delta(eps, base, sampling="poisson", relation="replace-one", rate=0.1, dataset_size=50),
+        pr.poisson_replace_one_log_delta(eps, base, 50, 0.1),
+    )
+    assert np.array_equal(
+        pr.amplified_log_delta(
+            eps, base, sampling="without_replacement", relation="replace-one", dataset_size=50, sample_size=5
+        ),
+        pr.wor_replace_one_log_delta(eps, base, 50, 5),
+    )
+    assert np.array_equal(
+        pr.amplified_log_delta(
+            eps,
+            base,
+            sampling="with-replacement",
+            relation="replace-one",
+            dataset_size=50,
+            sample_size=5,
+            group_log_delta=group,
+        ),
+        pr.wr_replace_one_log_delta(eps, group, 50, 5),
+    )
+    blackbox = pr.amplified_log_delta(
+        eps, base, sampling="with-replacement", relation="add-remove", dataset_size=50, sample_size=5
+    )
+    assert np.all(blackbox >= pr.wr_remove_add_log_delta(eps, group, 50, 5) - 1e-12)
+    with pytest.raises(UnsupportedError):
+        pr.amplified_log_delta(
+            eps, base, sampling="without-replacement", relation="add-remove", dataset_size=50, sample_size=5
+        )
+    with pytest.raises(InvalidParameterError, match="rate"):
+        pr.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove")
+    with pytest.raises(InvalidParameterError, match="sampling"):
+        pr.amplified_log_delta(eps, base, sampling="shuffle", relation="add-remove", rate=0.1)
+    with pytest.raises(InvalidParameterError, match="relation"):
+        pr.amplified_log_delta(eps, base, sampling="poisson", relation="swap", rate=0.1)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: pr.gaussian_log_delta(-0.1, 1.0),
+        lambda: pr.gaussian_log_delta(float("nan"), 1.0),
+        lambda: pr.gaussian_log_delta(0.1, 0.0),
+        lambda: pr.laplace_log_delta(0.1, -1.0),
+        lambda: pr.gaussian_epsilon(1.5, 1.0),
+        lambda: pr.laplace_epsilon(-1e-3, 1.0),
+        lambda: pr.randomized_response_log_delta(0.1, 1.2),
+        lambda: pr.amplify_epsilon(0.1, 0.0),
+        lambda: pr.amplify_epsilon(0.1, 1.5),
+        lambda: pr.amplify_epsilon_inverse(-1.0, 0.5),
+        lambda: pr.subsampling_lemma(0.1, 2.0, 0.5),
+        lambda: pr.wor_replace_one_log_delta(0.1, gauss(1.0), 10, 11),
+        lambda: pr.wr_replace_one_log_delta(0.1, lambda e, k: e, 0, 3),
+        lambda: pr.poisson_replace_one_log_delta(0.1, gauss(1.0), 10, 0.1, form="other"),
+        lambda: pr.membership_subsampled_delta(0.1, 0.7, 0.0),
+        lambda: pr.rdp_from_profile([1.0], gauss(1.0)),
+        lambda: pr.poisson_remove_add_log_delta(0.1, lambda e: np.full(e.shape, np.nan), 0.1),
+        lambda: pr.gaussian_group_log_delta(0.1, 1.5, 1.0),
+        lambda: pr.hockey_stick_divergence([0.5, 0.5], [1.0], 0.0),
+        lambda: pr.approximate_dp_log_delta(0.1, 1.0, 1.5),
+    ],
+)
+def test_invalid_inputs_raise(call: Callable[[], object]) -> None:
+    with pytest.raises(InvalidParameterError):
+        call()
+
+
+def test_outputs_never_nan_and_in_range() -> None:
+    eps = np.array([0.0, 1e-300, 1e-12, 0.5, 10.0, 100.0, 1e3, np.inf])
+    for fn in [gauss(1e-3), gauss(1.0), gauss(1e3), lap(1e-3), lap(1.0), lap(1e3)]:
+        out = fn(eps)
+        assert not np.any(np.isnan(out)) and np.all(out <= 0)
+    for gamma in [1e-9, 0.3, 1.0]:
+        out = pr.poisson_remove_add_log_delta(eps, gauss(1.0), gamma)
+        assert not np.any(np.isnan(out)) and np.all(out <= 0)
+        d = pr.membership_subsampled_delta(eps, 0.9, gamma)
+        assert np.all((d >= 0) & (d <= 1))
+    out = pr.poisson_replace_one_log_delta(eps, gauss(1.0), 30, 0.2)
+    assert not np.any(np.isnan(out)) and np.all(out <= 0)

@@ -482,6 +482,16 @@ def _amp_inv(ep: FloatArray, rate: float | FloatArray) -> FloatArray:
     return np.asarray(np.where(np.isposinf(ep), np.inf, out))
 
 
+def _amp_up(e: FloatArray, rate: float | FloatArray) -> FloatArray:
+    """amp(ε, γ) rounded up, but never above ε (amp(ε, γ) ≤ ε holds exactly)."""
+    return np.asarray(np.minimum(_round_up(_amp(e, rate)), e))
+
+
+def _amp_inv_down(ep: FloatArray, rate: float | FloatArray) -> FloatArray:
+    """amp⁻¹(ε', γ) rounded down, but never below ε' (amp⁻¹(ε', γ) ≥ ε' holds exactly)."""
+    return np.asarray(np.maximum(_round_down(_amp_inv(ep, rate)), ep))
+
+
 def amplify_epsilon(eps: ArrayLike, rate: float) -> FloatArray:
     """ε' = log(1 + γ(e^ε − 1)), the amplified ε of advanced joint convexity, rounded up.
 
@@ -490,7 +500,7 @@ def amplify_epsilon(eps: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = _eps_array(eps)
-    return e.copy() if g == 1.0 else _round_up(_amp(e, g))
+    return e.copy() if g == 1.0 else _amp_up(e, g)
 
 
 def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
@@ -501,7 +511,7 @@ def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = _eps_array(eps_prime, "eps_prime")
-    return e.copy() if g == 1.0 else _round_down(_amp_inv(e, g))
+    return e.copy() if g == 1.0 else _amp_inv_down(e, g)
 
 
 def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tuple[FloatArray, FloatArray]:
@@ -515,7 +525,7 @@ def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tupl
     e = _eps_array(epsilon, "epsilon")
     d = _delta_array(delta)
     e, d = np.broadcast_arrays(e, d)
-    eps_p = e.copy() if g == 1.0 else _round_up(_amp(np.asarray(e, dtype=np.float64), g))
+    eps_p = e.copy() if g == 1.0 else _amp_up(np.asarray(e, dtype=np.float64), g)
     delta_p = np.minimum(1.0, g * d * (1.0 + _ROUND))
     return np.asarray(eps_p), np.asarray(delta_p)
 
@@ -532,7 +542,7 @@ def subsampling_lemma_inverse(
     e = _eps_array(epsilon_prime, "epsilon_prime")
     d = _delta_array(delta_prime, "delta_prime")
     e, d = np.broadcast_arrays(e, d)
-    eps_b = e.copy() if g == 1.0 else _round_down(_amp_inv(np.asarray(e, dtype=np.float64), g))
+    eps_b = e.copy() if g == 1.0 else _amp_inv_down(np.asarray(e, dtype=np.float64), g)
     delta_b = np.minimum(1.0, d / g * (1.0 - _ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
 
@@ -554,7 +564,7 @@ def poisson_remove_add_log_delta(eps_prime: ArrayLike, log_delta: LogDelta, rate
 
 
 def _scaled_profile(e: FloatArray, log_delta: LogDelta, g: float) -> FloatArray:
-    base = e.copy() if g == 1.0 else _round_down(_amp_inv(e, g))
+    base = e.copy() if g == 1.0 else _amp_inv_down(e, g)
     out = math.log(g) + _call_log_delta(log_delta, base)
     return out if g == 1.0 else _log_round_up(out)
 
@@ -582,13 +592,24 @@ def with_replacement_rate(dataset_size: int, sample_size: int) -> float:
     return 1.0 if n == 1 else float(-math.expm1(m * math.log1p(-1.0 / n)))
 
 
+def _log_binomial_weights(trials: int, k: NDArray[np.int64], log_p: float, log_q: float) -> FloatArray:
+    """log[C(trials, k) p^k q^(trials−k)] rounded up by a bound on its float error.
+
+    The log-gamma binomial carries an absolute rounding error of a few ulps of log Γ(trials + 1), shared by
+    nothing that could cancel it, so each log-weight is raised by 8 ulps of the magnitudes involved.
+    """
+    kf = k.astype(np.float64)
+    val = lbinom(trials, kf) + kf * log_p + (trials - kf) * log_q
+    scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
+    return np.asarray(val + 8.0 * _ULP * scale, dtype=np.float64)
+
+
 def _wr_log_weights(n: int, m: int) -> tuple[NDArray[np.int64], FloatArray, float]:
-    """Kept k, their log Binom(m, 1/n)(k) weights and the log of the dropped tail mass (§3.6)."""
+    """Kept k, their log Binom(m, 1/n)(k) weights (rounded up) and the log of the dropped tail mass (§3.6)."""
     if n == 1:
         return np.array([m], dtype=np.int64), np.zeros(1), -np.inf
     k = np.arange(1, m + 1, dtype=np.int64)
-    logw = lbinom(m, k) - k * math.log(n) + (m - k) * math.log1p(-1.0 / n)
-    return _truncate_mixture(k, np.asarray(logw, dtype=np.float64))
+    return _truncate_mixture(k, _log_binomial_weights(m, k, -math.log(n), math.log1p(-1.0 / n)))
 
 
 def _truncate_mixture(k: NDArray[np.int64], logw: FloatArray) -> tuple[NDArray[np.int64], FloatArray, float]:
@@ -635,7 +656,7 @@ def wr_replace_one_log_delta(
     m = check_int("sample_size", sample_size)
     e = _eps_array(eps_prime, "eps_prime")
     g = min(1.0, with_replacement_rate(n, m) * (1.0 + _ROUND))
-    base = e.copy() if g == 1.0 else _round_down(_amp_inv(e, g))
+    base = e.copy() if g == 1.0 else _amp_inv_down(e, g)
     k, logw, dropped = _wr_log_weights(n, m)
     return _log_round_up(_mixture_log_delta(base, k, logw, dropped, group_log_delta))
 
@@ -679,7 +700,7 @@ def poisson_replace_one_log_delta(
     e = _eps_array(eps_prime, "eps_prime")
     if g == 1.0:
         return _call_log_delta(log_delta, e)
-    base = _round_down(_amp_inv(e, g))
+    base = _amp_inv_down(e, g)
     flat = base.reshape(-1)
     ep = e.reshape(-1)
     with np.errstate(invalid="ignore"):
@@ -689,8 +710,8 @@ def poisson_replace_one_log_delta(
         inner = np.zeros(flat.shape)
     else:
         k = np.arange(1, n, dtype=np.int64)
-        logw = np.asarray(lbinom(n - 1, k - 1) + (k - 1) * math.log(g) + (n - k) * math.log1p(-g), dtype=np.float64)
-        last = (n - 1) * math.log(g)
+        logw = _log_binomial_weights(n - 1, k - 1, math.log(g), math.log1p(-g))
+        last = (n - 1) * math.log(g) * (1.0 - _ROUND)
         kk, lw, dropped = _truncate_mixture(k, logw)
         log_alpha_k = flat[:, None] + math.log(g) - math.log1p(-g) + np.log(n - kk)[None, :] - np.log(kk)[None, :]
         vals = _extended(_round_down_signed(log_alpha_k), log_delta) + lw[None, :]
@@ -726,12 +747,10 @@ def poisson_replace_one_by_size_log_delta(
     if g == 1.0:
         return _call_log_delta(log_delta, e)
     k = np.arange(1, n + 1, dtype=np.int64)
-    logw = np.asarray(
-        lbinom(n, k) + k * math.log(g) + (n - k) * math.log1p(-g) + np.log(k) - math.log(n), dtype=np.float64
-    )
+    logw = _log_binomial_weights(n, k, math.log(g), math.log1p(-g)) + np.log(k) - math.log(n)
     kk, lw, dropped = _truncate_mixture(k, logw)
     flat = e.reshape(-1)
-    base = _round_down(_amp_inv(flat[:, None], (kk / n)[None, :]))
+    base = _amp_inv_down(flat[:, None], (kk / n)[None, :])
     terms = _call_log_delta(log_delta, base) + lw[None, :]
     terms = np.concatenate([terms, np.full((flat.size, 1), dropped)], axis=1)
     return _log_round_up(logsumexp(terms, axis=1).reshape(e.shape))
@@ -863,16 +882,6 @@ def amplified_epsilon(
         if m > n:
             raise InvalidParameterError("sample_size", sample_size, f"an integer in [1, dataset_size={n}]")
         scaled_rate = m / n
-    if scaled_rate is not None:
-        target = np.minimum(1.0, d / scaled_rate * (1.0 - _ROUND))
-        if base_epsilon is not None:
-            base = np.asarray(base_epsilon(target), dtype=np.float64)
-            if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):
-                raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
-        else:
-            base = epsilon_from_log_delta(log_delta, target)
-        out = base.copy() if scaled_rate == 1.0 else _round_up(_amp(base, scaled_rate))
-        return np.asarray(np.where(d >= scaled_rate, 0.0, out))
 
     def forward(e: FloatArray) -> FloatArray:
         return amplified_log_delta(
@@ -886,7 +895,39 @@ def amplified_epsilon(
             group_log_delta=group_log_delta,
         )
 
+    if scaled_rate is not None:
+        target = np.minimum(1.0, d / scaled_rate * (1.0 - _ROUND))
+        if base_epsilon is not None:
+            base = np.asarray(base_epsilon(target), dtype=np.float64)
+            if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):
+                raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
+        else:
+            base = epsilon_from_log_delta(log_delta, target)
+        out = base.copy() if scaled_rate == 1.0 else _amp_up(base, scaled_rate)
+        out = np.where(d >= scaled_rate, 0.0, out)
+        return _settle(forward, out, d)
+
     return epsilon_from_log_delta(forward, d)
+
+
+def _settle(forward: LogDelta, eps: FloatArray, delta: FloatArray) -> FloatArray:
+    """Raise ε (geometrically growing relative steps) until ``forward(ε) ≤ log δ`` holds in floating point.
+
+    The closed-form reduction and the forward profile round independently; this makes the reported ε satisfy
+    the forward bound exactly as the library evaluates it.
+    """
+    with np.errstate(divide="ignore"):
+        log_target = np.log(delta)
+    out = eps.copy()
+    step = 4.0 * _ULP
+    for _ in range(200):
+        finite = np.isfinite(out) & (out > 0)
+        bad = finite & (_call_log_delta(forward, np.where(finite, out, 0.0)) > log_target)
+        if not np.any(bad):
+            return out
+        out = np.where(bad, out * (1.0 + step), out)
+        step *= 2.0
+    return np.asarray(np.where(bad, np.inf, out))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
