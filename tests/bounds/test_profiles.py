@@ -1167,7 +1167,7 @@ def test_profile_from_privacy_loss_o8() -> None:
     rng = np.random.default_rng(RNG_SEED + 3)
     for _ in range(20):
         p, q = random_pair(rng, int(rng.integers(2, 8)))
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):
             loss = np.log(p) - np.log(q)
 
         def log_sf_d(t: np.ndarray, p: np.ndarray = p, loss: np.ndarray = loss) -> np.ndarray:

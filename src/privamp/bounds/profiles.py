@@ -728,7 +728,8 @@ def poisson_replace_one_log_delta(
 
 def _round_down_signed(x: FloatArray) -> FloatArray:
     """x moved toward −inf by a relative margin (orders fed to a non-increasing extended profile)."""
-    return np.asarray(np.where(np.isfinite(x), x - _ROUND * np.abs(x), x))
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.where(np.isfinite(x), x - _ROUND * np.abs(x), x))
 
 
 def poisson_replace_one_by_size_log_delta(
