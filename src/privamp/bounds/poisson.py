@@ -131,7 +131,9 @@ def _binomial_sum_bound(orders: IntArray, gamma: float, eps: FloatArray, general
         alpha = sorted_orders[sl]
         top = int(alpha[-1])
         ell = ell_all[: top - 1]
-        terms = _binomial_log_weights(alpha, ell, gamma) + log_w[None, : top - 1]
+        log_b = _binomial_log_weights(alpha, ell, gamma)
+        with np.errstate(invalid="ignore"):
+            terms = np.where(np.isneginf(log_b), -np.inf, log_b + log_w[None, : top - 1])
         out_sorted[sl] = _eps_from_log_terms(alpha, terms)
     out = np.empty(orders.size)
     out[order] = out_sorted
