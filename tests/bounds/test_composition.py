@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
@@ -153,7 +154,7 @@ def test_pure_dp_baselines_reference_table(eps0: float, k: int, naive: float, cl
     assert co.kov_optimal_epsilon(delta, eps1, 0.0, k)[0] == pytest.approx(exact, rel=2e-6)
 
 
-def rdp_gaussian_base(sigma: float) -> co.Callable[[np.ndarray], np.ndarray]:
+def rdp_gaussian_base(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
     """ε̃(δ̃) = 1/(2σ²) + √(2 log(1/δ̃))/σ: the RDP conversion (2) of the Gaussian used by the paper scripts."""
     return lambda d: 1 / (2 * sigma**2) + np.sqrt(2 * np.log(1 / d)) / sigma
 
@@ -206,6 +207,6 @@ def test_tuned_strong_is_a_valid_kov_instance() -> None:
         lambda: co.tuned_strong_composition_epsilon(0.0, 10, 0.1, lambda d: d),
     ],
 )
-def test_invalid_inputs_raise(call: co.Callable[[], object]) -> None:
+def test_invalid_inputs_raise(call: Callable[[], object]) -> None:
     with pytest.raises(InvalidParameterError):
         call()
