@@ -489,7 +489,7 @@ def test_randomized_response_and_pure_dp_moments() -> None:
             pm = mp.mpf(p)
             h = lambda i, pm=pm: pm**i * (1 - pm) ** (1 - i) + (1 - pm) ** i * pm ** (1 - i)  # noqa: E731
             ref = [float(mp.log(mp_moment_direct(ell, h))) for ell in orders]
-        np.testing.assert_allclose(got, ref, rtol=1e-12)
+        np.testing.assert_allclose(got, ref, rtol=1e-11)  # includes the upward margin of ~1e-13 × summands
         assert np.all(got >= ref)
         eps = abs(math.log(p / (1 - p)))
         np.testing.assert_allclose(wr.pure_dp_log_central_moments(orders, eps), got, rtol=1e-12)
@@ -634,11 +634,11 @@ def test_against_exact_divergence_of_gaussian_pairs(sigma: float, gamma: float) 
     """Under replace-one with sensitivity 1 the pairs (1−γ)N(0) + γN(a) vs (1−γ)N(0) + γN(b), |a − b| ≤ 1,
     are realisable; their divergences lie below every upper bound. The pair (1, 0) is Prop. 11's pair."""
     f, _, moments = gauss(sigma)
-    alphas = [2, 3, 5, 10, 2.5, 7.3]
+    alphas = [2, 5, 10, 2.5, 7.3]
     up = wr.wor_rdp_upper(alphas, gamma, f)
     tight = wr.wor_rdp_tighter(alphas, gamma, f, moments)
     low = wr.wor_rdp_lower(alphas, gamma, f)
-    with mp.workdps(30):
+    with mp.workdps(20):
         for k, alpha in enumerate(alphas):
             prop11_pair = float(mp_renyi_mixture(alpha, gamma, sigma, 1, 0))
             others = [float(mp_renyi_mixture(alpha, gamma, sigma, a, b)) for a, b in ((0.5, -0.5), (0, 1))]
@@ -938,3 +938,14 @@ def test_validation_errors() -> None:
         wr.project_cgf([1.0, 2.0], [-1.0, 1.0])
     with pytest.raises(InvalidParameterError, match="at"):
         wr.project_cgf([1.0, 2.0], [1.0, 2.0], at=[-1.0])
+
+
+def test_mixed_order_sizes_are_chunked_consistently() -> None:
+    """Many small orders together with one huge order: same values as one order at a time (bounded memory)."""
+    f = MECHS["gauss5"][0]
+    orders = np.concatenate([np.arange(2, 400), [200000], np.arange(400, 2, -7)])
+    together = wr.wor_rdp_upper_integer(orders, 1e-3, f, raw=True)
+    alone = [wr.wor_rdp_upper_integer([o], 1e-3, f, raw=True)[0] for o in (2, 399, 200000, 400, 8)]
+    np.testing.assert_array_equal(together[[0, 397, 398, 399, -1]], alone)
+    low = wr.wor_rdp_lower_integer(orders, 1e-3, f)
+    assert np.all(np.isfinite(low)) and np.all(low <= together)

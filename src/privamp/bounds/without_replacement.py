@@ -130,9 +130,10 @@ def _log_binomial_sums(orders: IntArray, log_terms: FloatArray) -> FloatArray:
     sorted_orders = orders[order_idx]
     start = 0
     while start < sorted_orders.size:
-        width = int(sorted_orders[start]) - 1
-        rows = max(1, _CHUNK_ELEMENTS // max(width, 1))
-        stop = min(sorted_orders.size, start + rows)
+        rest = sorted_orders[start:]
+        # rows × width of the block (both non-decreasing in the row count) stays below the budget
+        cost = np.arange(1, rest.size + 1) * (rest - 1)
+        stop = start + max(1, int(np.searchsorted(cost, _CHUNK_ELEMENTS, side="right")))
         block = sorted_orders[start:stop]
         top = int(block[-1])
         j = np.arange(2, top + 1, dtype=np.int64)
@@ -497,9 +498,9 @@ def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
     return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
 
 
-def _round_up_array(x: FloatArray) -> FloatArray:
-    """Add a relative margin of 1e-13 (covers float64 rounding of closed-form logs)."""
-    return np.asarray(x + 1e-13 * (np.abs(x) + 1e-300))
+def _sum_rounded_up(a: FloatArray, b: FloatArray) -> FloatArray:
+    """a + b plus a margin of 1e-13 (|a| + |b|) + 1e-300 that covers the float64 rounding of both closed-form logs."""
+    return np.asarray(a + b + 1e-13 * (np.abs(a) + np.abs(b)) + 1e-300)
 
 
 def randomized_response_log_central_moments(orders: ArrayLike, p: float) -> FloatArray:
@@ -516,8 +517,7 @@ def randomized_response_log_central_moments(orders: ArrayLike, p: float) -> Floa
         return np.full(ls.shape, -np.inf)
     log_p = math.log(pr)
     log_q = math.log1p(-pr)
-    value = ls * math.log(abs(2.0 * pr - 1.0)) + np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p)
-    return _round_up_array(value)
+    return _sum_rounded_up(ls * math.log(abs(2.0 * pr - 1.0)), np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p))
 
 
 def pure_dp_log_central_moments(orders: ArrayLike, epsilon: float) -> FloatArray:
@@ -535,8 +535,7 @@ def pure_dp_log_central_moments(orders: ArrayLike, epsilon: float) -> FloatArray
         return np.full(ls.shape, -np.inf)
     log_q = -float(softplus(e))  # log(1 − p)
     log_p = e + log_q
-    value = ls * math.log(math.tanh(e / 2.0)) + np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p)
-    return _round_up_array(value)
+    return _sum_rounded_up(ls * math.log(math.tanh(e / 2.0)), np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p))
 
 
 def _check_probability(name: str, value: object) -> float:
@@ -635,24 +634,26 @@ def wor_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: fl
     frac = theta > 0
     needed = np.unique(np.concatenate([n[n >= 2], n[frac] + 1, n[frac] + 2, n[frac & (n >= 3)] - 1]))
     values = wor_rdp_lower_integer(needed, g, base_rdp)
-    k_of = dict(zip(needed.tolist(), ((needed - 1) * values).tolist(), strict=True))
-    k_of[1] = 0.0
 
-    def k(m: IntArray) -> FloatArray:
-        return np.asarray([k_of.get(int(x), math.nan) for x in m.tolist()], dtype=np.float64)
+    def lower_at(m: IntArray) -> FloatArray:
+        """Prop. 11 at integer orders m (all in ``needed`` or equal to 1, where D_1 ≥ 0 is used)."""
+        idx = np.minimum(np.searchsorted(needed, m), needed.size - 1)
+        return np.asarray(np.where(m >= 2, values[idx], 0.0))
 
-    k_n = np.where(n >= 2, k(np.maximum(n, 1)), 0.0)
-    with np.errstate(invalid="ignore"):
-        res = np.where(n >= 2, k_n / np.maximum(n - 1, 1), 0.0)  # D_n at integers, monotone floor otherwise
-        mono = res * (af - 1.0)
-        k_prev = np.where(n >= 2, k(np.maximum(n - 1, 1)), 0.0)
-        left = np.where(np.isinf(k_n), np.inf, k_n + theta * (k_n - k_prev))
-        k_n1 = k(np.where(frac, n + 1, 1))
-        k_n2 = k(np.where(frac, n + 2, 1))
-        right = np.where(np.isinf(k_n2), -np.inf, k_n1 - (1.0 - theta) * (k_n2 - k_n1))
-        best = np.maximum(np.maximum(mono, left), np.maximum(np.nan_to_num(right, nan=-np.inf), 0.0))
-        frac_val = best / (af - 1.0)
-    out[finite] = np.where(frac, frac_val, res)
+    result = lower_at(n)  # exact at integer orders
+    if np.any(frac):
+        nf, tf, a_f = n[frac], theta[frac], af[frac]
+        d_n = lower_at(nf)
+        with np.errstate(invalid="ignore"):
+            k_n = (nf - 1) * d_n
+            k_prev = (nf - 2) * lower_at(np.maximum(nf - 1, 1))  # K(1) = 0
+            k_next = nf * lower_at(nf + 1)
+            k_next2 = (nf + 1) * lower_at(nf + 2)
+            left = np.where(np.isinf(k_n), np.inf, k_n + tf * (k_n - k_prev))
+            right = np.where(np.isinf(k_next) | np.isinf(k_next2), -np.inf, k_next - (1 - tf) * (k_next2 - k_next))
+            best = np.fmax(np.fmax(d_n * (a_f - 1), left), np.fmax(right, 0.0))
+        result[frac] = best / (a_f - 1)
+    out[finite] = result
     return out
 
 
