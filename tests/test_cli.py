@@ -60,7 +60,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_laplace_pure_dp(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "epsilon", "--mechanism", "laplace", "--scale", "2", "--delta", "1e-5", "--json")
+    code, out, _ = run(capsys, "epsilon", "--mechanism", "laplace", "--scale", "2", "--delta", "1e-5", "--conversion", "mironov", "--json")
     data = json.loads(out)
     assert code == 0 and data["alpha"] == "inf" and math.isclose(data["epsilon"], 0.5, rel_tol=1e-9)
 

@@ -6,11 +6,11 @@ All functions are vectorised over NumPy arrays and never return NaN for valid in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -18,11 +18,42 @@ IntArray = NDArray[np.int64]
 LOG_MAX = float(np.log(np.finfo(np.float64).max))
 
 
+_LOG_FACTORIALS = np.zeros(1)
+_lgamma = np.frompyfunc(math.lgamma, 1, 1)
+
+
+def log_factorial(n: ArrayLike) -> FloatArray:
+    """log(n!) for integers n ≥ 0, from a table of correctly rounded ``math.lgamma`` values grown on demand.
+
+    SciPy-free on purpose: importing scipy.special costs most of a cold command-line call.
+    """
+    global _LOG_FACTORIALS
+    n_ = np.asarray(n, dtype=np.int64)
+    top = int(n_.max(initial=0))
+    if top >= _LOG_FACTORIALS.size:
+        size = max(top + 1, 2 * _LOG_FACTORIALS.size, 1024)
+        _LOG_FACTORIALS = np.array([math.lgamma(i + 1.0) for i in range(size)], dtype=np.float64)
+    return np.asarray(_LOG_FACTORIALS[n_])
+
+
+def gammaln(x: ArrayLike) -> FloatArray:
+    """log Γ(x) for real x > 0, element-wise ``math.lgamma`` (a few ulps)."""
+    x_ = np.asarray(x, dtype=np.float64)
+    return np.asarray(np.asarray(_lgamma(x_), dtype=np.float64))
+
+
 def lbinom(n: ArrayLike, k: ArrayLike) -> FloatArray:
-    """log C(n, k) for real n ≥ k ≥ 0, via log-gamma (never forms the binomial, which overflows past n ≈ 1030)."""
+    """log C(n, k) for real n ≥ k ≥ 0 (never forms the binomial, which overflows past n ≈ 1030).
+
+    Integer arguments use the log-factorial table; others log-gamma.
+    """
     n_ = np.asarray(n, dtype=np.float64)
     k_ = np.asarray(k, dtype=np.float64)
-    return np.asarray(special.gammaln(n_ + 1) - special.gammaln(k_ + 1) - special.gammaln(n_ - k_ + 1))
+    if np.all(n_ == np.round(n_)) and np.all(k_ == np.round(k_)) and n_.size and float(n_.max()) < 2**24:
+        ni = n_.astype(np.int64)
+        ki = k_.astype(np.int64)
+        return np.asarray(log_factorial(ni) - log_factorial(ki) - log_factorial(ni - ki))
+    return np.asarray(gammaln(n_ + 1) - gammaln(k_ + 1) - gammaln(n_ - k_ + 1))
 
 
 def log_expm1(y: ArrayLike) -> FloatArray:
