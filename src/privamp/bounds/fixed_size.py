@@ -106,33 +106,37 @@ def _series_log_moments(v: float, k_max: int) -> FloatArray:
 
     Δ_{k,n} is the k-th forward difference at 0 of (x(x−1))^n. Expanding x^{(2)} x^{(j)} in falling factorials
     gives the positive recursion Δ_{j,n} = j(j−1)(Δ_{j−2,n−1} + 2Δ_{j−1,n−1} + Δ_{j,n−1}), Δ_{j,0} = [j = 0],
-    run here on L_n(j) = log(v^n/n! Δ_{j,n}). The loop stops once the tail bound
-    Σ_{n'>n} v^{n'}/n'! 2^k (k(k−1))^{n'} (from |Δ_{k,n}| ≤ 2^k (k(k−1))^n) is below 1e-17 of the partial
-    sum; the tail bound is then added, so the result is not below the true value.
+    run here on L_n(j) = log(v^n/n! Δ_{j,n}). Once n + 2 > t_k = v k(k−1), the tail Σ_{n'>n} v^{n'}/n'! Δ_{k,n'}
+    is at most 2^k t_k^{n+1}/(n+1)! / (1 − t_k/(n+2)) (from |Δ_{k,n}| ≤ 2^k (k(k−1))^n); the loop stops when that
+    is below 1e-17 of the partial sum, and the tail bound is then added, so the result is not below the truth.
     """
     j = np.arange(k_max + 1, dtype=np.float64)
     with np.errstate(divide="ignore"):
         log_jj = np.log(j * (j - 1))
     log_v = math.log(v)
     log_t = log_v + log_jj
+    t_max = v * k_max * (k_max - 1)
+    log2 = math.log(2.0)
     cur = np.full(k_max + 1, -np.inf)
     cur[0] = 0.0
     total = cur.copy()
-    n_min = 2.0 * v * k_max * (k_max - 1) + k_max + 2
-    pad2 = np.full(2, -np.inf)
-    log2 = math.log(2.0)
+    shift1 = np.full(k_max + 1, -np.inf)
+    shift2 = np.full(k_max + 1, -np.inf)
     n = 0
-    while True:
-        n += 1
-        a = np.concatenate((pad2, cur[:-2]))
-        b = np.concatenate((pad2[:1], cur[:-1])) + log2
-        cur = log_v - math.log(n) + log_jj + logsumexp(np.stack((a, b, cur)), axis=0)
-        total = np.logaddexp(total, cur)
-        if n >= n_min:
-            with np.errstate(divide="ignore"):
-                log_tail = j * log2 + (n + 1) * log_t - special.gammaln(n + 2) + log2
-            if np.all(log_tail[2:] <= total[2:] - 39.2):
-                return np.asarray(np.where(j >= 2, np.logaddexp(total, log_tail), total))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while True:
+            n += 1
+            shift1[1:] = cur[:-1] + log2
+            shift2[2:] = cur[:-2]
+            top = np.maximum(np.maximum(shift1, shift2), cur)
+            top = np.where(np.isfinite(top), top, 0.0)
+            s = np.exp(shift2 - top) + np.exp(shift1 - top) + np.exp(cur - top)
+            cur = (log_v - math.log(n)) + log_jj + top + np.log(s)
+            total = np.logaddexp(total, cur)
+            if n + 2 > 1.05 * t_max + 1.0 and n % 8 == 0:
+                log_tail = j * log2 + (n + 1) * log_t - special.gammaln(n + 2) - np.log1p(-np.exp(log_t) / (n + 2))
+                if np.all(log_tail[2:] <= total[2:] - 39.2):
+                    return np.asarray(np.where(j >= 2, np.logaddexp(total, log_tail), total))
 
 
 def _direct_log_moments(v: float, ks: IntArray) -> FloatArray:
@@ -536,35 +540,46 @@ def poisson_replace_one_rdp(
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _log_f_excess(u_log_abs: FloatArray, u_sign: FloatArray, log1p_u: FloatArray, alpha: float) -> FloatArray:
-    """log((1+u)^α − 1 − αu) ≥ 0 part, for u > −1, given log|u|, sign(u) and log1p(u); stable for all u."""
-    out = np.full(u_log_abs.shape, -np.inf)
-    u_small_bound = math.log(0.01 / alpha)
-    small = u_log_abs < u_small_bound
+def _log_f_excess(u_log_abs: FloatArray, u_sign: FloatArray, log1p_u: FloatArray, alpha: FloatArray) -> FloatArray:
+    """log((1+u)^α − 1 − αu) (≥ 0 by convexity) for u > −1, given log|u|, sign(u), log1p(u); elementwise.
+
+    Series Σ_{k=2}^{10} C(α,k) u^k for |αu| < 0.01; expm1mx(α log1p u) + α·log1pmx(u) in the middle (both
+    pieces accurate, no cancellation beyond a factor α/(α−1)); w + log(1 − (1+αu)e^{−w}) when w = α log1p u > 50.
+    """
+    shape = np.broadcast(u_log_abs, alpha).shape
+    ula = np.broadcast_to(u_log_abs, shape)
+    sgn = np.broadcast_to(u_sign, shape)
+    l1p = np.broadcast_to(log1p_u, shape)
+    al = np.broadcast_to(alpha, shape)
+    out = np.full(shape, -np.inf)
+    small = ula < np.log(0.01 / al)
     if np.any(small):
-        u = u_sign[small] * np.exp(u_log_abs[small])
+        u = sgn[small] * np.exp(ula[small])
+        a_s = al[small]
         coef = np.zeros(u.shape)
         power = np.ones(u.shape)
         for k in range(2, 11):
-            coef = coef + float(special.binom(alpha, k)) * power
+            coef = coef + special.binom(a_s, k) * power
             power = power * u
-        out[small] = 2.0 * u_log_abs[small] + np.log(coef)
-    w = alpha * log1p_u
+        out[small] = 2.0 * ula[small] + np.log(coef)
+    w = al * l1p
     mid = ~small & (w <= 50.0)
     if np.any(mid):
-        u = u_sign[mid] * np.exp(u_log_abs[mid])
-        val = expm1mx(w[mid]) + alpha * log1pmx(u)
+        u = sgn[mid] * np.exp(ula[mid])
+        near = np.abs(u) < 0.5
+        lin = np.where(near, log1pmx(np.where(near, u, 0.0)), l1p[mid] - u)
+        val = expm1mx(w[mid]) + al[mid] * lin
         with np.errstate(divide="ignore"):
             out[mid] = np.log(np.maximum(val, 0.0))
     big = ~small & (w > 50.0)
     if np.any(big):
-        log_lin = np.logaddexp(0.0, math.log(alpha) + u_log_abs[big])
+        log_lin = np.logaddexp(0.0, np.log(al[big]) + ula[big])
         out[big] = w[big] + log1mexp(np.minimum(log_lin - w[big], -1e-300))
     return out
 
 
 def _pair_log_integrand(
-    z: FloatArray, alpha: float, log_q: float, log1m_q: float, a: float, b: float
+    z: FloatArray, alpha: FloatArray, log_q: float, log1m_q: float, a: float, b: float
 ) -> FloatArray:
     """log of Q(z)[(P/Q)^α − 1 − α(P/Q − 1)] for P = (1−q)φ + qφ(·−a), Q = (1−q)φ + qφ(· − b), φ = N(0,1)."""
     la = a * z - 0.5 * a * a
@@ -572,59 +587,77 @@ def _pair_log_integrand(
     log_phi = -0.5 * z * z - 0.5 * math.log(2 * math.pi)
     log_qden = np.logaddexp(log1m_q, log_q + lb)
     log_pnum = np.logaddexp(log1m_q, log_q + la)
-    hi = np.maximum(la, lb)
-    lo = np.minimum(la, lb)
-    u_log_abs = log_q + log_diff_exp(hi, lo) - log_qden
+    u_log_abs = log_q + log_diff_exp(np.maximum(la, lb), np.minimum(la, lb)) - log_qden
     u_sign = np.sign(la - lb)
-    log1p_u = np.where(u_log_abs < -1.0, np.log1p(u_sign * np.exp(np.minimum(u_log_abs, 0.0))), log_pnum - log_qden)
+    with np.errstate(divide="ignore"):
+        small_u = np.log1p(u_sign * np.exp(np.minimum(u_log_abs, -1.0)))
+    log1p_u = np.where(u_log_abs < -1.0, small_u, log_pnum - log_qden)
     return np.asarray(log_phi + log_qden + _log_f_excess(u_log_abs, u_sign, log1p_u, alpha))
 
 
-def _pair_log_excess_one(alpha: float, q: float, a: float, b: float) -> tuple[float, float]:
-    """(log X, relative error estimate) with X = ∫P^α Q^{1−α} − 1 for unit-variance shifts a, b."""
-    if a == b:
-        return -math.inf, 0.0
-    log_q = math.log(q)
-    log1m_q = math.log1p(-q)
-    centres = np.array([0.0, a, b, alpha * a, (1 - alpha) * b, alpha * a + (1 - alpha) * b])
+def _pair_intervals(alpha: float, log_q: float, log1m_q: float, a: float, b: float) -> tuple[float, FloatArray]:
+    """(max of the log-integrand, break points): a 0.05-spaced scan over every candidate peak ± 40.
+
+    The break points include z = (a + b)/2, where P = Q and the integrand has a double zero (a log singularity).
+    """
+    centres = np.array([0.0, a, b, 0.5 * (a + b), alpha * a, (1 - alpha) * b, alpha * a + (1 - alpha) * b])
     grid = np.arange(centres.min() - 40.0, centres.max() + 40.0, 0.05)
-    g = _pair_log_integrand(grid, alpha, log_q, log1m_q, a, b)
+    g = _pair_log_integrand(grid, np.asarray(alpha), log_q, log1m_q, a, b)
     g_max = float(np.max(g))
     if not np.isfinite(g_max):
-        return -math.inf, 0.0
+        return g_max, np.empty(0)
     keep = np.nonzero(g > g_max - 745.0)[0]
     lo_z = float(grid[max(keep[0] - 1, 0)])
     hi_z = float(grid[min(keep[-1] + 1, grid.size - 1)])
     interior = (g[1:-1] >= g[:-2]) & (g[1:-1] >= g[2:])
-    peaks = grid[1:-1][interior]
-    peaks = peaks[(peaks > lo_z) & (peaks < hi_z)]
-    breaks = np.unique(np.concatenate((peaks, centres[(centres > lo_z) & (centres < hi_z)])))
+    inner = np.concatenate((grid[1:-1][interior], centres))
+    inner = inner[(inner > lo_z) & (inner < hi_z)]
+    return g_max, np.unique(np.concatenate(([lo_z, hi_z], inner)))
 
-    def integrand(z: float) -> float:
-        return float(np.exp(_pair_log_integrand(np.array([z]), alpha, log_q, log1m_q, a, b)[0] - g_max))
 
-    edges = np.concatenate(([lo_z], breaks, [hi_z]))
-    value = 0.0
-    error = 0.0
-    for left, right in itertools.pairwise(edges):
-        if right <= left:
-            continue
-        v, e = integrate.quad(integrand, float(left), float(right), epsabs=0.0, epsrel=1e-12, limit=200)
-        value += v
-        error += e
-    if value <= 0.0:
-        return -math.inf, 0.0
-    return g_max + math.log(value), error / value + 1e-12
+def _pair_log_excess(alpha: FloatArray, q: float, a: float, b: float) -> tuple[FloatArray, FloatArray]:
+    """(log X, relative error estimate), X = ∫P^α Q^{1−α} − 1, unit-variance shifts a, b; tanh-sinh in log space."""
+    log_q = math.log(q)
+    log1m_q = math.log1p(-q)
+    log_x = np.full(alpha.shape, -np.inf)
+    rel = np.zeros(alpha.shape)
+    if a == b:
+        return log_x, rel
+    owners, lefts, rights, shifts = [], [], [], []
+    for i, al in enumerate(alpha.tolist()):
+        g_max, edges = _pair_intervals(al, log_q, log1m_q, a, b)
+        for left, right in itertools.pairwise(edges.tolist()):
+            owners.append(i)
+            lefts.append(left)
+            rights.append(right)
+            shifts.append(g_max)
+    if not owners:
+        return log_x, rel
+    own = np.asarray(owners)
+    shift = np.asarray(shifts)
+
+    def shifted(z: FloatArray, al: FloatArray, g: FloatArray) -> FloatArray:
+        return np.asarray(_pair_log_integrand(z, al, log_q, log1m_q, a, b) - g)
+
+    res = integrate.tanhsinh(
+        shifted, np.asarray(lefts), np.asarray(rights), args=(alpha[own], shift), log=True, rtol=math.log(1e-13)
+    )
+    integral = np.real(np.asarray(res.integral, dtype=np.complex128))
+    error = np.real(np.asarray(res.error, dtype=np.complex128))
+    error = np.where(np.asarray(res.success), error, integral)
+    for i in np.unique(own).tolist():
+        sel = own == i
+        total = float(logsumexp(integral[sel]))
+        log_x[i] = shift[sel][0] + total
+        rel[i] = math.exp(float(logsumexp(error[sel])) - total) + 1e-13 if np.isfinite(total) else 0.0
+    return log_x, rel
 
 
 def _pair_rdp(alpha: FloatArray, q: float, sigma: float, shift_p: float, shift_q: float, lower: bool) -> FloatArray:
-    out = np.empty(alpha.shape)
-    for i, al in enumerate(alpha.tolist()):
-        log_x, rel = _pair_log_excess_one(al, q, shift_p / sigma, shift_q / sigma)
-        if lower and np.isfinite(log_x):
-            log_x += math.log1p(-min(rel, 0.5))
-        out[i] = float(softplus(log_x)) / (al - 1.0)
-    return out
+    log_x, rel = _pair_log_excess(alpha, q, shift_p / sigma, shift_q / sigma)
+    if lower:
+        log_x = log_x + np.log1p(-np.minimum(rel, 0.5))
+    return np.asarray(softplus(log_x) / (alpha - 1.0))
 
 
 def gaussian_mixture_pair_rdp(
@@ -650,9 +683,11 @@ def gaussian_mixture_pair_rdp(
 
     Method: with u = P/Q − 1, ∫P^α Q^{1−α} − 1 = ∫Q[(1+u)^α − 1 − αu] (the linear term integrates to 0), whose
     integrand is nonnegative and is evaluated in log space (series for |αu| < 0.01, expm1/log1p forms otherwise),
-    so tiny q and large α neither cancel nor overflow. SciPy ``quad`` (epsrel 1e-12) integrates the integrand
-    rescaled by its maximum, split at every local maximum found on a 0.05σ grid and at the candidate peaks
-    αa + (1−α)b. Accuracy: agreement with 40-digit mpmath quadrature to ~1e-10 relative in the tests.
+    so tiny q and large α neither cancel nor overflow. The integrand is rescaled by its maximum, split at every
+    local maximum found on a 0.05σ grid, at the candidate peaks αa + (1−α)b and at the zero (a + b)/2, and
+    integrated in log space by SciPy's adaptive tanh-sinh rule (``integrate.tanhsinh``, relative tolerance
+    1e-13), vectorised over all orders and sub-intervals. Accuracy: agreement with 40-digit mpmath quadrature to
+    ≤ 1e-9 relative in the tests (measured ~1e-14 against the exact integer-order sums).
     """
     a = check_orders(alphas)
     if np.any(~np.isfinite(a)):
@@ -719,7 +754,7 @@ def _log_binomial_weights(batch_size: int, dataset_size: float) -> FloatArray:
     )
 
 
-_WR_TAYLOR_MAX_TERMS = 256
+_WR_TAYLOR_MAX_TERMS = 64
 _WR_EXACT_MAX_TERMS = 512
 
 
@@ -748,7 +783,7 @@ def fixed_size_wr_add_remove_rdp(
 
     * ``rule="convexity"`` (default; truncation defaults to K = |B|): min of the convexity cap
       q̃(e^{2α(α−1)n²/σ²} − 1) [derived], the exact H at integer α (n ≤ 512) and the Taylor bound H̄_{α,σ/n,m}
-      (n ≤ 256 and 2n²/σ² ≤ 2 log(1/q̃) + 20, where it can win; elsewhere the cap alone, which only costs tightness);
+      (n ≤ 64 and 2n²/σ² ≤ 2 log(1/q̃) + 20, where it can win; elsewhere the cap alone, which only costs tightness);
     * ``rule="authors"`` (truncation defaults to K = min(m − 1, |B|)): min(H̄_{α,σ/n,m}(q̃) − 1, e^{2α(α−1)n²/σ²} − 1),
       the rule of the authors' code, used for their Fig. 9.
 

@@ -1,0 +1,653 @@
+"""Tests of privamp.bounds.fixed_size (Birrell, Ebrahimi, Behnia & Pacheco 2024).
+
+References are independent of the code under test: the spec's tables (spec/fixed-size.md §4.6, §5), mpmath sums and
+quadratures written here at 30–600 digits, NumPy Gauss–Hermite quadrature for the 2-d worst-case mixture, closed-form
+limits (§2.12) and brute-force enumeration with fractions (§2.13).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privamp.bounds import fixed_size as fs
+from privamp.errors import InvalidParameterError
+
+SIGMA = 6.0
+Q = 120 / 50_000
+T_250 = 50_000 / 120 * 250
+
+# ----------------------------------------------------------------------------------------------------------
+# References written in the test
+# ----------------------------------------------------------------------------------------------------------
+
+
+def mp_log_moment(sigma: float, k: int, dps: int = 600) -> float:
+    """log M_{σ,k} by the alternating binomial sum at high precision (eq. 44)."""
+    with mp.workdps(dps):
+        v = mp.mpf(2) / mp.mpf(sigma) ** 2
+        s = mp.fsum((-1) ** (k - ell) * mp.binomial(k, ell) * mp.exp(v * ell * (ell - 1)) for ell in range(k + 1))
+        return float(mp.log(s))
+
+
+def mp_exact_ar(alpha: int, q: float, sigma: float) -> float:
+    """(1/(α−1)) log Σ_k C(α,k) q^k (1−q)^{α−k} e^{2k(k−1)/σ²}: Mironov et al. 2019 Poisson RDP at noise σ/2."""
+    with mp.workdps(60):
+        qq = mp.mpf(q)
+        s_half = mp.mpf(sigma) / 2
+        h = mp.fsum(
+            mp.binomial(alpha, k) * qq**k * (1 - qq) ** (alpha - k) * mp.exp(k * (k - 1) / (2 * s_half**2))
+            for k in range(alpha + 1)
+        )
+        return float(mp.log(h) / (alpha - 1))
+
+
+def mp_pair_rdp(alpha: float, q: float, sigma: float, a: float, b: float) -> float:
+    """D_α((1−q)N(0,σ²)+qN(a,σ²) ‖ (1−q)N(0,σ²)+qN(b,σ²)) by 40-digit mpmath quadrature."""
+    with mp.workdps(40):
+        qq, s, al = mp.mpf(q), mp.mpf(sigma), mp.mpf(alpha)
+
+        def phi(x: mp.mpf, mu: float) -> mp.mpf:
+            return mp.exp(-((x - mu) ** 2) / (2 * s * s))
+
+        def integrand(x: mp.mpf) -> mp.mpf:
+            p = (1 - qq) * phi(x, 0) + qq * phi(x, a)
+            qd = (1 - qq) * phi(x, 0) + qq * phi(x, b)
+            return p**al * qd ** (1 - al)
+
+        centres = sorted({0.0, a, b, float(alpha) * a + (1 - float(alpha)) * b, float(alpha) * a})
+        pts = [mp.mpf(c) for c in centres]
+        total = mp.quad(integrand, [-mp.inf, *pts, mp.inf]) / (s * mp.sqrt(2 * mp.pi))
+        return float(mp.log(total) / (al - 1))
+
+
+def gh_pair_rdp_2d(alpha: int, q: float, sigma: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Integer-α divergence of (1−q)N(0)+qN(a) vs (1−q)N(0)+qN(b) in R² (noise σ, shifts in units of C).
+
+    ∫P^α Q^{1−α} − 1 = Σ_{k≥2} C(α,k) q^k ∫ φ_0 Δ^k / R^{k−1}, Δ = ℓ_a − ℓ_b, R = 1 − q + q ℓ_b (ℓ = likelihood
+    ratios to N(0)): positive-degree terms only, so no cancellation; tensor Gauss–Hermite with 120 nodes per axis.
+    """
+    x, w = np.polynomial.hermite_e.hermegauss(120)
+    w = w / math.sqrt(2 * math.pi)
+    xx, yy = np.meshgrid(x, x, indexing="ij")
+    ww = np.outer(w, w)
+    av, bv = np.array(a) / sigma, np.array(b) / sigma
+    la = np.exp(av[0] * xx + av[1] * yy - 0.5 * av @ av)
+    lb = np.exp(bv[0] * xx + bv[1] * yy - 0.5 * bv @ bv)
+    delta, r = la - lb, 1 - q + q * lb
+    excess = sum(math.comb(alpha, k) * q**k * np.sum(ww * delta**k / r ** (k - 1)) for k in range(2, alpha + 1))
+    return math.log1p(excess) / (alpha - 1)
+
+
+def mp_taylor_remainder(alpha: float, q: float, sigma: float, m: int) -> float:
+    """R̃_{α,σ,m}(q) of eqs. (50)/(54), from mpmath moments (independent of the code's tables)."""
+    with mp.workdps(80):
+        v = mp.mpf(2) / mp.mpf(sigma) ** 2
+
+        def moment(k: int) -> mp.mpf:
+            terms = ((-1) ** (k - ell) * mp.binomial(k, ell) * mp.exp(v * ell * (ell - 1)) for ell in range(k + 1))
+            return mp.fsum(terms)
+
+        def b_tilde(j: int) -> mp.mpf:
+            return moment(j) if j % 2 == 0 else mp.sqrt(moment(j - 1) * moment(j + 1))
+
+        qq, al = mp.mpf(q), mp.mpf(alpha)
+        prod = mp.fprod(abs(al - j) for j in range(m))
+        if alpha > m:
+            c = math.ceil(alpha)
+            inner = mp.fsum(
+                qq**ell * mp.factorial(c - m) / (mp.factorial(c - m - ell) * mp.factorial(m + ell)) * b_tilde(ell + m)
+                for ell in range(c - m + 1)
+            )
+            return float(qq**m * prod * (inner + b_tilde(m) / mp.factorial(m)))
+        return float(qq**m / mp.factorial(m) * (1 - qq) ** (al - m) * prod * b_tilde(m))
+
+
+def balle_epsilon(rdp: np.ndarray, alphas: np.ndarray, delta: float) -> tuple[float, float]:
+    """Balle et al. 2020 Thm 21 conversion minimised over the grid (spec §2.14)."""
+    eps = rdp + np.log((alphas - 1) / alphas) - (math.log(delta) + np.log(alphas)) / (alphas - 1)
+    i = int(np.argmin(eps))
+    return float(eps[i]), float(alphas[i])
+
+
+def mironov_epsilon(rdp: np.ndarray, alphas: np.ndarray, delta: float) -> float:
+    return float(np.min(rdp + math.log(1 / delta) / (alphas - 1)))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Special functions
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_central_moments_spec_values() -> None:
+    ref = [0.11751906874186, 0.04305521886050, 0.07039875316150, 0.07999513568636, 0.13464753059144,
+           0.25103847342304, 0.55826537293516]  # fmt: skip
+    np.testing.assert_allclose(np.exp(fs.log_central_moments(6.0, 8)[2:]), ref, rtol=1e-12)
+    lm = fs.log_central_moments(6.0, 3)
+    assert lm[0] == 0.0 and lm[1] == -np.inf
+
+
+@pytest.mark.parametrize("sigma", [0.5, 3.0, 6.0, 8.3, 50.0, 1000.0])
+def test_central_moments_against_mpmath(sigma: float) -> None:
+    ks = [2, 3, 5, 8, 13, 40, 99, 150, 263]
+    got = fs.log_central_moments(sigma, 263)
+    for k in ks:
+        assert got[k] == pytest.approx(mp_log_moment(sigma, k), rel=1e-11, abs=1e-11)
+
+
+def test_abs_moment_bounds_definition() -> None:
+    lm = fs.log_central_moments(2.5, 12)
+    lb = fs.log_abs_moment_bounds(2.5, 11)
+    assert lb[0] == 0.0
+    for j in range(1, 12):
+        expect = lm[j] if j % 2 == 0 else 0.5 * (lm[j - 1] + lm[j + 1])
+        assert lb[j] == pytest.approx(expect, rel=1e-14)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Spec §4.6 reference table (σ = 6, q = 0.0024)
+# ----------------------------------------------------------------------------------------------------------
+
+ALPHAS_46 = [1.1, 1.5, 2, 2.5, 3, 4, 5, 8, 10, 16, 32, 50, 55, 60, 64]
+TABLE_46 = {
+    "ar_exact": [3.7220238e-7, 5.0760802e-7, 6.7690961e-7, 8.4626070e-7, 1.0156613e-6, 1.3546113e-6, 1.6937598e-6,
+                 2.7123986e-6, 3.3924880e-6, 5.4375628e-6, 1.0926689e-5, 1.7164865e-5, 1.8909705e-5, 2.0659828e-5,
+                 2.2063754e-5],
+    "ar3": [3.7250882e-7, 5.0784005e-7, 6.7690961e-7, 8.4639903e-7, 1.0159924e-6, 1.3571707e-6, 1.6985587e-6,
+            2.7277550e-6, 3.4180818e-6, 5.5092219e-6, 1.1233727e-5, 1.7932100e-5, 1.9841418e-5, 2.1771924e-5,
+            2.3331594e-5],
+    "ar4": [3.7220238e-7, 5.0760802e-7, 6.7690961e-7, 8.4626082e-7, 1.0156613e-6, 1.3546113e-6, 1.6937627e-6,
+            2.7124219e-6, 3.3925425e-6, 5.4378466e-6, 1.0929407e-5, 1.7175893e-5, 1.8924530e-5, 2.0679237e-5,
+            2.2087445e-5],
+    "ro3": [3.8542276e-7, 5.2684528e-7, 7.0457863e-7, 8.8628102e-7, 1.0683184e-6, 1.4389205e-6, 1.8158067e-6,
+            2.9885006e-6, 3.8058702e-6, 6.4335924e-6, 1.4808959e-5, 2.6853810e-5, 3.0739285e-5, 3.4874692e-5,
+            3.8368638e-5],
+    "ro4": [3.8478697e-7, 5.2508954e-7, 7.0075389e-7, 8.7674416e-7, 1.0530552e-6, 1.4066653e-6, 1.7616007e-6,
+            2.8345548e-6, 3.5568461e-6, 5.7590521e-6, 1.1921374e-5, 1.9456544e-5, 2.1683016e-5, 2.3974428e-5,
+            2.5856999e-5],
+    "ro5": [3.8478616e-7, 5.2508778e-7, 7.0074988e-7, 8.7672886e-7, 1.0530250e-6, 1.4065697e-6, 1.7613863e-6,
+            2.8334916e-6, 3.5546341e-6, 5.7490651e-6, 1.1833420e-5, 1.9103067e-5, 2.1207165e-5, 2.3350061e-5,
+            2.5093133e-5],
+    "p4": [3.5225275e-7, 4.8038120e-7, 6.4056917e-7, 8.0078788e-7, 9.6103708e-7, 1.2816278e-6, 1.6023417e-6,
+           2.5652272e-6, 3.2077753e-6, 5.1384608e-6, 1.0310018e-5, 1.6170664e-5, 1.7807172e-5, 1.9447587e-5,
+           2.0762808e-5],
+    "p5": [3.5225271e-7, 4.8038113e-7, 6.4056902e-7, 8.0078728e-7, 9.6103589e-7, 1.2816241e-6, 1.6023333e-6,
+           2.5651854e-6, 3.2076882e-6, 5.1380658e-6, 1.0306495e-5, 1.6156299e-5, 1.7787752e-5, 1.9422000e-5,
+           2.0731397e-5],
+}  # fmt: skip
+RTOL_8_DIGITS = 6e-8  # the table is printed to 8 significant digits
+
+
+@pytest.mark.parametrize(
+    ("key", "func", "m"),
+    [
+        ("ar3", fs.fixed_size_wor_add_remove_rdp, 3),
+        ("ar4", fs.fixed_size_wor_add_remove_rdp, 4),
+        ("ro3", fs.fixed_size_wor_replace_one_rdp, 3),
+        ("ro4", fs.fixed_size_wor_replace_one_rdp, 4),
+        ("ro5", fs.fixed_size_wor_replace_one_rdp, 5),
+        ("p4", fs.poisson_replace_one_rdp, 4),
+        ("p5", fs.poisson_replace_one_rdp, 5),
+    ],
+)
+def test_reference_table_46(key: str, func: object, m: int) -> None:
+    got = func(ALPHAS_46, Q, SIGMA, m, paper_only=True)  # type: ignore[operator]
+    np.testing.assert_allclose(got, TABLE_46[key], rtol=RTOL_8_DIGITS)
+    best = func(ALPHAS_46, Q, SIGMA, m)  # type: ignore[operator]
+    frac = [not float(a).is_integer() for a in ALPHAS_46]
+    assert np.array_equal(got[frac], best[frac])  # the caps are inactive here
+    assert np.all(best <= got)  # at integer α the add/remove bound also uses the exact H
+
+
+def test_reference_table_46_exact_add_remove() -> None:
+    ints = [a for a in ALPHAS_46 if float(a).is_integer()]
+    ref = [TABLE_46["ar_exact"][ALPHAS_46.index(a)] for a in ints]
+    np.testing.assert_allclose(fs.fixed_size_wor_add_remove_rdp_exact(ints, Q, SIGMA), ref, rtol=RTOL_8_DIGITS)
+    np.testing.assert_allclose(fs.fixed_size_wor_add_remove_rdp(ints, Q, SIGMA, 3), ref, rtol=RTOL_8_DIGITS)
+    fracs = [1.1, 1.5, 2.5]
+    ref_f = [TABLE_46["ar_exact"][ALPHAS_46.index(a)] for a in fracs]
+    np.testing.assert_allclose(fs.gaussian_mixture_pair_rdp(fracs, Q, SIGMA, 2.0, 0.0), ref_f, rtol=RTOL_8_DIGITS)
+
+
+def test_large_alpha_values_and_authors_code_failures() -> None:
+    alphas = [100, 128, 256]
+    np.testing.assert_allclose(
+        fs.fixed_size_wor_add_remove_rdp_exact(alphas, Q, SIGMA), [3.48551e-5, 1.03164, 8.16628], rtol=6e-6
+    )
+    ro = fs.fixed_size_wor_replace_one_rdp(alphas, Q, SIGMA, 4)
+    np.testing.assert_allclose(ro, [4.51627e-5, 1.29674, 8.52278], rtol=6e-6)
+    # the authors' float64 code returns inf at α = 256 (r-o) and NaN at σ = 50 (spec §3.1)
+    assert np.all(np.isfinite(fs.fixed_size_wor_replace_one_rdp([10, 256], 0.0024, 50.0, 4, paper_only=True)))
+    assert np.all(np.isfinite(fs.fixed_size_wor_add_remove_rdp([100.5], 0.0024, 50.0, 4, paper_only=True)))
+    r50 = fs.fixed_size_wor_replace_one_rdp([10], 0.0024, 50.0, 4)[0]
+    assert r50 == pytest.approx(10 * 0.0024**2 * (math.exp(4 / 2500) - math.exp(2 / 2500)), rel=1e-2)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# (ε, δ) headline numbers (spec §4.6, App. G)
+# ----------------------------------------------------------------------------------------------------------
+
+FIG3_GRID = 1 + 10 ** np.linspace(-1, 1.5, 500)
+
+
+@pytest.mark.parametrize(
+    ("func", "m", "eps_ref", "alpha_ref"),
+    [
+        (fs.fixed_size_wor_replace_one_rdp, 4, 1.1181, 15.94),
+        (fs.fixed_size_wor_replace_one_rdp, 3, 1.1822, 14.78),
+        (fs.fixed_size_wor_replace_one_rdp, 5, 1.1170, 16.11),
+        (fs.poisson_replace_one_rdp, 4, 1.0507, 17.01),
+        (fs.fixed_size_wor_add_remove_rdp, 3, 1.0916, 16.47),
+    ],
+)
+def test_headline_epsilon_250_epochs(func: object, m: int, eps_ref: float, alpha_ref: float) -> None:
+    rdp = T_250 * func(FIG3_GRID, Q, SIGMA, m)  # type: ignore[operator]
+    eps, alpha = balle_epsilon(rdp, FIG3_GRID, 1e-5)
+    assert eps == pytest.approx(eps_ref, abs=6e-5)
+    assert alpha == pytest.approx(alpha_ref, abs=6e-3)
+
+
+def test_cifar_accountant_grid() -> None:
+    grid = np.concatenate((np.round(np.arange(1.1, 10.95, 0.1), 10), np.arange(12, 64)))
+    rdp = 416 * 250 * fs.fixed_size_wor_replace_one_rdp(grid, Q, SIGMA, 4)
+    eps, alpha = balle_epsilon(rdp, grid, 1e-5)
+    assert eps == pytest.approx(1.1171, abs=6e-5)
+    assert alpha == 16
+    assert balle_epsilon(rdp, grid, 1e-12)[0] == pytest.approx(1.9297, abs=6e-5)
+    rdp_p = 416 * 250 * fs.poisson_replace_one_rdp(grid, Q, SIGMA, 4)
+    assert balle_epsilon(rdp_p, grid, 1e-5)[0] == pytest.approx(1.0498, abs=6e-5)
+
+
+def test_appendix_g_factor_two() -> None:
+    """FS add/remove vs Poisson add/remove: the Poisson curve at noise σ is the FS curve at 2σ (identity)."""
+    alphas = np.arange(2, 257)
+    fs_rdp = T_250 * fs.fixed_size_wor_add_remove_rdp_exact(alphas, Q, SIGMA)
+    po_rdp = T_250 * fs.fixed_size_wor_add_remove_rdp_exact(alphas, Q, 2 * SIGMA)
+    assert mironov_epsilon(fs_rdp, alphas, 1e-5) == pytest.approx(1.31282, abs=6e-6)
+    assert mironov_epsilon(po_rdp, alphas, 1e-5) == pytest.approx(0.633055, abs=6e-7)
+    assert balle_epsilon(fs_rdp, alphas, 1e-5)[0] == pytest.approx(1.08385, abs=6e-6)
+    assert balle_epsilon(po_rdp, alphas, 1e-5)[0] == pytest.approx(0.498797, abs=6e-7)
+    assert mironov_epsilon(fs_rdp, alphas, 1e-10) == pytest.approx(1.84418, abs=6e-6)
+    assert balle_epsilon(po_rdp, alphas, 1e-10)[0] == pytest.approx(0.793375, abs=6e-7)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Exactness and identities against mpmath
+# ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("q", "sigma"), [(0.0024, 6.0), (0.05, 1.0), (1e-6, 0.7), (0.3, 40.0)])
+def test_exact_add_remove_is_poisson_at_half_sigma(q: float, sigma: float) -> None:
+    alphas = [2, 3, 7, 32, 200]
+    ref = [mp_exact_ar(a, q, sigma) for a in alphas]
+    np.testing.assert_allclose(fs.fixed_size_wor_add_remove_rdp_exact(alphas, q, sigma), ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("m", [3, 4, 5, 8])
+def test_taylor_exact_at_small_integer_orders(m: int) -> None:
+    """H̄_m = H when α ≤ m − 1, or α = m with m even (spec §5.1)."""
+    exact_orders = list(range(2, m)) + ([m] if m % 2 == 0 else [])
+    for q, sigma in [(0.0024, 6.0), (0.2, 1.5)]:
+        got = fs.fixed_size_wor_add_remove_rdp(exact_orders, q, sigma, m, paper_only=True)
+        ref = [mp_exact_ar(a, q, sigma) for a in exact_orders]
+        np.testing.assert_allclose(got, ref, rtol=1e-11)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "q", "sigma", "m"),
+    [(2.5, 0.0024, 6.0, 3), (7.3, 0.01, 3.0, 4), (12.0, 0.05, 4.0, 5), (1.5, 0.1, 2.0, 4), (40.5, 0.0024, 6.0, 3)],
+)
+def test_add_remove_taylor_within_remainder_of_truth(alpha: float, q: float, sigma: float, m: int) -> None:
+    """0 ≤ H̄ − H ≤ 2R̃: the FS add/remove bound equals the Poisson curve at σ/2 up to its Taylor remainder."""
+    x_bar = math.expm1((alpha - 1) * fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, m, paper_only=True)[0])
+    if float(alpha).is_integer():
+        x_true = math.expm1((alpha - 1) * mp_exact_ar(int(alpha), q, sigma))
+    else:
+        x_true = math.expm1((alpha - 1) * mp_pair_rdp(alpha, q, sigma, 2.0, 0.0))
+    r_tilde = mp_taylor_remainder(alpha, q, sigma, m)
+    assert x_true * (1 - 1e-9) <= x_bar <= x_true + 2 * r_tilde * (1 + 1e-9)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "q", "sigma", "a", "b"),
+    [(2.0, 0.0024, 6.0, 1.0, -1.0), (1.3, 0.0024, 6.0, 2.0, 0.0), (7.7, 0.05, 3.0, 1.0, -1.0),
+     (3.5, 1e-5, 1.0, 0.0, 2.0), (60.5, 0.0024, 6.0, 2.0, 0.0), (2.2, 0.4, 0.8, 1.5, -0.5)],
+)  # fmt: skip
+def test_mixture_pair_quadrature_against_mpmath(alpha: float, q: float, sigma: float, a: float, b: float) -> None:
+    got = fs.gaussian_mixture_pair_rdp([alpha], q, sigma, a, b)[0]
+    assert got == pytest.approx(mp_pair_rdp(alpha, q, sigma, a, b), rel=1e-9)
+
+
+def test_mixture_pair_spec_value_and_degenerate_pair() -> None:
+    assert fs.gaussian_mixture_pair_rdp([2.0], Q, SIGMA, 1.0, -1.0)[0] == pytest.approx(6.4004e-7, rel=1e-4)
+    assert fs.gaussian_mixture_pair_rdp([3.0, 40.5], 0.3, 2.0, 1.0, 1.0).tolist() == [0.0, 0.0]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Upper bounds above the worst-case pairs, lower bounds below the upper bounds (spec §5.2–5.5)
+# ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sigma", "q", "alpha", "mixture_ref", "bound_ref"),
+                         [(6.0, 0.0024, 2, 6.9535e-7, 7.0075e-7), (3.0, 0.05, 3, 2.2223e-3, 5.2666e-3)])  # fmt: skip
+def test_replace_one_above_equilateral_mixture(
+    sigma: float, q: float, alpha: int, mixture_ref: float, bound_ref: float
+) -> None:
+    """Spec §5.5: the 2-d equilateral configuration |a| = |b| = |a − b| = 2C of eq. (60)."""
+    mixture = gh_pair_rdp_2d(alpha, q, sigma, (2.0, 0.0), (1.0, math.sqrt(3.0)))
+    bound = fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, 4)[0]
+    assert mixture == pytest.approx(mixture_ref, rel=1e-4)
+    assert bound == pytest.approx(bound_ref, rel=1e-4)
+    assert mixture < bound
+
+
+@pytest.mark.parametrize(("sigma", "q"), [(6.0, 0.0024), (3.0, 0.05), (1.0, 0.1), (20.0, 0.3)])
+def test_upper_bounds_above_realisable_pairs_and_lower_bounds(sigma: float, q: float) -> None:
+    alphas = np.array([1.2, 2.0, 3.5, 8.0, 20.5])
+    ro_pairs = fs.fixed_size_wor_replace_one_rdp_lower(alphas, q, sigma)
+    po_pair = fs.poisson_replace_one_rdp_lower(alphas, q, sigma)
+    ar_low = fs.fixed_size_wor_add_remove_rdp_lower(alphas, q, sigma)
+    for m in (3, 4, 5):
+        ro = fs.fixed_size_wor_replace_one_rdp(alphas, q, sigma, m)
+        po = fs.poisson_replace_one_rdp(alphas, q, sigma, m)
+        ar = fs.fixed_size_wor_add_remove_rdp(alphas, q, sigma, m)
+        assert np.all(ro_pairs <= ro) and np.all(po_pair <= po) and np.all(ar_low <= ar)
+        assert np.all(ro_pairs <= fs.fixed_size_wor_replace_one_rdp(alphas, q, sigma, m, paper_only=True))
+    # the (1, −1) pair is realisable for fixed-size replace-one too, and reduces to the Poisson pair
+    assert np.all(po_pair <= ro_pairs * (1 + 1e-12))
+    for a in (2.0, 20.5):
+        ref = mp_pair_rdp(a, q, sigma, 1.0, -1.0)
+        assert po_pair[alphas.tolist().index(a)] == pytest.approx(ref, rel=1e-8)
+        assert po_pair[alphas.tolist().index(a)] <= ref
+
+
+def test_wang_lower_bound_identity_below_replace_one() -> None:
+    """Wang et al. Prop. 11 (eq. 133) written here equals the exact add/remove value and lies below Thm 3.4."""
+    for sigma, q in [(6.0, 0.0024), (2.0, 0.1)]:
+        for alpha in (2, 3, 5, 16, 64):
+            with mp.workdps(50):
+                r = mp.mpf(q) / (1 - mp.mpf(q))
+                s = 1 + alpha * r + mp.fsum(
+                    mp.binomial(alpha, j) * r**j * mp.exp((j - 1) * 2 * j / mp.mpf(sigma) ** 2)
+                    for j in range(2, alpha + 1)
+                )
+                wang_lb = float((alpha * mp.log(1 - mp.mpf(q)) + mp.log(s)) / (alpha - 1))
+            exact = fs.fixed_size_wor_add_remove_rdp_exact([alpha], q, sigma)[0]
+            assert exact == pytest.approx(wang_lb, rel=1e-12)
+            for m in (3, 4, 6):
+                assert exact <= fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, m, paper_only=True)[0]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Leading order in q (spec §2.12, §5.7, §5.8)
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_leading_order_coefficients() -> None:
+    q, sigma, alpha = 1e-7, 6.0, 3.0
+    e4, e2, e1, em1 = (math.exp(x / sigma**2) for x in (4, 2, 1, -1))
+    cases = [
+        (fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, 4)[0], alpha * (e4 - e2), 0.181174),
+        (fs.poisson_replace_one_rdp([alpha], q, sigma, 4)[0], alpha * (e1 - em1), 0.166688),
+        (fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 4)[0], alpha / 2 * (e4 - 1), 0.176279),
+        (fs.fixed_size_wr_add_remove_rdp([alpha], 3, 3 / q, sigma, 4)[0], alpha / 2 * (e4 - 1), 0.176279),
+    ]
+    for value, closed_form, spec in cases:
+        assert value / q**2 == pytest.approx(closed_form, rel=4e-7)
+        assert closed_form == pytest.approx(spec, abs=6e-7)
+
+
+def test_factor_four_and_one_double_limit() -> None:
+    q, alpha = 1e-7, 3.0
+    for sigma, ratio_ar, ratio_ro in [(20.0, 4.015, 1.0075), (100.0, 4.0006, 1.0003)]:
+        ar = fs.fixed_size_wor_add_remove_rdp_exact([3], q, sigma)[0] / fs.fixed_size_wor_add_remove_rdp_exact(
+            [3], q, 2 * sigma
+        )[0]
+        ro = fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma)[0] / fs.poisson_replace_one_rdp([alpha], q, sigma)[0]
+        assert ar == pytest.approx(ratio_ar, abs=6e-4 if sigma == 20 else 6e-5)
+        assert ro == pytest.approx(ratio_ro, abs=6e-5)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Fixed size with replacement
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_with_replacement_upper_reference_values() -> None:
+    authors = fs.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.9, 2, 2.5, 3, 5, 10], 120, 50_000, SIGMA, 4,
+                                              rule="authors")  # fmt: skip
+    np.testing.assert_allclose(authors[:3], [4.0690154e-7, 5.086731e-7, 6.104638e-7], rtol=2e-7)
+    np.testing.assert_allclose(authors[3:], [77.36381, 301.6266, 1134.418, 1750.813, 3675.407, 7855.736], rtol=5e-7)
+    conv = fs.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.85, 1.9, 2, 3], 120, 50_000, SIGMA, 4)
+    np.testing.assert_allclose(conv, [4.0690e-7, 5.08671e-7, 6.10460e-7, 6.27426e-7, 77.3638, 295.5931, 1744.780],
+                               rtol=2e-5)  # fmt: skip
+    assert conv[1] < 1e-6  # spec §2.7 pitfall: the literal Thm 3.6 gives ≈ 1.66e4 here
+    # the smallest q̃ of Thm 3.6: 1 − (1 − 1/|D|)^{|B|}
+    assert -math.expm1(120 * math.log1p(-1 / 50_000)) == pytest.approx(0.00239714624541, rel=1e-11)
+
+
+def test_with_replacement_lower_reference_values() -> None:
+    fig9 = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+        range(2, 11), 120, 50_000, SIGMA, index_sets=lambda _a, k: range(121) if k == 2 else [120]
+    )
+    ref9 = [6.770992e-7, 452.4399, 1468.835, 2377.033, 3241.952, 4085.231, 4916.145, 5739.330, 6557.363]
+    np.testing.assert_allclose(fig9, ref9, rtol=5e-7)
+    np.testing.assert_allclose(fs.fixed_size_wr_add_remove_rdp_lower_crude([2, 3, 4, 5], 120, 50_000, SIGMA),
+                               [0.0, 452.4399, 1468.835, 2377.033], rtol=5e-7)  # fmt: skip
+    fig1 = {
+        20: [1.1753e-7, 1.7625e-7, 2.3503e-7, 2.9383e-7, 3.5265e-7, 4.1150e-7, 4.7035e-7, 5.2922e-7, 2.1449],
+        30: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9383e-7, 3.5265e-7, 4.1149e-7, 46.550, 102.07, 156.37],
+        40: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9382e-7, 24.695, 127.71, 226.69, 323.15, 417.93],
+        60: [1.1753e-7, 1.7624e-7, 2.3502e-7, 174.84, 407.85, 629.85, 845.57, 1057.4, 1266.5],
+        80: [1.1753e-7, 1.7624e-7, 217.98, 648.80, 1049.5, 1435.2, 1812.2, 2183.9, 2552.0],
+    }
+    for b, ref in fig1.items():
+        got = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+            range(2, 11), b, b / 0.001, SIGMA, index_sets=lambda _a, k, b=b: range(b + 1) if k == 2 else [0, 1, 2, b]
+        )
+        np.testing.assert_allclose(got, ref, rtol=6e-5)
+
+
+def test_with_replacement_lower_fig8() -> None:
+    def exact2(b: int, sigma: float) -> float:
+        return float(fs.fixed_size_wr_add_remove_rdp_lower_integer([2], b, b / 0.001, sigma, index_sets="full")[0])
+
+    assert exact2(10, 2.0) == pytest.approx(1.720e-6, rel=6e-4)
+    assert exact2(20, 2.0) == pytest.approx(3.883, rel=6e-4)
+    assert exact2(200, 2.0) == pytest.approx(35_120, rel=6e-4)
+    assert exact2(50, 3.0) == pytest.approx(29.13, rel=6e-4)
+    assert exact2(100, 4.0) == pytest.approx(197.4, rel=6e-4)
+    assert exact2(150, 5.0) == pytest.approx(24.48, rel=6e-4)
+    assert exact2(220, 6.0) == pytest.approx(1.1753e-7, rel=6e-4)
+    assert exact2(225, 6.0) == pytest.approx(79.27, rel=6e-4)
+    assert exact2(230, 6.0) == pytest.approx(198.69, rel=6e-4)
+
+
+def mp_wr_pair_rdp(alpha: float, b: int, n: float, sigma: float) -> float:
+    """D_α(Σ_k a_k N(2k, σ²) ‖ N(0, σ²)), a = Binomial(b, 1/n): the pair of Thm 3.7, 30-digit quadrature."""
+    with mp.workdps(30):
+        s, al = mp.mpf(sigma), mp.mpf(alpha)
+        weights = [mp.binomial(b, k) * (1 / mp.mpf(n)) ** k * (1 - 1 / mp.mpf(n)) ** (b - k) for k in range(b + 1)]
+
+        def integrand(x: mp.mpf) -> mp.mpf:
+            ratio = mp.fsum(w * mp.exp((2 * k * x - 2 * k * k) / s**2) for k, w in enumerate(weights))
+            return ratio**al * mp.exp(-x * x / (2 * s * s)) / (s * mp.sqrt(2 * mp.pi))
+
+        pts = [mp.mpf(2 * k * alpha) for k in range(b + 1)]
+        return float(mp.log(mp.quad(integrand, [-mp.inf, 0, *pts, mp.inf])) / (al - 1))
+
+
+def test_with_replacement_bracket_against_exact_pair() -> None:
+    """Full recursion = the pair's exact divergence; real-α extension ≤ it ≤ the upper bound (Thm 3.6)."""
+    b, n, sigma = 3, 30.0, 2.0
+    for alpha in (2, 3, 4):
+        full = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+        assert full == pytest.approx(mp_wr_pair_rdp(alpha, b, n, sigma), rel=1e-10)
+    for alpha in (1.5, 2.5, 3.7):
+        low = fs.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets="full")[0]
+        pair = mp_wr_pair_rdp(alpha, b, n, sigma)
+        up = fs.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+        assert low <= pair <= up
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Hypothesis property tests (spec §5)
+# ----------------------------------------------------------------------------------------------------------
+
+sigmas = st.floats(0.5, 100.0)
+rates = st.floats(1e-6, 0.5)
+
+
+@settings(deadline=None, max_examples=25)
+@given(sigma=sigmas, q1=rates, q2=rates, alpha=st.floats(1.01, 256.0), m=st.integers(3, 6))
+def test_replace_one_monotone_in_rate_and_sigma(sigma: float, q1: float, q2: float, alpha: float, m: int) -> None:
+    lo_q, hi_q = sorted((q1, q2))
+    for func in (fs.fixed_size_wor_replace_one_rdp, fs.poisson_replace_one_rdp):
+        for paper_only in (False, True):
+            v_lo = func([alpha], lo_q, sigma, m, paper_only=paper_only)[0]
+            v_hi = func([alpha], hi_q, sigma, m, paper_only=paper_only)[0]
+            v_big_sigma = func([alpha], hi_q, sigma * 1.5, m, paper_only=paper_only)[0]
+            assert np.isfinite(v_lo) and np.isfinite(v_hi) and 0 <= v_lo <= v_hi * (1 + 1e-12)
+            assert v_big_sigma <= v_hi * (1 + 1e-12)
+
+
+@settings(deadline=None, max_examples=25)
+@given(sigma=sigmas, q=rates, alpha=st.integers(2, 256), m=st.integers(3, 6))
+def test_taylor_above_exact_and_replace_one_above_exact(sigma: float, q: float, alpha: int, m: int) -> None:
+    exact = fs.fixed_size_wor_add_remove_rdp_exact([alpha], q, sigma)[0]
+    taylor = fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, m, paper_only=True)[0]
+    best = fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, m)[0]
+    ro = fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, m)[0]
+    y = 2 * alpha * (alpha - 1) / sigma**2
+    cap = (y + math.log(q + (1 - q) * math.exp(-y))) / (alpha - 1)
+    assert np.isfinite(taylor) and exact <= taylor * (1 + 1e-12)
+    assert best <= exact and best == pytest.approx(exact, rel=1e-12)  # min(exact, cap): they can tie at the cap
+    assert exact <= ro * (1 + 1e-12) and ro <= cap * (1 + 1e-12) + 1e-300
+
+
+@settings(deadline=None, max_examples=20)
+@given(sigma=sigmas, q=rates, alpha=st.floats(1.01, 256.0))
+def test_no_nan_and_ordering_real_orders(sigma: float, q: float, alpha: float) -> None:
+    vals = [
+        fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 3)[0],
+        fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 5, paper_only=True)[0],
+        fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, 4, paper_only=True)[0],
+        fs.poisson_replace_one_rdp([alpha], q, sigma, 5)[0],
+    ]
+    assert all(np.isfinite(v) and v >= 0 for v in vals)
+
+
+@settings(deadline=None, max_examples=10)
+@given(sigma=sigmas, b=st.integers(1, 10_000), ratio=st.floats(1.5, 1e4), alpha=st.floats(1.01, 256.0))
+def test_with_replacement_no_nan_and_bracket(sigma: float, b: int, ratio: float, alpha: float) -> None:
+    n = b * ratio
+    up = fs.fixed_size_wr_add_remove_rdp([alpha, round(alpha) + 1.0], b, n, sigma)
+    assert np.all(np.isfinite(up)) and np.all(up >= 0)
+    low = fs.fixed_size_wr_add_remove_rdp_lower_integer([round(alpha) + 1], b, n, sigma, max_work=2e6)
+    assert np.isfinite(low[0]) and low[0] <= up[1] * (1 + 1e-9)
+
+
+@settings(deadline=None, max_examples=15)
+@given(b=st.integers(2, 12), ratio=st.floats(1.5, 50.0), sigma=st.floats(0.5, 10.0), alpha=st.integers(2, 6))
+def test_with_replacement_truncation_monotone(b: int, ratio: float, sigma: float, alpha: int) -> None:
+    """F_T grows when any T_k grows and equals F for full sets; crude (120) ≤ truncated (spec §5.11)."""
+    n = b * ratio
+    only_b = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets=lambda _a, k: [b])[0]
+    some = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+        [alpha], b, n, sigma, index_sets=lambda _a, k: [0, 1, b] if k > 2 else [1, b]
+    )[0]
+    full = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    crude = fs.fixed_size_wr_add_remove_rdp_lower_crude([alpha], b, n, sigma)[0]
+    upper = fs.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+    assert crude <= only_b * (1 + 1e-12) + 1e-300
+    assert only_b <= some * (1 + 1e-12) and some <= full * (1 + 1e-12) and full <= upper * (1 + 1e-9)
+    brute = _brute_force_wr(alpha, b, n, sigma) if (b + 1) ** (alpha - 1) <= 3_000 else None
+    if brute is not None:
+        assert full == pytest.approx(brute, rel=1e-10)
+
+
+def _brute_force_wr(alpha: int, b: int, n: float, sigma: float) -> float:
+    """(1/(α−1)) log E[exp((4/σ²) Σ_{i<j} n_i n_j)] by enumerating α − 1 indices (the last one in closed form)."""
+    with mp.workdps(30):
+        p = 1 / mp.mpf(n)
+        pmf = [mp.binomial(b, k) * p**k * (1 - p) ** (b - k) for k in range(b + 1)]
+        c = 4 / mp.mpf(sigma) ** 2
+        total = mp.mpf(0)
+        for ns in itertools.product(range(b + 1), repeat=alpha - 1):
+            w = mp.fprod(pmf[k] for k in ns)
+            pair = sum(ns[i] * ns[j] for i in range(len(ns)) for j in range(i + 1, len(ns)))
+            total += w * mp.exp(c * pair) * (1 - p + p * mp.exp(c * sum(ns))) ** b
+        return float(mp.log(total) / (alpha - 1))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Variances (spec §2.13) against brute-force enumeration
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_gradient_variances_by_enumeration() -> None:
+    values = [Fraction(3), Fraction(-1), Fraction(1, 2), Fraction(0), Fraction(5), Fraction(2)]
+    size, b = len(values), 2
+    mean = sum(values) / size
+
+    def var(outcomes: list[tuple[Fraction, Fraction]]) -> Fraction:
+        m1 = sum(p * z for p, z in outcomes)
+        assert m1 == mean
+        return sum(p * (z - m1) ** 2 for p, z in outcomes)
+
+    subsets = list(itertools.combinations(range(size), b))
+    var_b = var([(Fraction(1, len(subsets)), sum(values[i] for i in s) / b) for s in subsets])
+    tuples = list(itertools.product(range(size), repeat=b))
+    var_r = var([(Fraction(1, len(tuples)), sum(values[i] for i in t) / b) for t in tuples])
+    qq = Fraction(b, size)
+    var_p = var(
+        [
+            (
+                qq ** sum(mask) * (1 - qq) ** (size - sum(mask)),
+                sum((v for v, j in zip(values, mask, strict=True) if j), Fraction(0)) / b,
+            )
+            for mask in itertools.product((0, 1), repeat=size)
+        ]
+    )
+    got = fs.fixed_size_gradient_variances(values, b)
+    assert got == {"poisson": var_p, "without_replacement": var_b, "with_replacement": var_r}
+    assert var_r >= var_b and var_b < var_p
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Domain errors (spec §5.14)
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_domain_errors() -> None:
+    bad_calls = [
+        lambda: fs.fixed_size_wor_add_remove_rdp([1.0], Q, SIGMA),
+        lambda: fs.fixed_size_wor_add_remove_rdp([2.0], 1.0, SIGMA),
+        lambda: fs.fixed_size_wor_add_remove_rdp([2.0], 0.0, SIGMA),
+        lambda: fs.fixed_size_wor_replace_one_rdp([2.0], Q, 0.0),
+        lambda: fs.fixed_size_wor_replace_one_rdp([2.0], Q, SIGMA, m=2),
+        lambda: fs.poisson_replace_one_rdp([2.0], Q, SIGMA, m=3.5),  # type: ignore[arg-type]
+        lambda: fs.fixed_size_wor_add_remove_rdp_exact([2.5], Q, SIGMA),
+        lambda: fs.fixed_size_wr_add_remove_rdp_lower_integer([2.5], 10, 100, SIGMA),
+        lambda: fs.fixed_size_wr_add_remove_rdp([2.0], 100, 100, SIGMA),
+        lambda: fs.fixed_size_wr_add_remove_rdp([2.0], 10, 100, SIGMA, truncation=11),
+        lambda: fs.fixed_size_wr_add_remove_rdp_lower_integer([60], 120, 50_000, SIGMA, index_sets="full"),
+        lambda: fs.gaussian_mixture_pair_rdp([np.inf], Q, SIGMA, 1.0, -1.0),
+        lambda: fs.log_central_moments(SIGMA, 10**6),
+    ]
+    for call in bad_calls:
+        with pytest.raises(InvalidParameterError):
+            call()
+
+
+def test_infinite_order() -> None:
+    assert fs.fixed_size_wor_add_remove_rdp([np.inf, 2.0], Q, SIGMA)[0] == np.inf
+    assert fs.fixed_size_wor_replace_one_rdp([np.inf], Q, SIGMA)[0] == np.inf
+    assert fs.fixed_size_wr_add_remove_rdp([np.inf], 10, 100, SIGMA)[0] == np.inf
