@@ -949,3 +949,25 @@ def test_mixed_order_sizes_are_chunked_consistently() -> None:
     np.testing.assert_array_equal(together[[0, 397, 398, 399, -1]], alone)
     low = wr.wor_rdp_lower_integer(orders, 1e-3, f)
     assert np.all(np.isfinite(low)) and np.all(low <= together)
+
+
+def test_rounding_direction_at_large_orders() -> None:
+    """log C(α, j) from log-gamma loses ~1e-16 α log α absolutely; the margins keep the upper bound above and the
+    lower bound below the exact formulas (mpmath, σ = 100 and γ = 1e-6, where the terms beyond j = 60 are < 1e-300)."""
+    sigma, gamma = 100.0, 1e-6
+    f = ft.partial(gaussian_rdp, sigma=sigma)
+    alphas = [1000, 10**4, 10**5]
+    up = wr.wor_rdp_upper_integer(alphas, gamma, f, raw=True)
+    low = wr.wor_rdp_lower_integer(alphas, gamma, f)
+    with mp.workdps(40):
+        g = mp.mpf(gamma)
+        eps = lambda j: mp.mpf(j) / (2 * mp.mpf(sigma) ** 2)  # noqa: E731
+        for k, alpha in enumerate(alphas):
+            s_up = g**2 * mp.binomial(alpha, 2) * min(4 * mp.expm1(eps(2)), 2 * mp.exp(eps(2)))
+            s_up += mp.fsum(g**j * mp.binomial(alpha, j) * 2 * mp.exp((j - 1) * eps(j)) for j in range(3, 61))
+            s_low = mp.fsum(
+                mp.binomial(alpha, j) * g**j * (1 - g) ** (alpha - j) * mp.expm1((j - 1) * eps(j)) for j in range(2, 61)
+            )
+            ref_up, ref_low = mp.log1p(s_up) / (alpha - 1), mp.log1p(s_low) / (alpha - 1)
+            assert mp.mpf(up[k]) >= ref_up and up[k] == pytest.approx(float(ref_up), rel=1e-8)
+            assert mp.mpf(low[k]) <= ref_low and low[k] == pytest.approx(float(ref_low), rel=1e-8)
