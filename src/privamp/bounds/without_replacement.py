@@ -49,7 +49,14 @@ from privamp.bounds._numerics import (
     softplus,
 )
 from privamp.errors import InvalidParameterError
-from privamp.validation import check_int, check_nonnegative, check_orders, check_positive, check_rate
+from privamp.validation import (
+    check_int,
+    check_integer_orders,
+    check_nonnegative,
+    check_orders,
+    check_positive,
+    check_rate,
+)
 
 __all__ = [
     "gaussian_log_central_moments",
@@ -87,16 +94,6 @@ DEFAULT_MAX_MOMENT_ORDER = 256
 
 def _check_eps_inf(eps_inf: object) -> float:
     return check_nonnegative("eps_inf", eps_inf, allow_inf=True)
-
-
-def _check_integer_orders(orders: ArrayLike, name: str = "orders") -> IntArray:
-    try:
-        a = np.atleast_1d(np.asarray(orders, dtype=np.float64))
-    except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(name, orders, "integers >= 2") from exc
-    if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):
-        raise InvalidParameterError(name, orders, "a non-empty 1-d array of integers >= 2")
-    return a.astype(np.int64)
 
 
 def _evaluate_base(base_rdp: BaseRdp, orders: IntArray, eps_inf: float) -> FloatArray:
@@ -220,7 +217,7 @@ def wor_rdp_upper_integer(
     Returns:
         float64 array, one upper bound per order (``inf`` where ε(j) is infinite).
     """
-    a = _check_integer_orders(orders)
+    a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
     e_inf = _check_eps_inf(eps_inf)
     top = int(a.max())
@@ -304,7 +301,7 @@ def wor_rdp_tighter_integer(
             the Theorem 9 term (cost control: the exact moments cost O(l²) multiprecision operations).
         raw: return the formula without the caps ε(α) and log(1 + γ(e^{ε(∞)} − 1)).
     """
-    a = _check_integer_orders(orders)
+    a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
     e_inf = _check_eps_inf(eps_inf)
     l_cap = check_int("max_moment_order", max_moment_order, minimum=2)
@@ -316,14 +313,13 @@ def wor_rdp_tighter_integer(
     if top >= 3:
         l_max = min(2 * ((top + 1) // 2), l_cap - l_cap % 2)
         log_b = np.full(top + 2, np.inf)
-        if l_max >= 2:
-            ls = np.arange(2, l_max + 1, 2, dtype=np.int64)
-            values = np.asarray(log_moments(ls), dtype=np.float64)
-            if values.shape != ls.shape or np.any(np.isnan(values)):
-                raise InvalidParameterError(
-                    "log_moments", log_moments, "a vectorised callable returning one log moment per order (no NaN)"
-                )
-            log_b[ls] = values
+        ls = np.arange(2, l_max + 1, 2, dtype=np.int64)
+        values = np.asarray(log_moments(ls), dtype=np.float64)
+        if values.shape != ls.shape or np.any(np.isnan(values)):
+            raise InvalidParameterError(
+                "log_moments", log_moments, "a vectorised callable returning one log moment per order (no NaN)"
+            )
+        log_b[ls] = values
         j = np.arange(3, top + 1)
         lo = 2 * (j // 2)
         hi = 2 * ((j + 1) // 2)
@@ -615,7 +611,7 @@ def wor_rdp_lower_integer(orders: ArrayLike, rate: float, base_rdp: BaseRdp) -> 
     Laplace, randomized response). With a mere upper bound as ``base_rdp`` the result is NOT a bound.
     For the Gaussian it equals the Poisson-subsampled Gaussian RDP (add/remove) at integer α.
     """
-    a = _check_integer_orders(orders)
+    a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
     top = int(a.max())
     eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), math.inf)
