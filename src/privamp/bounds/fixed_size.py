@@ -26,7 +26,9 @@ noise σ equals the Poisson-subsampled Gaussian RDP (Mironov et al. 2019) at noi
 Numerics. Every quantity is carried in log space. The central moments M_{σ,k} = E[(L_σ − 1)^k] (eq. 44) are
 positive for k ≥ 2 and are evaluated from a positive series where the alternating binomial sum would cancel
 (see :func:`log_central_moments`); measured agreement with 600-digit mpmath sums is ~3e-12 relative for
-σ ∈ [0.5, 1000] and k ≤ 270. Upper bounds never return NaN; they overflow to ``inf`` only at α = ∞.
+σ ∈ [0.5, 1000] and k ≤ 270. To stay on the safe side of that rounding, upper bounds inflate the excess
+X = e^{(α−1)ε} − 1 by a relative 1e-11 (:data:`UPPER_SAFETY`) and lower bounds deflate theirs by 1e-12 (or by the
+quadrature error estimate). Upper bounds never return NaN; they are ``inf`` only at α = ∞.
 """
 
 from __future__ import annotations
@@ -91,7 +93,14 @@ MAX_TAYLOR_ORDER = 100
 
 BoolArray = NDArray[np.bool_]
 
+UPPER_SAFETY = math.log1p(1e-11)
+"""Upper bounds return (1/(α−1)) log(1 + X(1 + 1e-11)): a relative safety margin above the measured rounding."""
+
+LOWER_SAFETY = math.log1p(-1e-12)
+"""Lower bounds from exact sums return (1/(α−1)) log(1 + X(1 − 1e-12))."""
+
 _TABLE_BLOCK = 64
+_MAX_EXACT_ORDER = 1_000_000
 _ALPHA_CHUNK = 64
 _LOG_EPS = math.log(4 * np.finfo(np.float64).eps)
 
@@ -308,11 +317,15 @@ def _log_convexity_cap(alpha: FloatArray, q: float, sigma: float) -> FloatArray:
         return math.log(q) + log_expm1(2.0 * alpha * (alpha - 1.0) / (sigma * sigma))
 
 
-def _finish(alpha: FloatArray, log_excess: FloatArray) -> FloatArray:
-    """(1/(α−1)) log(1 + X) from log X; α = ∞ gives ∞."""
+def _finish(alpha: FloatArray, log_excess: FloatArray, safety: float = 0.0) -> FloatArray:
+    """(1/(α−1)) log(1 + X·e^{safety}) from log X; α = ∞ gives ∞.
+
+    ``safety`` = UPPER_SAFETY for upper bounds (covers the ~3e-12 relative rounding of the moment tables and
+    log-sum-exps, so the result stays on the safe side), LOWER_SAFETY for lower bounds, 0 for exact values.
+    """
     out = np.full(alpha.shape, np.inf)
     fin = np.isfinite(alpha)
-    out[fin] = softplus(log_excess[fin]) / (alpha[fin] - 1.0)
+    out[fin] = softplus(log_excess[fin] + safety) / (alpha[fin] - 1.0)
     return out
 
 
@@ -354,7 +367,8 @@ def fixed_size_wor_add_remove_rdp(
     record differs from its neighbour by the *replacement* of one clipped gradient, a shift of 2C on the sum
     (sensitivity 2C, hence σ/2). The bound is attained (the remove direction of a dataset whose other records
     share one gradient u, the removed record having −u), so at integer α it is the exact worst-case RDP, equal to
-    the Poisson-subsampled Gaussian RDP at noise σ/2.
+    the Poisson-subsampled Gaussian RDP at noise σ/2. (Realisability assumes, as Thm 3.7 does, records whose
+    clipped gradients are anti-parallel and of norm C.)
 
     Returned value, real α > 1 (α = ∞ gives ∞): the minimum of
       * the Taylor bound H̄_{α,σ,m}(q) = 1 + Σ_{k=2}^{m−1} q^k/k! (α)_k M_{σ,k} + R̃_{α,σ,m}(q) (any m ≥ 3);
@@ -380,10 +394,10 @@ def fixed_size_wor_add_remove_rdp(
     if not paper_only:
         fin = np.isfinite(a)
         log_x[fin] = np.minimum(log_x[fin], _log_convexity_cap(a[fin], q, s))
-        ints = np.nonzero(_is_integer(a))[0]
+        ints = np.nonzero(_is_integer(a) & (a <= MAX_MOMENT_INDEX))[0]
         if ints.size:
             log_x[ints] = np.minimum(log_x[ints], _ar_exact_log_excess(a[ints].astype(np.int64), q, 2.0 / (s * s)))
-    return _finish(a, log_x)
+    return _finish(a, log_x, UPPER_SAFETY)
 
 
 def fixed_size_wor_add_remove_rdp_exact(orders: ArrayLike, rate: float, sigma: float) -> FloatArray:
@@ -393,9 +407,11 @@ def fixed_size_wor_add_remove_rdp_exact(orders: ArrayLike, rate: float, sigma: f
     evaluated as log1p of the positive excess Σ_{k≥2} C(α,k) q^k (1−q)^{α−k} (e^{2k(k−1)/σ²} − 1). It is an upper
     bound (Thm 3.1) and is attained by a realisable pair (see :func:`fixed_size_wor_add_remove_rdp`), so it is
     exact; it equals the Poisson-subsampled Gaussian RDP of Mironov et al. (2019) at rate q and noise σ/2.
-    It also equals Wang et al.'s Prop. 11 lower bound for replace-one (spec §2.11).
+    It also equals Wang et al.'s Prop. 11 lower bound for replace-one (spec §2.11). Cost O(α); α ≤ 10⁶.
     """
     a = check_integer_orders(orders)
+    if np.any(a > _MAX_EXACT_ORDER):
+        raise InvalidParameterError("orders", orders, f"integers in [2, {_MAX_EXACT_ORDER}]")
     q = check_open_unit("rate", rate)
     s = check_positive("sigma", sigma)
     return _finish(a.astype(np.float64), _ar_exact_log_excess(a, q, 2.0 / (s * s)))
@@ -414,7 +430,7 @@ def fixed_size_wor_add_remove_rdp_lower(alphas: ArrayLike, rate: float, sigma: f
     out = np.full(a.shape, np.inf)
     ints = _is_integer(a)
     if np.any(ints):
-        out[ints] = _finish(a[ints], _ar_exact_log_excess(a[ints].astype(np.int64), q, 2.0 / (s * s)))
+        out[ints] = _finish(a[ints], _ar_exact_log_excess(a[ints].astype(np.int64), q, 2.0 / (s * s)), LOWER_SAFETY)
     frac = np.isfinite(a) & ~ints
     if np.any(frac):
         out[frac] = _pair_rdp(a[frac], q, s, 2.0, 0.0, lower=True)
@@ -496,7 +512,7 @@ def _replace_one_rdp(
     if not paper_only:
         fin = np.isfinite(a)
         log_x[fin] = np.minimum(log_x[fin], _log_convexity_cap(a[fin], q, s))
-    return _finish(a, log_x)
+    return _finish(a, log_x, UPPER_SAFETY)
 
 
 def fixed_size_wor_replace_one_rdp(
@@ -809,7 +825,7 @@ def fixed_size_wr_add_remove_rdp(
     fin = np.nonzero(np.isfinite(a))[0]
     log_x = np.full(a.shape, np.inf)
     if fin.size == 0:
-        return _finish(a, log_x)
+        return _finish(a, log_x, UPPER_SAFETY)
     af = a[fin]
     n = np.arange(1, b + 1, dtype=np.float64)
     with np.errstate(over="ignore"):
@@ -829,7 +845,7 @@ def fixed_size_wr_add_remove_rdp(
         for nn in range(1, n_taylor + 1):
             refined = _ar_taylor_log_excess(af[idx], q_t, s / nn, mm) + log_a[nn] - log_qt
             terms[idx, nn - 1] = np.minimum(terms[idx, nn - 1], refined)
-    ints = np.nonzero(_is_integer(af))[0]
+    ints = np.nonzero(_is_integer(af) & (af <= MAX_MOMENT_INDEX))[0]
     if rule == "convexity" and ints.size:
         n_exact = min(k_trunc, _WR_EXACT_MAX_TERMS)
         for value in np.unique(af[ints]).tolist():
@@ -838,7 +854,7 @@ def fixed_size_wr_add_remove_rdp(
             exact = _ar_exact_log_excess(np.full(n_exact, int(value)), q_t, v_n) + log_a[1 : n_exact + 1] - log_qt
             terms[np.ix_(rows, np.arange(n_exact))] = np.minimum(terms[np.ix_(rows, np.arange(n_exact))], exact)
     log_x[fin] = logsumexp(terms, axis=1)
-    return _finish(a, log_x)
+    return _finish(a, log_x, UPPER_SAFETY)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -983,7 +999,7 @@ def fixed_size_wr_add_remove_rdp_lower_integer(
             raise InvalidParameterError(
                 "index_sets", index_sets, f"sets whose recursion needs at most max_work = {budget:.3g} operations"
             )
-        out[i] = max(value, 0.0) / (alpha - 1)
+        out[i] = max(value, 0.0) / (alpha - 1) * (1.0 - 1e-12)
     return out
 
 
@@ -1070,7 +1086,8 @@ def fixed_size_wr_add_remove_rdp_lower_crude(
     out = np.full(a.shape, np.inf)
     fin = np.isfinite(a)
     af = a[fin]
-    out[fin] = np.maximum(af * b / (af - 1.0) * (2.0 * b * (af - 1.0) / (s * s) - math.log(n_data)), 0.0)
+    crude = af * b / (af - 1.0) * (2.0 * b * (af - 1.0) / (s * s) - math.log(n_data))
+    out[fin] = np.maximum(crude * (1.0 - 1e-12), 0.0)
     return out
 
 
