@@ -83,7 +83,10 @@ def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
 
 def check_integer_orders(alphas: ArrayLike, name: str = "alpha") -> NDArray[np.int64]:
     """Integer Rényi orders ≥ 2 as an int64 array (for bounds stated at integer orders only)."""
-    a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    try:
+        a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(name, alphas, "integers >= 2") from exc
     if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):
         raise InvalidParameterError(name, alphas, "integers >= 2")
     return a.astype(np.int64)

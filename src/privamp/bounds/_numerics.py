@@ -179,7 +179,8 @@ def interpolate_integer_orders(
         [lookup[n] if t > 0 else 0.0 for n, t in zip(hi_i.tolist(), theta.tolist(), strict=True)],
         dtype=np.float64,
     )
+    b_at = np.array([lookup.get(n, 0.0) for n in lo_i.tolist()], dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        k = np.where(theta > 0, (1 - theta) * k_lo + theta * lo * b_hi, k_lo)
-        k = np.where((theta > 0) & (np.isinf(b_hi) | np.isinf(k_lo)), np.inf, k)
-        return np.asarray(np.where(theta > 0, k / (a - 1), np.where(lo_i >= 2, k / (a - 1), 0.0)))
+        k = (1 - theta) * k_lo + theta * lo * b_hi
+        k = np.where(np.isinf(b_hi) | np.isinf(k_lo), np.inf, k)
+        return np.asarray(np.where(theta > 0, k / (a - 1), b_at))
