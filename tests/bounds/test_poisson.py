@@ -878,13 +878,12 @@ def test_o14_interpolation(mech: tuple[str, float], rate: float, n: int, theta: 
         (poisson_rdp_general, poisson_rdp_general_integer),
     ):
         cap = poisson_amplified_pure_dp(rate, eps_inf)
-        b_n = min(integer_fn([n], rate, curve)[0], cap)
+        b_n, b_next = np.minimum(integer_fn([n, n + 1], rate, curve), cap)
         assert fn([n], rate, curve, eps_inf)[0] == b_n
         alpha = n + theta
-        k_chord = (1 - theta) * (n - 1) * integer_fn([n], rate, curve)[0] + theta * n * integer_fn(
-            [n + 1], rate, curve
-        )[0]
-        assert fn([alpha], rate, curve, eps_inf)[0] == pytest.approx(min(k_chord / (alpha - 1), cap), rel=1e-13)
+        k_chord = (1 - theta) * (n - 1) * b_n + theta * n * b_next  # chord of the capped integer bound (§2.7-2.8)
+        assert fn([alpha], rate, curve, eps_inf)[0] == pytest.approx(k_chord / (alpha - 1), rel=1e-13)
+        assert fn([alpha], rate, curve, eps_inf)[0] <= cap
         on_one_two = fn([1.0001, 1.5, 2.0], rate, curve, eps_inf)
         np.testing.assert_allclose(on_one_two, min(integer_fn([2], rate, curve)[0], cap), rtol=1e-14)
     upper = poisson_rdp_tight([n + theta], rate, curve, eps_inf)[0]
