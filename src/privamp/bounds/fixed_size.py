@@ -953,7 +953,7 @@ def fixed_size_wr_add_remove_rdp_lower_integer(
     dataset_size: float,
     sigma: float,
     index_sets: IndexSets = "default",
-    max_work: float = 2e7,
+    max_work: float = 2e6,
 ) -> FloatArray:
     """Lower bound on the one-step RDP of fixed-size-with-replacement DP-SGD, add/remove, integer α ≥ 2.
 
@@ -1009,7 +1009,7 @@ def fixed_size_wr_add_remove_rdp_lower(
     dataset_size: float,
     sigma: float,
     index_sets: IndexSets = "default",
-    max_work: float = 2e7,
+    max_work: float = 2e6,
 ) -> FloatArray:
     """Lower bound on the one-step RDP of fixed-size-with-replacement DP-SGD, add/remove, real α > 1.
 
