@@ -213,7 +213,8 @@ def _real_order_upper(
     finite = np.isfinite(a)
     if np.any(finite):
         # The capped integer values are themselves valid integer-order bounds, so their chord is valid too.
-        out[finite] = interpolate_integer_orders(a[finite], lambda n: np.minimum(integer_bound(n), cap))
+        chord = interpolate_integer_orders(a[finite], lambda n: np.minimum(integer_bound(n), cap))
+        out[finite] = np.minimum(chord, cap)
     return out
 
 
