@@ -286,7 +286,7 @@ def poisson_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf
 
     k_n, k_nm1, k_np1, k_np2 = k_at(n), k_at(n - 1), k_at(n + 1), k_at(n + 2)
     with np.errstate(invalid="ignore"):
-        monotone = np.where(n >= 2, (af - 1) * np.where(n >= 2, k_n / np.maximum(n - 1, 1), 0.0), 0.0)
+        monotone = (af - 1) * k_n / np.maximum(n - 1, 1)  # (α − 1) T6(n); 0 for n = 1 since K(1) = 0
         forward = np.where(n >= 2, k_n + theta * (k_n - k_nm1), 0.0)
         backward = k_np1 - (1 - theta) * (k_np2 - k_np1)
         rules = np.stack([monotone, forward, backward, np.zeros(af.size)])
