@@ -39,7 +39,7 @@ MAX_ORDER = float(2**20)
 #: Orders tried below the grid when the optimum sits on its lower edge.
 LOW_ORDERS: tuple[float, ...] = (1.001, 1.002, 1.005, 1.01, 1.02, 1.05)
 #: Relative margin added to every reported ε and δ so that floating-point rounding never makes them too small.
-SAFETY_MARGIN = 2.0**-40
+SAFETY_MARGIN = 2.0**-33
 _ZOOM_POINTS = 16
 _ZOOM_ROUNDS = 3
 
@@ -161,15 +161,12 @@ class Accountant:
             )
         conv = self.conversion if conversion is None else Conversion.parse(conversion)
 
-        def score(alphas: FloatArray, bound_name: str) -> FloatArray:
-            return epsilon_from_rdp(alphas, self._composed(alphas, bound_name)[0], d, conv)
-
-        best = self._minimize(lambda a: score(a, bound))
+        best = self._minimize(lambda a: epsilon_from_rdp(a, self._composed(a, bound)[0], d, conv))
         eps_inf = float(self._composed(np.array([np.inf]), bound)[0][0])
         alpha, value, notes = best.alpha, best.value, self._edge_notes(best)
         if eps_inf <= value:
             alpha, value, notes = math.inf, eps_inf, ()
-        floor = self._floor(lambda a: score(a, LOWER))
+        floor = self.floor_epsilon(d, conversion=conv)
         _warn(notes)
         return EpsilonResult(
             epsilon=_round_up(value),
@@ -211,9 +208,16 @@ class Accountant:
         names = self._composed(np.array([alpha]), bound)[1][0]
         return "+".join(sorted(names))
 
-    def _floor(self, score: Callable[[FloatArray], FloatArray]) -> float | None:
+    def floor_epsilon(
+        self, delta: float, *, bound: str = LOWER, conversion: Conversion | str | None = None
+    ) -> float | None:
+        """The smallest ε an RDP accountant could certify at ``delta``: the conversion applied to an RDP lower
+        bound (``"lower"`` = best known, or a lower bound's name). NOT a lower bound on the true ε(δ).
+        ``None`` when some composed step has no known RDP lower bound."""
+        d = check_open_unit("delta", delta)
+        conv = self.conversion if conversion is None else Conversion.parse(conversion)
         try:
-            return self._minimize(score).value
+            return self._minimize(lambda a: epsilon_from_rdp(a, self._composed(a, bound)[0], d, conv)).value
         except UnsupportedError:
             return None
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from privamp.bounds._numerics import FloatArray, IntArray
 from privamp.events import SubsampledMechanism
-from privamp.mechanisms import Gaussian, Mechanism
+from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse
 from privamp.registry import Bound, BoundKind, Registry
-from privamp.sampling import Neighboring, NoSampling, Poisson
+from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 
 REGISTRY = Registry()
 
@@ -39,6 +39,8 @@ class _Module:
 
 
 poisson = _Module("poisson")
+wor = _Module("without_replacement")
+fixed_size = _Module("fixed_size")
 
 ADD_REMOVE = Neighboring.ADD_REMOVE
 REPLACE_ONE = Neighboring.REPLACE_ONE
@@ -69,6 +71,36 @@ def _sigma(event: SubsampledMechanism) -> float:
     mech = base_mechanism(event)
     assert isinstance(mech, Gaussian)
     return mech.sigma
+
+
+def _noise_multiplier(event: SubsampledMechanism) -> float:
+    """σ relative to the per-record bound C, for the DP-SGD bounds that contain the sensitivity themselves."""
+    mech = event.mechanism
+    assert isinstance(mech, Gaussian)
+    return mech.sigma
+
+
+def _batch(event: SubsampledMechanism) -> tuple[int, int]:
+    sampling = event.sampling
+    assert isinstance(sampling, WithReplacement | WithoutReplacement)
+    return sampling.batch_size, sampling.dataset_size
+
+
+def _log_moments(event: SubsampledMechanism) -> Callable[[IntArray], FloatArray]:
+    """sup over neighbouring pairs of log E_Q[(P/Q − 1)^l] of the base mechanism (replace-one), for Wang Thm 21."""
+    mech = base_mechanism(event)
+    if isinstance(mech, Gaussian):
+        return lambda ls: wor.gaussian_log_central_moments(ls, mech.sigma)
+    if isinstance(mech, Laplace):
+        return lambda ls: wor.laplace_log_central_moments(ls, mech.scale)
+    if isinstance(mech, RandomizedResponse):
+        return lambda ls: wor.randomized_response_log_central_moments(ls, mech.p)
+    assert isinstance(mech, PureDP)
+    return lambda ls: wor.pure_dp_log_central_moments(ls, mech.epsilon)
+
+
+def with_moments(mech: Mechanism) -> bool:
+    return isinstance(mech, Gaussian | Laplace | RandomizedResponse | PureDP)
 
 
 def any_mechanism(_: Mechanism) -> bool:
@@ -197,5 +229,162 @@ REGISTRY.register(
         lambda e, a: poisson.poisson_rdp_lower(a, _rate(e), base_curve(e)),
         "Zhu & Wang 2019, Thm 6",
         "lower bound attained by the counting-query pair",
+    )
+)
+
+# -------------------------------------------- without replacement × replace-one
+REGISTRY.register(
+    Bound(
+        "wor-poisson-reduction",
+        BoundKind.EXACT,
+        WithoutReplacement,
+        REPLACE_ONE,
+        gaussian,
+        lambda e, a: poisson.poisson_gaussian_rdp(a, _rate(e), _sigma(e)),
+        "Zhu, Dong & Wang 2022, Prop. 30 (dominating pair) with Birrell et al. 2024, Thm 3.7-style realisable pair",
+        "Poisson-subsampled Gaussian at doubled sensitivity (noise sigma/2); attained by a realisable pair",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "wor-wang-general",
+        BoundKind.UPPER,
+        WithoutReplacement,
+        REPLACE_ONE,
+        any_mechanism,
+        lambda e, a: wor.wor_rdp_upper(a, _rate(e), base_curve(e), base_mechanism(e).epsilon_infinity),
+        "Wang, Balle & Kasiviswanathan 2019, Thm 9 and Cor. 10",
+        "general upper bound for any mechanism, with the caps eps(alpha) and the pure-DP amplification",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "wor-wang-tighter",
+        BoundKind.UPPER,
+        WithoutReplacement,
+        REPLACE_ONE,
+        with_moments,
+        lambda e, a: wor.wor_rdp_tighter(
+            a, _rate(e), base_curve(e), _log_moments(e), base_mechanism(e).epsilon_infinity
+        ),
+        "Wang, Balle & Kasiviswanathan 2019, Thm 21 (per-term minimum with Thm 9)",
+        "tighter bound from exact central moments (Gaussian, Laplace, randomized response, pure DP)",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "fixed-size-replace-one",
+        BoundKind.UPPER,
+        WithoutReplacement,
+        REPLACE_ONE,
+        gaussian,
+        lambda e, a: fixed_size.fixed_size_wor_replace_one_rdp(a, _rate(e), _noise_multiplier(e), 4),
+        "Birrell et al. 2024, Thm 3.4/3.5 (m = 4)",
+        "fixed-size DP-SGD bound under replace-one (Taylor order 4, convexity cap)",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "wor-wang-lower",
+        BoundKind.LOWER,
+        WithoutReplacement,
+        REPLACE_ONE,
+        exact_pair,
+        lambda e, a: wor.wor_rdp_lower(a, _rate(e), base_curve(e), base_mechanism(e).epsilon_infinity),
+        "Wang, Balle & Kasiviswanathan 2019, Prop. 11",
+        "lower bound from a realisable pair of neighbouring datasets",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "fixed-size-replace-one-lower",
+        BoundKind.LOWER,
+        WithoutReplacement,
+        REPLACE_ONE,
+        gaussian,
+        lambda e, a: fixed_size.fixed_size_wor_replace_one_rdp_lower(a, _rate(e), _noise_multiplier(e)),
+        "Birrell et al. 2024 (realisable pairs (2,0), (0,2), (1,-1), by quadrature)",
+        "exact divergences of realisable pairs (dominated by wor-poisson-reduction; by name only)",
+        in_best=False,
+    )
+)
+
+# -------------------------------------------- without replacement × add/remove
+REGISTRY.register(
+    Bound(
+        "fixed-size-add-remove",
+        BoundKind.EXACT,
+        WithoutReplacement,
+        ADD_REMOVE,
+        gaussian,
+        lambda e, a: poisson.poisson_gaussian_rdp(a, _rate(e), _noise_multiplier(e) / 2),
+        "Birrell et al. 2024, Thm 3.1 (the N(., sigma^2/4) mixture, attained by a realisable pair)",
+        "Poisson-subsampled Gaussian RDP at noise sigma/2, every real order",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "fixed-size-add-remove-taylor",
+        BoundKind.UPPER,
+        WithoutReplacement,
+        ADD_REMOVE,
+        gaussian,
+        lambda e, a: fixed_size.fixed_size_wor_add_remove_rdp(a, _rate(e), _noise_multiplier(e), 3),
+        "Birrell et al. 2024, Thm 3.2/3.3 (m = 3)",
+        "Taylor bound of the paper (an upper bound on fixed-size-add-remove; by name only)",
+        in_best=False,
+    )
+)
+
+# ------------------------------------------------------ Poisson × replace-one
+REGISTRY.register(
+    Bound(
+        "poisson-replace-one",
+        BoundKind.UPPER,
+        Poisson,
+        REPLACE_ONE,
+        gaussian,
+        lambda e, a: fixed_size.poisson_replace_one_rdp(a, _rate(e), _noise_multiplier(e), 4),
+        "Birrell et al. 2024, Thm C.9 (m = 4)",
+        "Poisson DP-SGD under replace-one (Taylor order 4, convexity cap)",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "poisson-replace-one-lower",
+        BoundKind.LOWER,
+        Poisson,
+        REPLACE_ONE,
+        gaussian,
+        lambda e, a: fixed_size.poisson_replace_one_rdp_lower(a, _rate(e), _noise_multiplier(e)),
+        "exact divergence of the anti-parallel pair (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), by quadrature",
+        "lower bound from a realisable pair of neighbouring datasets",
+    )
+)
+
+# ------------------------------------------------ with replacement × add/remove
+REGISTRY.register(
+    Bound(
+        "fixed-size-wr",
+        BoundKind.UPPER,
+        WithReplacement,
+        ADD_REMOVE,
+        gaussian,
+        lambda e, a: fixed_size.fixed_size_wr_add_remove_rdp(a, *_batch(e), _noise_multiplier(e)),
+        "Birrell et al. 2024, Thm 3.6 (general form, eqs. 108, 112-113, per-term caps)",
+        "fixed-size with-replacement DP-SGD upper bound",
+    )
+)
+REGISTRY.register(
+    Bound(
+        "fixed-size-wr-lower",
+        BoundKind.LOWER,
+        WithReplacement,
+        ADD_REMOVE,
+        gaussian,
+        lambda e, a: fixed_size.fixed_size_wr_add_remove_rdp_lower(a, *_batch(e), _noise_multiplier(e)),
+        "Birrell et al. 2024, Thm 3.7 and App. D.2.1 (truncated recursion)",
+        "lower bound from the anti-parallel dataset pair (costly; by name only)",
+        in_best=False,
     )
 )

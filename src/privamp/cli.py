@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from privamp.accountant import Accountant
+from privamp.catalog import REGISTRY
 from privamp.errors import InvalidParameterError, PrivampError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
@@ -93,6 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     dlt.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
     _add_common(dlt, "best (default) or a bound name")
 
+    cmp = sub.add_parser("compare", help="table of every sampling scheme x relation x bound for one configuration")
+    _add_mechanism(cmp)
+    _add_sampling(cmp)
+    _add_steps(cmp)
+    cmp.add_argument("--delta", type=_float, required=True)
+    cmp.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
+    cmp.add_argument("--json", action="store_true", help="print one JSON object")
+
     rdp = sub.add_parser("rdp", help="RDP curve of one step at given orders")
     _add_mechanism(rdp)
     _add_sampling(rdp)
@@ -153,10 +162,60 @@ def _jsonable(x: Any) -> Any:
         return "inf" if x > 0 else "-inf"
     if isinstance(x, list | tuple):
         return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
     return x
 
 
+def _compared_schemes(args: argparse.Namespace) -> list[Sampling]:
+    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known."""
+    if args.batch_size is not None or args.dataset_size is not None:
+        if args.batch_size is None or args.dataset_size is None:
+            _fail("compare needs both --batch-size and --dataset-size (or only --sample-rate)")
+        m, n = check_int("batch_size", args.batch_size), check_int("dataset_size", args.dataset_size)
+        return [Poisson(WithoutReplacement(m, n).rate), WithoutReplacement(m, n), WithReplacement(m, n)]
+    if args.sample_rate is not None:
+        return [Poisson(args.sample_rate)]
+    return [NoSampling()]
+
+
+def _compare(args: argparse.Namespace) -> dict[str, Any]:
+    mechanism = _mechanism(args)
+    schemes = _compared_schemes(args)
+    steps = _steps(args, schemes[0])
+    rows: list[dict[str, Any]] = []
+    for sampling in schemes:
+        for relation in Neighboring:
+            event = SubsampledMechanism(mechanism, sampling, relation)
+            acct = Accountant(conversion=args.conversion).compose(event, steps)
+            for bound in REGISTRY.bounds_for(event):
+                row: dict[str, Any] = {
+                    "sampling": _scheme_name(sampling),
+                    "neighboring": relation.value,
+                    "bound": bound.name,
+                    "kind": bound.kind.value,
+                    "reference": bound.reference,
+                }
+                try:
+                    if bound.kind.is_upper:
+                        r = acct.epsilon(args.delta, bound=bound.name)
+                        row.update(epsilon=r.epsilon, alpha=r.alpha)
+                    else:
+                        row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
+                except PrivampError as exc:
+                    row.update(epsilon=None, alpha=None, note=str(exc))
+                rows.append(row)
+    return {"delta": args.delta, "steps": steps, "conversion": args.conversion, "rows": rows}
+
+
+def _scheme_name(sampling: Sampling) -> str:
+    names = {Poisson: "poisson", WithoutReplacement: "without-replacement", WithReplacement: "with-replacement"}
+    return names.get(type(sampling), "none")
+
+
 def _run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.command == "compare":
+        return _compare(args)
     event = _event(args)
     if args.command == "rdp":
         alphas = _orders(args.alpha)
@@ -193,6 +252,19 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _text(command: str, out: dict[str, Any]) -> str:
+    if command == "compare":
+        lines = [
+            f"{out['steps']} steps, delta = {out['delta']:g}; upper bounds are guarantees, lower rows show the"
+            " smallest epsilon an RDP accountant could certify (not a lower bound on the true epsilon)"
+        ]
+        lines.append(f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':6s} {'epsilon':>11s} {'alpha':>9s}")
+        for r in out["rows"]:
+            eps = "n/a" if r["epsilon"] is None else f"{r['epsilon']:.6g}"
+            alpha = "" if r["alpha"] is None else f"{r['alpha']:.4g}"
+            lines.append(
+                f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound']:30s} {r['kind']:6s} {eps:>11s} {alpha:>9s}"
+            )
+        return "\n".join(lines)
     if command == "rdp":
         rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
         return "\n".join(rows)
@@ -220,16 +292,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PrivampError as exc:
         _fail(str(exc))
     if args.json:
-        print(json.dumps(_jsonable_dict(out), allow_nan=False))
+        print(json.dumps(_jsonable(out), allow_nan=False))
     else:
         print(_text(args.command, out))
         for note in out.get("warnings", []):
             print(f"privamp: warning: {note}", file=sys.stderr)
     return 0
-
-
-def _jsonable_dict(out: dict[str, Any]) -> dict[str, Any]:
-    return {k: _jsonable(v) for k, v in out.items()}
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from privamp.bounds._numerics import (
     FloatArray,
@@ -36,6 +35,7 @@ from privamp.bounds._numerics import (
     log1mexp,
     log1pmx,
     log_expm1,
+    log_factorial,
     logsumexp,
     softplus,
 )
@@ -101,7 +101,7 @@ def _binomial_log_weights(alpha: IntArray, ell: IntArray, gamma: float) -> Float
     work is a gather and two additions.
     """
     top = int(alpha.max())
-    lg = special.gammaln(np.arange(top + 1, dtype=np.float64) + 1.0)
+    lg = log_factorial(np.arange(top + 1))
     log_gamma = math.log(gamma)
     log_1m_gamma = math.log1p(-gamma)
     row = lg[alpha] + alpha * log_1m_gamma
@@ -447,6 +447,12 @@ def _panel_width(sigma: float) -> float:
     return 2.0 * min(sigma, sigma * sigma)
 
 
+def _logistic(x: FloatArray) -> FloatArray:
+    """1 / (1 + e^{−x}) without overflow."""
+    e = np.exp(-np.abs(x))
+    return np.asarray(np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)))
+
+
 def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray) -> FloatArray:
     """Vectorised bisection for a sign change of ``fun`` in [lo, hi] (either orientation); fixed step count."""
     f_lo = fun(lo)
@@ -485,7 +491,7 @@ def _gaussian_log_excess(alpha: FloatArray, gamma: float, sigma: float) -> Float
         z_hi = np.where(two_peaks, z_c + s2 * (np.log(w_hi) - np.log1p(-w_hi)), z_c)
 
     def stationary(z: FloatArray, a: FloatArray) -> FloatArray:
-        return np.asarray(a * special.expit((z - z_c) / s2) - z)
+        return np.asarray(a * _logistic((z - z_c) / s2) - z)
 
     has_a = two_peaks & (stationary(z_lo, alpha) < 0)
     has_b = ~two_peaks | (stationary(z_hi, alpha) > 0)
