@@ -33,8 +33,9 @@ def test_epsilon_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_second_dpsgd_case(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "10000",
-                       "--delta", "1e-5", "--json")  # fmt: skip
+    code, out, _ = run(
+        capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "10000", "--delta", "1e-5", "--json"
+    )
     assert code == 0 and 6.1877 <= json.loads(out)["epsilon"] <= 6.7128
 
 
@@ -49,8 +50,9 @@ def test_delta_and_rdp_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_epochs(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--epochs", "2.5",
-                       "--delta", "1e-5", "--json")  # fmt: skip
+    code, out, _ = run(
+        capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.01", "--epochs", "2.5", "--delta", "1e-5", "--json"
+    )
     assert code == 0 and json.loads(out)["steps"] == 250
 
 
@@ -60,7 +62,19 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_laplace_pure_dp(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "epsilon", "--mechanism", "laplace", "--scale", "2", "--delta", "1e-5", "--conversion", "mironov", "--json")
+    code, out, _ = run(
+        capsys,
+        "epsilon",
+        "--mechanism",
+        "laplace",
+        "--scale",
+        "2",
+        "--delta",
+        "1e-5",
+        "--conversion",
+        "mironov",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["alpha"] == "inf" and math.isclose(data["epsilon"], 0.5, rel_tol=1e-9)
 
@@ -76,8 +90,22 @@ def test_laplace_pure_dp(capsys: pytest.CaptureFixture[str]) -> None:
         (["rdp", "--sigma", "1", "--alpha", "x"], "alpha"),
         (["epsilon", "--mechanism", "laplace", "--delta", "1e-5"], "--scale"),
         (["epsilon", "--sigma", "1", "--sampling", "poisson", "--delta", "1e-5"], "--sample-rate"),
-        (["epsilon", "--sigma", "1", "--sampling", "without-replacement", "--batch-size", "20",
-          "--dataset-size", "10", "--delta", "1e-5"], "batch_size"),  # fmt: skip
+        (
+            [
+                "epsilon",
+                "--sigma",
+                "1",
+                "--sampling",
+                "without-replacement",
+                "--batch-size",
+                "20",
+                "--dataset-size",
+                "10",
+                "--delta",
+                "1e-5",
+            ],
+            "batch_size",
+        ),
         (["epsilon", *DPSGD, "--delta", "1e-5", "--bound", "nope"], "nope"),
         (["epsilon", *DPSGD, "--delta", "1e-5", "--neighboring", "swap"], "neighboring"),
         (["frobnicate"], "invalid choice"),
@@ -92,6 +120,8 @@ def test_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: li
 def test_console_script_module_entry() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "privamp", "epsilon", *DPSGD, "--delta", "1e-5", "--json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0 and 2.3816 <= json.loads(proc.stdout)["epsilon"] <= 2.5966

@@ -76,7 +76,12 @@ def test_pure_dp_curve_is_bounded_and_monotone(alpha: float, eps: float) -> None
 
 def test_no_nan_at_extremes() -> None:
     a = np.array([1 + 1e-9, 2.0, 1e6, np.inf])
-    for values in (laplace_rdp(a, 1e-3), laplace_rdp(a, 1e6), pure_dp_rdp(a, 700.0), randomized_response_rdp(a, 1e-300)):
+    for values in (
+        laplace_rdp(a, 1e-3),
+        laplace_rdp(a, 1e6),
+        pure_dp_rdp(a, 700.0),
+        randomized_response_rdp(a, 1e-300),
+    ):
         assert not np.any(np.isnan(values))
     assert math.isinf(float(randomized_response_rdp(2.0, 1.0)))
     assert np.all(randomized_response_rdp(a, 0.5) == 0)
