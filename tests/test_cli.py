@@ -125,3 +125,72 @@ def test_console_script_module_entry() -> None:
         check=False,
     )
     assert proc.returncode == 0 and 2.3816 <= json.loads(proc.stdout)["epsilon"] <= 2.5966
+
+
+def test_compare_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "--sigma",
+        "6",
+        "--batch-size",
+        "120",
+        "--dataset-size",
+        "50000",
+        "--steps",
+        "1000",
+        "--delta",
+        "1e-5",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    cells = {(r["sampling"], r["neighboring"]) for r in data["rows"]}
+    assert ("with-replacement", "add-remove") in cells and ("without-replacement", "replace-one") in cells
+    by_name = {(r["sampling"], r["neighboring"], r["bound"]): r for r in data["rows"]}
+    exact = by_name[("without-replacement", "replace-one", "wor-poisson-reduction")]["epsilon"]
+    wang = by_name[("without-replacement", "replace-one", "wor-wang-general")]["epsilon"]
+    assert 0 < exact < wang
+    code, text, _ = run(capsys, "compare", "--sigma", "2", "--sample-rate", "0.01", "--steps", "10", "--delta", "1e-5")
+    assert code == 0 and "poisson-exact" in text and "without-replacement" not in text
+
+
+def test_fixed_size_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "epsilon",
+        "--sigma",
+        "6",
+        "--sampling",
+        "without-replacement",
+        "--batch-size",
+        "120",
+        "--dataset-size",
+        "50000",
+        "--epochs",
+        "250",
+        "--neighboring",
+        "replace-one",
+        "--delta",
+        "1e-5",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["steps"] == 104_167 and data["bound"] == "wor-poisson-reduction"
+    code, _, err = run(
+        capsys,
+        "epsilon",
+        "--sigma",
+        "1",
+        "--sampling",
+        "with-replacement",
+        "--batch-size",
+        "10",
+        "--dataset-size",
+        "100",
+        "--neighboring",
+        "replace-one",
+        "--delta",
+        "1e-5",
+    )
+    assert code == 2 and err.count("\n") == 1 and "no RDP" in err
