@@ -61,22 +61,16 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.startswith("epsilon = ")
 
 
-def test_laplace_pure_dp(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "epsilon",
-        "--mechanism",
-        "laplace",
-        "--scale",
-        "2",
-        "--delta",
-        "1e-5",
-        "--conversion",
-        "mironov",
-        "--json",
-    )
+def test_laplace_single_release(capsys: pytest.CaptureFixture[str]) -> None:
+    # One Laplace release (b = 2): the exact profile 1 - exp((eps - 1/b)/2) = delta gives eps = 0.5 + 2 log(1 - delta).
+    code, out, _ = run(capsys, "epsilon", "--mechanism", "laplace", "--scale", "2", "--delta", "1e-5", "--json")
     data = json.loads(out)
-    assert code == 0 and data["alpha"] == "inf" and math.isclose(data["epsilon"], 0.5, rel_tol=1e-9)
+    assert code == 0 and data["alpha"] is None and data["method"] == "profile"
+    assert math.isclose(data["epsilon"], 0.5 + 2 * math.log1p(-1e-5), rel_tol=1e-9)
+    many = "--mechanism laplace --scale 2 --steps 100 --delta 1e-5 --conversion mironov --json"
+    code, out, _ = run(capsys, "epsilon", *many.split())
+    data = json.loads(out)
+    assert code == 0 and data["method"] == "rdp" and data["epsilon"] <= 50.0
 
 
 @pytest.mark.parametrize(
@@ -156,41 +150,12 @@ def test_compare_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_fixed_size_cli(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "epsilon",
-        "--sigma",
-        "6",
-        "--sampling",
-        "without-replacement",
-        "--batch-size",
-        "120",
-        "--dataset-size",
-        "50000",
-        "--epochs",
-        "250",
-        "--neighboring",
-        "replace-one",
-        "--delta",
-        "1e-5",
-        "--json",
-    )
+    wor = "--sampling without-replacement --batch-size 120 --dataset-size 50000 --epochs 250 --neighboring replace-one"
+    code, out, _ = run(capsys, "epsilon", "--sigma", "6", *wor.split(), "--delta", "1e-5", "--json")
     data = json.loads(out)
     assert code == 0 and data["steps"] == 104_167 and data["bound"] == "wor-poisson-reduction"
-    code, _, err = run(
-        capsys,
-        "epsilon",
-        "--sigma",
-        "1",
-        "--sampling",
-        "with-replacement",
-        "--batch-size",
-        "10",
-        "--dataset-size",
-        "100",
-        "--neighboring",
-        "replace-one",
-        "--delta",
-        "1e-5",
-    )
+    wr = "--sampling with-replacement --batch-size 10 --dataset-size 100 --neighboring replace-one"
+    code, _, err = run(capsys, "epsilon", "--sigma", "1", *wr.split(), "--steps", "100", "--delta", "1e-5")
     assert code == 2 and err.count("\n") == 1 and "no RDP" in err
+    code, out, _ = run(capsys, "epsilon", "--sigma", "1", *wr.split(), "--delta", "1e-5", "--json")
+    assert code == 0 and json.loads(out)["method"] == "profile"

@@ -26,8 +26,12 @@ from privamp.catalog import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Mechanism
+from privamp.profile_accounting import ProfileAnswer, profile_epsilon, profile_log_delta
 from privamp.registry import BEST, LOWER
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_orders
+
+#: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
+PROFILE = "profile"
 
 DEFAULT_ORDERS: tuple[float, ...] = (
     tuple(round(1 + 0.1 * i, 10) for i in range(1, 100))
@@ -56,9 +60,9 @@ class EpsilonResult:
 
     epsilon: float
     delta: float
-    alpha: float
+    alpha: float | None
     bound: str
-    conversion: str
+    conversion: str | None
     lower_epsilon: float | None = None
     rdp_floor_epsilon: float | None = None
     method: str = "rdp"
@@ -72,9 +76,9 @@ class DeltaResult:
     delta: float
     log_delta: float
     epsilon: float
-    alpha: float
+    alpha: float | None
     bound: str
-    conversion: str
+    conversion: str | None
     method: str = "rdp"
     warnings: tuple[str, ...] = ()
 
@@ -100,9 +104,11 @@ class Accountant:
         *,
         conversion: Conversion | str = Conversion.IMPROVED,
         orders: Iterable[float] | None = None,
+        refine: bool = True,
         entries: Iterable[tuple[SubsampledMechanism, int]] = (),
     ) -> None:
         self.conversion = Conversion.parse(conversion)
+        self.refine = refine
         grid = DEFAULT_ORDERS if orders is None else tuple(float(a) for a in check_orders(list(orders), "orders"))
         self.orders: tuple[float, ...] = tuple(sorted(set(a for a in grid if math.isfinite(a))))
         if not self.orders:
@@ -129,7 +135,9 @@ class Accountant:
         if not isinstance(event, SubsampledMechanism):
             raise InvalidParameterError("event", event, "a Mechanism or SubsampledMechanism")
         n = check_int("count", count, minimum=1)
-        return Accountant(conversion=self.conversion, orders=self.orders, entries=(*self._entries, (event, n)))
+        return Accountant(
+            conversion=self.conversion, orders=self.orders, refine=self.refine, entries=(*self._entries, (event, n))
+        )
 
     # ----------------------------------------------------------------- curves
     def _composed(self, alphas: FloatArray, bound: str) -> tuple[FloatArray, list[frozenset[str]]]:
@@ -150,23 +158,36 @@ class Accountant:
 
     # ---------------------------------------------------------------- queries
     def epsilon(self, delta: float, *, bound: str = BEST, conversion: Conversion | str | None = None) -> EpsilonResult:
-        """Smallest ε such that the composition is (ε, δ)-DP, certified through RDP.
+        """Smallest ε such that the composition is (ε, δ)-DP.
 
-        ``bound`` selects the RDP curve ("best" = pointwise minimum of every sound upper bound, or a name).
+        ``bound``: ``"best"`` (pointwise minimum of every sound RDP upper bound, and, for one release or a few
+        identical ones, the privacy-profile route too, whichever certifies less), a bound's name, or
+        ``"profile"`` (the privacy-profile route only). ``method`` in the result says which route won.
         """
         d = check_open_unit("delta", delta)
         if bound == LOWER:
             raise InvalidParameterError(
-                "bound", bound, "an upper bound ('best' or a bound name); a lower bound is no guarantee"
+                "bound", bound, "an upper bound ('best', 'profile' or a bound name); a lower bound is no guarantee"
             )
         conv = self.conversion if conversion is None else Conversion.parse(conversion)
-
-        best = self._minimize(lambda a: epsilon_from_rdp(a, self._composed(a, bound)[0], d, conv))
+        profile = self._profile(lambda event, count: profile_epsilon(event, count, d), required=bound == PROFILE)
+        if bound == PROFILE:
+            assert profile is not None
+            return _profile_epsilon_result(profile, d)
+        try:
+            best = self._minimize(lambda a: epsilon_from_rdp(a, self._composed(a, bound)[0], d, conv))
+        except UnsupportedError:
+            if bound != BEST or profile is None:
+                raise
+            return _profile_epsilon_result(profile, d)
         eps_inf = float(self._composed(np.array([np.inf]), bound)[0][0])
         alpha, value, notes = best.alpha, best.value, self._edge_notes(best)
         if eps_inf <= value:
             alpha, value, notes = math.inf, eps_inf, ()
         floor = self.floor_epsilon(d, conversion=conv)
+        lower = profile.lower_epsilon if profile is not None else None
+        if bound == BEST and profile is not None and profile.epsilon < _round_up(value):
+            return _profile_epsilon_result(profile, d, floor)
         _warn(notes)
         return EpsilonResult(
             epsilon=_round_up(value),
@@ -174,23 +195,35 @@ class Accountant:
             alpha=alpha,
             bound=self._label(alpha, bound),
             conversion=conv.value,
+            lower_epsilon=lower,
             rdp_floor_epsilon=floor,
             warnings=notes,
         )
 
     def delta(self, epsilon: float, *, bound: str = BEST, conversion: Conversion | str | None = None) -> DeltaResult:
-        """Smallest δ such that the composition is (ε, δ)-DP, certified through RDP."""
+        """Smallest δ such that the composition is (ε, δ)-DP (``bound`` as in :meth:`epsilon`)."""
         e = check_nonnegative("epsilon", epsilon)
         if bound == LOWER:
             raise InvalidParameterError(
-                "bound", bound, "an upper bound ('best' or a bound name); a lower bound is no guarantee"
+                "bound", bound, "an upper bound ('best', 'profile' or a bound name); a lower bound is no guarantee"
             )
         conv = self.conversion if conversion is None else Conversion.parse(conversion)
-        eps_inf = float(self._composed(np.array([np.inf]), bound)[0][0])
+        profile = self._profile(lambda event, count: profile_log_delta(event, count, e), required=bound == PROFILE)
+        if bound == PROFILE:
+            assert profile is not None
+            return _profile_delta_result(profile)
+        try:
+            eps_inf = float(self._composed(np.array([np.inf]), bound)[0][0])
+        except UnsupportedError:
+            if bound != BEST or profile is None:
+                raise
+            return _profile_delta_result(profile)
         if eps_inf <= e:
             return DeltaResult(0.0, -math.inf, e, math.inf, self._label(math.inf, bound), conv.value)
         best = self._minimize(lambda a: log_delta_from_rdp(a, self._composed(a, bound)[0], e, conv))
         log_delta = best.value + SAFETY_MARGIN if math.isfinite(best.value) else best.value
+        if bound == BEST and profile is not None and profile.log_delta < log_delta:
+            return _profile_delta_result(profile)
         notes = self._edge_notes(best)
         _warn(notes)
         return DeltaResult(
@@ -204,6 +237,21 @@ class Accountant:
         )
 
     # --------------------------------------------------------------- helpers
+    def _profile(
+        self, query: Callable[[SubsampledMechanism, int], ProfileAnswer], *, required: bool
+    ) -> ProfileAnswer | None:
+        """The privacy-profile answer for a homogeneous composition, or None where the route does not apply."""
+        if len(self._entries) != 1:
+            if required:
+                raise UnsupportedError("the privacy-profile route needs one distinct step (a homogeneous composition)")
+            return None
+        try:
+            return query(*self._entries[0])
+        except UnsupportedError:
+            if required:
+                raise
+            return None
+
     def _label(self, alpha: float, bound: str) -> str:
         names = self._composed(np.array([alpha]), bound)[1][0]
         return "+".join(sorted(names))
@@ -232,7 +280,7 @@ class Accountant:
         values = score(grid)
         i = int(np.argmin(values))
         points, scores = list(grid), list(values)
-        if i == len(grid) - 1:
+        if i == len(grid) - 1 and self.refine:
             a = grid[-1]
             while a < MAX_ORDER:
                 a = min(2 * a, MAX_ORDER)
@@ -241,7 +289,7 @@ class Accountant:
                 scores.append(v)
                 if v >= scores[-2]:
                     break
-        elif i == 0:
+        elif i == 0 and self.refine:
             low = np.array([x for x in LOW_ORDERS if x < grid[0]])
             if low.size:
                 points = [*low.tolist(), *points]
@@ -252,7 +300,7 @@ class Accountant:
         j = int(np.argmin(scs))
         best_alpha, best_value = float(pts[j]), float(scs[j])
         at_edge = j in (0, len(pts) - 1)
-        if math.isfinite(best_value):
+        if math.isfinite(best_value) and self.refine:
             lo = pts[max(j - 1, 0)]
             hi = pts[min(j + 1, len(pts) - 1)]
             for _ in range(_ZOOM_ROUNDS):
@@ -266,6 +314,31 @@ class Accountant:
                 step = (hi - lo) / (_ZOOM_POINTS - 1)
                 lo, hi = max(best_alpha - step, lo), min(best_alpha + step, hi)
         return _Optimum(best_alpha, best_value, at_edge)
+
+
+def _profile_epsilon_result(profile: ProfileAnswer, delta: float, floor: float | None = None) -> EpsilonResult:
+    return EpsilonResult(
+        epsilon=profile.epsilon,
+        delta=delta,
+        alpha=None,
+        bound=profile.bound,
+        conversion=None,
+        lower_epsilon=profile.lower_epsilon,
+        rdp_floor_epsilon=floor,
+        method=profile.method,
+    )
+
+
+def _profile_delta_result(profile: ProfileAnswer) -> DeltaResult:
+    return DeltaResult(
+        delta=_round_up(math.exp(profile.log_delta)),
+        log_delta=profile.log_delta,
+        epsilon=profile.epsilon,
+        alpha=None,
+        bound=profile.bound,
+        conversion=None,
+        method=profile.method,
+    )
 
 
 def _warn(notes: tuple[str, ...]) -> None:

@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_steps(eps)
     eps.add_argument("--delta", type=_float, required=True)
     eps.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-    _add_common(eps, "best (default) or a bound name")
+    _add_common(eps, "best (default), profile (privacy-profile route), or an RDP bound name")
 
     dlt = sub.add_parser("delta", help="delta for a given epsilon")
     _add_mechanism(dlt)
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_steps(dlt)
     dlt.add_argument("--epsilon", type=_float, required=True)
     dlt.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-    _add_common(dlt, "best (default) or a bound name")
+    _add_common(dlt, "best (default), profile (privacy-profile route), or an RDP bound name")
 
     cmp = sub.add_parser("compare", help="table of every sampling scheme x relation x bound for one configuration")
     _add_mechanism(cmp)
@@ -268,18 +268,17 @@ def _text(command: str, out: dict[str, Any]) -> str:
     if command == "rdp":
         rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
         return "\n".join(rows)
+    how = f"bound = {out['bound']}, {out['steps']} steps"
+    if out["alpha"] is not None:
+        how = f"alpha = {out['alpha']:g}, {how}"
     if command == "epsilon":
-        line = (
-            f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
-            f"(alpha = {out['alpha']:g}, bound = {out['bound']}, {out['steps']} steps)"
-        )
+        line = f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"
+        if out["lower_epsilon"] is not None:
+            line += f"\nthe true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)"
         if out["rdp_floor_epsilon"] is not None:
             line += f"\nno RDP accountant can certify less than {out['rdp_floor_epsilon']:.6g} (RDP lower bound)"
         return line
-    return (
-        f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} "
-        f"(alpha = {out['alpha']:g}, bound = {out['bound']}, {out['steps']} steps)"
-    )
+    return f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,104 @@
+"""The privacy-profile route: one release (tight) and a few (optimal composition), against exact hockey-stick
+divergences of realisable pairs computed with mpmath."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import pytest
+
+import privamp as pa
+from privamp.profile_accounting import MAX_PROFILE_COUNT
+
+mp.mp.dps = 40
+
+
+def mixture_hockey_stick(eps: float, q: float, mu: float) -> float:
+    """delta(eps) of the pair ((1-q) N(0,1) + q N(mu,1), N(0,1)) in closed form (Balle et al. 2018, Thm 8 + Thm 4)."""
+    e, m = mp.mpf(eps), mp.mpf(mu)
+    base = mp.log(1 + (mp.exp(e) - 1) / q)
+    return float(q * (mp.ncdf(-base / m + m / 2) - mp.exp(base) * mp.ncdf(-base / m - m / 2)))
+
+
+@pytest.mark.parametrize(
+    ("sampling", "relation", "q", "mu"),
+    [
+        (pa.Poisson(0.01), "add-remove", 0.01, 1.0),
+        (pa.WithoutReplacement(100, 10_000), "replace-one", 0.01, 2.0),
+        (pa.NoSampling(), "replace-one", 1.0, 2.0),
+        (pa.NoSampling(), "add-remove", 1.0, 1.0),
+    ],
+)
+def test_single_release_is_tight(sampling: object, relation: str, q: float, mu: float) -> None:
+    sigma, delta = 1.0, 1e-5
+    step = pa.SubsampledMechanism(pa.Gaussian(sigma), sampling, relation)  # type: ignore[arg-type]
+    res = pa.Accountant().compose(step).epsilon(delta)
+    assert res.method == "profile" and res.alpha is None
+    assert mixture_hockey_stick(res.epsilon, q, mu / sigma) <= delta
+    assert res.lower_epsilon is not None and res.lower_epsilon <= res.epsilon
+    assert mixture_hockey_stick(res.lower_epsilon, q, mu / sigma) >= delta
+    assert res.epsilon - res.lower_epsilon <= 1e-6 * res.epsilon
+
+
+def test_issue_example_profile_beats_rdp() -> None:
+    # One Poisson-subsampled Gaussian release, q = 0.01, sigma = 1, delta = 1e-5.
+    acct = pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)))
+    res = acct.epsilon(1e-5)
+    rdp = acct.epsilon(1e-5, bound="poisson-exact")
+    assert res.method == "profile" and res.bound == "profile-poisson"
+    assert res.epsilon < rdp.epsilon
+    assert res.epsilon == pytest.approx(0.19945, abs=1e-5)
+    assert res.rdp_floor_epsilon is not None and res.epsilon < res.rdp_floor_epsilon
+
+
+def test_delta_through_the_profile() -> None:
+    acct = pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)))
+    d = acct.delta(0.2)
+    assert d.method == "profile"
+    assert d.delta == pytest.approx(mixture_hockey_stick(0.2, 0.01, 1.0), rel=1e-9)
+    assert d.delta >= mixture_hockey_stick(0.2, 0.01, 1.0)
+
+
+def test_few_releases_use_optimal_composition_soundly() -> None:
+    # Laplace(1) without sampling, 5 releases: the exact optimal composition of 1-DP mechanisms applies
+    # (KOV 2015, Thm 3.4) with delta_0 = 0; the profile route may only be better than that.
+    acct = pa.Accountant().compose(pa.Laplace(1.0), 5)
+    res = acct.epsilon(1e-3, bound="profile")
+    assert res.method == "profile+optimal-composition"
+    from privamp.bounds.composition import kov_optimal_epsilon
+
+    assert res.epsilon <= float(kov_optimal_epsilon(1e-3, 1.0, 0.0, 5)[0]) * (1 + 1e-9)
+    assert res.epsilon <= 5.0
+
+
+def test_with_replacement_replace_one_only_through_profiles() -> None:
+    step = pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 1000), "replace-one")
+    res = pa.Accountant().compose(step).epsilon(1e-5)
+    assert res.method == "profile" and res.bound == "profile-with-replacement" and res.lower_epsilon is None
+    with pytest.raises(pa.UnsupportedError, match="no RDP"):
+        pa.Accountant().compose(step, MAX_PROFILE_COUNT + 1).epsilon(1e-5)
+
+
+def test_profile_route_limits() -> None:
+    acct = pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), MAX_PROFILE_COUNT + 1)
+    with pytest.raises(pa.UnsupportedError, match="at most"):
+        acct.epsilon(1e-5, bound="profile")
+    assert acct.epsilon(1e-5).method == "rdp"
+    hetero = acct.compose(pa.Gaussian(2.0).subsampled(pa.Poisson(0.01)))
+    with pytest.raises(pa.UnsupportedError, match="one distinct step"):
+        hetero.epsilon(1e-5, bound="profile")
+    custom = pa.Accountant().compose(pa.RdpCurve(lambda a: 0.1 * a).subsampled(pa.Poisson(0.1)))
+    with pytest.raises(pa.UnsupportedError, match="profile"):
+        custom.epsilon(1e-5, bound="profile")
+    assert custom.epsilon(1e-5).method == "rdp"
+    with pytest.raises(pa.UnsupportedError, match="dataset size"):
+        pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.1), "replace-one")).epsilon(
+            1e-5, bound="profile"
+        )
+
+
+def test_pure_dp_single_release() -> None:
+    # eps-DP subsampled by Poisson: the profile of (eps, 0)-DP gives log(1 + q(e^eps - 1)) at every delta > 0
+    res = pa.Accountant().compose(pa.PureDP(1.0).subsampled(pa.Poisson(0.1))).epsilon(1e-6)
+    assert res.epsilon <= math.log1p(0.1 * math.expm1(1.0)) * (1 + 1e-9)
