@@ -14,11 +14,10 @@ This module is the single place that adapts events to the pure bound functions o
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
-from typing import Any
 
 import numpy as np
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import FloatArray, IntArray
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse
@@ -28,19 +27,9 @@ from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacemen
 REGISTRY = Registry()
 
 
-class _Module:
-    """A bound module imported on first use, so that a command only pays for the bounds it evaluates."""
-
-    def __init__(self, name: str) -> None:
-        self._name = f"privamp.bounds.{name}"
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(import_module(self._name), attr)
-
-
-poisson = _Module("poisson")
-wor = _Module("without_replacement")
-fixed_size = _Module("fixed_size")
+poisson = LazyModule("poisson")
+wor = LazyModule("without_replacement")
+fixed_size = LazyModule("fixed_size")
 
 ADD_REMOVE = Neighboring.ADD_REMOVE
 REPLACE_ONE = Neighboring.REPLACE_ONE

@@ -21,13 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from privamp.bounds import composition, profiles
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import FloatArray
 from privamp.catalog import sensitivity
 from privamp.errors import UnsupportedError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+
+profiles = LazyModule("profiles")
+composition = LazyModule("composition")
 
 #: Largest number of identical releases composed with the exact optimal composition theorem.
 MAX_PROFILE_COUNT = 64
@@ -109,14 +112,16 @@ def route(event: SubsampledMechanism) -> _Route:
 
 def _single_epsilon(r: _Route, relation: Neighboring, delta: FloatArray) -> FloatArray:
     if not r.amplification:
-        return profiles.epsilon_from_log_delta(r.log_delta, delta)
-    return profiles.amplified_epsilon(delta, r.log_delta, relation=relation.value, **r.amplification)
+        return np.asarray(profiles.epsilon_from_log_delta(r.log_delta, delta), dtype=np.float64)
+    out = profiles.amplified_epsilon(delta, r.log_delta, relation=relation.value, **r.amplification)
+    return np.asarray(out, dtype=np.float64)
 
 
 def _single_log_delta(r: _Route, relation: Neighboring, epsilon: FloatArray) -> FloatArray:
     if not r.amplification:
         return r.log_delta(epsilon)
-    return profiles.amplified_log_delta(epsilon, r.log_delta, relation=relation.value, **r.amplification)
+    out = profiles.amplified_log_delta(epsilon, r.log_delta, relation=relation.value, **r.amplification)
+    return np.asarray(out, dtype=np.float64)
 
 
 def profile_epsilon(event: SubsampledMechanism, count: int, delta: float) -> ProfileAnswer:

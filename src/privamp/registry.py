@@ -3,6 +3,7 @@
 Accountants never dispatch with ``isinstance`` chains: they ask :data:`privamp.catalog.REGISTRY`
 for the bounds of an event. "best" is the pointwise minimum over α of every sound upper bound
 that applies (exact values count as upper bounds); "lower" the pointwise maximum of the lower bounds.
+Where an exact curve is registered for an event, "best" and "lower" are that curve.
 """
 
 from __future__ import annotations
@@ -122,6 +123,9 @@ def _cached_curve(registry: Registry, event: SubsampledMechanism, alphas: tuple[
         if not wanted:
             what = "sound upper bound" if bound == BEST else "lower bound"
             raise UnsupportedError(f"no RDP {what} is known for {event.describe()}")
+        exact = [b for b in wanted if b.kind is BoundKind.EXACT]
+        if exact:  # an exact curve is both the smallest upper bound and the largest lower bound
+            wanted = exact
     else:
         wanted = [registry.get(event, bound)]
     table = np.vstack([_bound_values(b, event, alphas) for b in wanted])

@@ -664,3 +664,23 @@ def test_infinite_order() -> None:
     assert fs.fixed_size_wor_add_remove_rdp([np.inf, 2.0], Q, SIGMA)[0] == np.inf
     assert fs.fixed_size_wor_replace_one_rdp([np.inf], Q, SIGMA)[0] == np.inf
     assert fs.fixed_size_wr_add_remove_rdp([np.inf], 10, 100, SIGMA)[0] == np.inf
+
+
+@pytest.mark.parametrize(("b", "n", "sigma", "alpha"), [(1, 112.0, 96.0, 3), (2, 50.0, 40.0, 4), (1, 10.0, 100.0, 2)])
+def test_with_replacement_lower_stays_below_the_exact_pair_for_tiny_epsilon(
+    b: int, n: float, sigma: float, alpha: int
+) -> None:
+    # Regression: log F of the recursion is a sum close to 1; without an error allowance the lower bound
+    # came out 1.6e-9 relative ABOVE the exact value at b = 1 (where the pair is the Poisson-like mixture).
+    with mp.workdps(50):
+        a = [mp.binomial(b, k) * (mp.mpf(1) / n) ** k * (1 - mp.mpf(1) / n) ** (b - k) for k in range(b + 1)]
+        c = 4 / mp.mpf(sigma) ** 2
+        total = mp.mpf(0)
+        for combo in itertools.product(range(b + 1), repeat=alpha):
+            weight = mp.fprod(a[k] for k in combo)
+            pairs = sum(combo[i] * combo[j] for i in range(alpha) for j in range(i + 1, alpha))
+            total += weight * mp.exp(c * pairs)
+        exact = float(mp.log(total) / (alpha - 1))
+    low = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    assert low <= exact
+    assert low >= exact * (1 - 1e-5)

@@ -879,7 +879,7 @@ def test_o14_interpolation(mech: tuple[str, float], rate: float, n: int, theta: 
     ):
         cap = poisson_amplified_pure_dp(rate, eps_inf)
         b_n, b_next = np.minimum(integer_fn([n, n + 1], rate, curve), cap)
-        assert fn([n], rate, curve, eps_inf)[0] == b_n
+        assert fn([n], rate, curve, eps_inf)[0] == pytest.approx(b_n, rel=1e-15)
         alpha = n + theta
         k_chord = (1 - theta) * (n - 1) * b_n + theta * n * b_next  # chord of the capped integer bound (§2.7-2.8)
         assert fn([alpha], rate, curve, eps_inf)[0] == pytest.approx(k_chord / (alpha - 1), rel=1e-13)

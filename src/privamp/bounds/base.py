@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray, softplus
+from privamp.bounds._numerics import FloatArray, log1mexp, log_expm1, softplus
 
 
 def gaussian_rdp(alpha: ArrayLike, sigma: float) -> FloatArray:
@@ -53,7 +53,7 @@ def pure_dp_rdp(alpha: ArrayLike, epsilon: float) -> FloatArray:
     discussion), so by the data-processing inequality
 
         ε(α) = (1/(α−1)) log[(e^{αε} + e^{(1−α)ε}) / (1 + e^ε)]
-             = [αε + log1p(e^{−(2α−1)ε}) − softplus(ε)] / (α − 1),
+             = (1/(α−1)) log1p(expm1((α−1)ε) (1 − e^{−αε}) e^ε / (1 + e^ε)),
 
     which is attained by randomized response. ε(∞) = ε.
     """
@@ -65,8 +65,10 @@ def pure_dp_rdp(alpha: ArrayLike, epsilon: float) -> FloatArray:
         return np.full_like(a, np.inf)
     finite = np.isfinite(a)
     af = np.where(finite, a, 2.0)
-    num = af * e + np.log1p(np.exp(-(2 * af - 1) * e)) - softplus(e)
-    return np.asarray(np.where(finite, np.clip(num / (af - 1), 0.0, e), e))
+    # (e^{αε} + e^{(1−α)ε})/(1 + e^ε) − 1 = expm1((α−1)ε) · (1 − e^{−αε}) · e^ε/(1 + e^ε): a product of positive
+    # factors, so the curve keeps full relative accuracy for ε → 0 (randomized response with p near 1/2).
+    log_excess = log_expm1((af - 1) * e) + log1mexp(-af * e) - softplus(-e)
+    return np.asarray(np.where(finite, np.clip(softplus(log_excess) / (af - 1), 0.0, e), e))
 
 
 def randomized_response_rdp(alpha: ArrayLike, p: float) -> FloatArray:

@@ -110,6 +110,9 @@ _LOG_EPS = math.log(4 * np.finfo(np.float64).eps)
 # ---------------------------------------------------------------------------------------------------------
 
 
+_ULP = float(np.finfo(np.float64).eps)
+
+
 def _series_log_moments(v: float, k_max: int) -> FloatArray:
     """log M_k, k = 0..k_max, from the positive series M_k = Σ_n v^n/n! Δ_{k,n} (spec §1.5, [derived]).
 
@@ -999,7 +1002,11 @@ def fixed_size_wr_add_remove_rdp_lower_integer(
             raise InvalidParameterError(
                 "index_sets", index_sets, f"sets whose recursion needs at most max_work = {budget:.3g} operations"
             )
-        out[i] = max(value, 0.0) / (alpha - 1) * (1.0 - 1e-12)
+        # log F is a log-sum-exp of terms whose sum is close to 1 for small c, so its absolute rounding error (a few
+        # ulps per recursion stage and per unit of log(number of terms); the dominant log-weights are O(1)) limits
+        # the relative accuracy of a tiny ε; it is subtracted so that the result stays a lower bound.
+        rounding = 16.0 * _ULP * (alpha + (alpha - 1) * math.log(b + 1.0))
+        out[i] = max(value - rounding, 0.0) / (alpha - 1) * (1.0 - 1e-12)
     return out
 
 
