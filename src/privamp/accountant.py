@@ -44,8 +44,8 @@ MAX_ORDER = float(2**20)
 LOW_ORDERS: tuple[float, ...] = (1.001, 1.002, 1.005, 1.01, 1.02, 1.05)
 #: Relative margin added to every reported ε and δ so that floating-point rounding never makes them too small.
 SAFETY_MARGIN = 2.0**-33
-_ZOOM_POINTS = 16
-_ZOOM_ROUNDS = 3
+_ZOOM_POINTS = 24
+_ZOOM_ROUNDS = 2
 
 
 class OrderRangeWarning(UserWarning):
@@ -117,6 +117,7 @@ class Accountant:
         for event, count in entries:
             merged[event] = merged.get(event, 0) + count
         self._entries = tuple(merged.items())
+        self._cache: dict[tuple[bytes, str], tuple[FloatArray, list[frozenset[str]]]] = {}
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -143,6 +144,13 @@ class Accountant:
     def _composed(self, alphas: FloatArray, bound: str) -> tuple[FloatArray, list[frozenset[str]]]:
         if not self._entries:
             raise InvalidParameterError("accountant", "empty", "at least one composed event")
+        key = (alphas.tobytes(), bound)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._compose_curves(alphas, bound)
+        return hit
+
+    def _compose_curves(self, alphas: FloatArray, bound: str) -> tuple[FloatArray, list[frozenset[str]]]:
         total = np.zeros(alphas.shape)
         sources: list[set[str]] = [set() for _ in range(alphas.size)]
         for event, count in self._entries:
