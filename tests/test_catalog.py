@@ -8,6 +8,8 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import privamp as pa
 from privamp.catalog import REGISTRY
@@ -163,3 +165,30 @@ def test_headline_birrell_vs_wang() -> None:
     assert wang <= 2.3586 + 2e-3 and wang == pytest.approx(2.3586, rel=2e-3)
     assert best.epsilon <= birrell and best.bound == "wor-poisson-reduction"
     assert best.rdp_floor_epsilon == pytest.approx(best.epsilon, rel=1e-6)
+
+
+@settings(deadline=None, max_examples=25)
+@given(
+    sigma=st.floats(0.5, 100.0),
+    batch=st.integers(1, 10_000),
+    ratio=st.floats(1.0, 1e3),
+    alpha=st.floats(1.01, 256.0),
+    relation=st.sampled_from(list(pa.Neighboring)),
+)
+def test_no_nan_over_the_issue_range(
+    sigma: float, batch: int, ratio: float, alpha: float, relation: pa.Neighboring
+) -> None:
+    # Issue 3: no NaN and no overflow to a wrong finite value for sigma in [0.5, 100], |B| up to 1e4, alpha up to 256.
+    n = max(batch, int(batch * ratio))
+    orders = np.array([alpha, float(round(alpha)) + 1.0])
+    for sampling in (pa.Poisson(batch / n), pa.WithoutReplacement(batch, n), pa.WithReplacement(batch, n)):
+        step = pa.Gaussian(sigma).subsampled(sampling, relation)
+        if not any(b.kind.is_upper for b in REGISTRY.bounds_for(step)):
+            continue
+        best = step.rdp(orders)
+        assert not np.any(np.isnan(best)) and np.all(best >= 0)
+        # Subsampling never hurts: at most the mechanism itself at the largest sensitivity a step can have (2C: a
+        # replaced record, or under fixed-size add/remove a record displacing another).
+        if not isinstance(sampling, pa.WithReplacement):
+            worst = pa.Gaussian(sigma).subsampled(pa.NoSampling(), "replace-one").rdp(orders)
+            assert np.all(best <= worst * (1 + 1e-9))

@@ -88,24 +88,29 @@ def _log_moments(event: SubsampledMechanism) -> Callable[[IntArray], FloatArray]
     return lambda ls: wor.pure_dp_log_central_moments(ls, mech.epsilon)
 
 
-def with_moments(mech: Mechanism) -> bool:
-    return isinstance(mech, Gaussian | Laplace | RandomizedResponse | PureDP)
+def with_moments(event: SubsampledMechanism) -> bool:
+    return isinstance(event.mechanism, Gaussian | Laplace | RandomizedResponse | PureDP)
 
 
-def any_mechanism(_: Mechanism) -> bool:
+def any_mechanism(_: SubsampledMechanism) -> bool:
     return True
 
 
-def exact_pair(mech: Mechanism) -> bool:
-    return mech.exact_pair
+def exact_pair(event: SubsampledMechanism) -> bool:
+    return event.mechanism.exact_pair
 
 
-def approximate_pair(mech: Mechanism) -> bool:
-    return not mech.exact_pair
+def approximate_pair(event: SubsampledMechanism) -> bool:
+    return not event.mechanism.exact_pair
 
 
-def gaussian(mech: Mechanism) -> bool:
-    return isinstance(mech, Gaussian)
+def gaussian(event: SubsampledMechanism) -> bool:
+    return isinstance(event.mechanism, Gaussian)
+
+
+def gaussian_subsampled(event: SubsampledMechanism) -> bool:
+    """Gaussian with a sampling rate below 1 (Birrell et al. 2024 state their bounds for q < 1)."""
+    return gaussian(event) and _rate(event) < 1
 
 
 # ----------------------------------------------------------------- no sampling
@@ -266,7 +271,7 @@ REGISTRY.register(
         BoundKind.UPPER,
         WithoutReplacement,
         REPLACE_ONE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.fixed_size_wor_replace_one_rdp(a, _rate(e), _noise_multiplier(e), 4),
         "Birrell et al. 2024, Thm 3.4/3.5 (m = 4)",
         "fixed-size DP-SGD bound under replace-one (Taylor order 4, convexity cap)",
@@ -290,7 +295,7 @@ REGISTRY.register(
         BoundKind.LOWER,
         WithoutReplacement,
         REPLACE_ONE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.fixed_size_wor_replace_one_rdp_lower(a, _rate(e), _noise_multiplier(e)),
         "Birrell et al. 2024 (realisable pairs (2,0), (0,2), (1,-1), by quadrature)",
         "exact divergences of realisable pairs (dominated by wor-poisson-reduction; by name only)",
@@ -317,7 +322,7 @@ REGISTRY.register(
         BoundKind.UPPER,
         WithoutReplacement,
         ADD_REMOVE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.fixed_size_wor_add_remove_rdp(a, _rate(e), _noise_multiplier(e), 3),
         "Birrell et al. 2024, Thm 3.2/3.3 (m = 3)",
         "Taylor bound of the paper (an upper bound on fixed-size-add-remove; by name only)",
@@ -332,7 +337,7 @@ REGISTRY.register(
         BoundKind.UPPER,
         Poisson,
         REPLACE_ONE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.poisson_replace_one_rdp(a, _rate(e), _noise_multiplier(e), 4),
         "Birrell et al. 2024, Thm C.9 (m = 4)",
         "Poisson DP-SGD under replace-one (Taylor order 4, convexity cap)",
@@ -344,10 +349,23 @@ REGISTRY.register(
         BoundKind.LOWER,
         Poisson,
         REPLACE_ONE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.poisson_replace_one_rdp_lower(a, _rate(e), _noise_multiplier(e)),
         "exact divergence of the anti-parallel pair (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), by quadrature",
         "lower bound from a realisable pair of neighbouring datasets",
+    )
+)
+
+REGISTRY.register(
+    Bound(
+        "poisson-full-batch",
+        BoundKind.EXACT,
+        Poisson,
+        REPLACE_ONE,
+        lambda e: _rate(e) == 1 and e.mechanism.exact_pair,
+        lambda e, a: base_mechanism(e).rdp(a),
+        "Mironov 2017, Table II (sampling rate 1: every record is used)",
+        "the mechanism itself at the replace-one sensitivity",
     )
 )
 
@@ -358,7 +376,7 @@ REGISTRY.register(
         BoundKind.UPPER,
         WithReplacement,
         ADD_REMOVE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.fixed_size_wr_add_remove_rdp(a, *_batch(e), _noise_multiplier(e)),
         "Birrell et al. 2024, Thm 3.6 (general form, eqs. 108, 112-113, per-term caps)",
         "fixed-size with-replacement DP-SGD upper bound",
@@ -370,7 +388,7 @@ REGISTRY.register(
         BoundKind.LOWER,
         WithReplacement,
         ADD_REMOVE,
-        gaussian,
+        gaussian_subsampled,
         lambda e, a: fixed_size.fixed_size_wr_add_remove_rdp_lower(a, *_batch(e), _noise_multiplier(e)),
         "Birrell et al. 2024, Thm 3.7 and App. D.2.1 (truncated recursion)",
         "lower bound from the anti-parallel dataset pair (costly; by name only)",

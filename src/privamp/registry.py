@@ -18,7 +18,6 @@ import numpy as np
 
 from privamp.bounds._numerics import FloatArray
 from privamp.errors import UnsupportedError
-from privamp.mechanisms import Mechanism
 from privamp.sampling import Neighboring
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ class Bound:
     kind: BoundKind
     sampling: type
     neighboring: Neighboring
-    applies: Callable[[Mechanism], bool]
+    applies: Callable[[SubsampledMechanism], bool]
     evaluate: Evaluator
     reference: str
     description: str
@@ -93,7 +92,7 @@ class Registry:
             for b in self._bounds
             if isinstance(event.sampling, b.sampling)
             and b.neighboring is event.neighboring
-            and b.applies(event.mechanism)
+            and b.applies(event)
         ]
 
     def get(self, event: SubsampledMechanism, name: str) -> Bound:
