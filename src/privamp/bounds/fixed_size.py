@@ -24,9 +24,9 @@ q N(1, σ²/4) + (1−q) N(0, σ²/4) vs N(0, σ²/4): the "σ/2" of Thm 3.1.  S
 noise σ equals the Poisson-subsampled Gaussian RDP (Mironov et al. 2019) at noise σ/2.
 
 Numerics. Every quantity is carried in log space. The central moments M_{σ,k} = E[(L_σ − 1)^k] (eq. 44) are
-positive for k ≥ 2 and are evaluated from a positive series where the alternating binomial sum would cancel
-(see :func:`log_central_moments`); measured agreement with 600-digit mpmath sums is ~3e-12 relative for
-σ ∈ [0.5, 1000] and k ≤ 270. To stay on the safe side of that rounding, upper bounds inflate the excess
+positive for k ≥ 2 and are evaluated from a positive series where the alternating binomial sum would cancel,
+rounded up (see :func:`log_central_moments`). To stay on the safe side of the remaining rounding (log-sum-exps,
+log-gamma), upper bounds inflate the excess
 X = e^{(α−1)ε} − 1 by a relative 1e-11 (:data:`UPPER_SAFETY`) and lower bounds deflate theirs by 1e-12 (or by the
 quadrature error estimate). Upper bounds never return NaN; they are ``inf`` only at α = ∞.
 """
@@ -37,7 +37,6 @@ import itertools
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -53,6 +52,7 @@ from privamp.bounds._numerics import (
     log1pmx,
     log_diff_exp,
     log_expm1,
+    log_gaussian_central_moments,
     logsumexp,
     softplus,
 )
@@ -99,7 +99,6 @@ UPPER_SAFETY = math.log1p(1e-11)
 LOWER_SAFETY = math.log1p(-1e-12)
 """Lower bounds from exact sums return (1/(α−1)) log(1 + X(1 − 1e-12))."""
 
-_TABLE_BLOCK = 64
 _MAX_EXACT_ORDER = 1_000_000
 _ALPHA_CHUNK = 64
 _LOG_EPS = math.log(4 * np.finfo(np.float64).eps)
@@ -113,85 +112,9 @@ _LOG_EPS = math.log(4 * np.finfo(np.float64).eps)
 _ULP = float(np.finfo(np.float64).eps)
 
 
-def _series_log_moments(v: float, k_max: int) -> FloatArray:
-    """log M_k, k = 0..k_max, from the positive series M_k = Σ_n v^n/n! Δ_{k,n} (spec §1.5, [derived]).
-
-    Δ_{k,n} is the k-th forward difference at 0 of (x(x−1))^n. Expanding x^{(2)} x^{(j)} in falling factorials
-    gives the positive recursion Δ_{j,n} = j(j−1)(Δ_{j−2,n−1} + 2Δ_{j−1,n−1} + Δ_{j,n−1}), Δ_{j,0} = [j = 0],
-    run here on L_n(j) = log(v^n/n! Δ_{j,n}). Once n + 2 > t_k = v k(k−1), the tail Σ_{n'>n} v^{n'}/n'! Δ_{k,n'}
-    is at most 2^k t_k^{n+1}/(n+1)! / (1 − t_k/(n+2)) (from |Δ_{k,n}| ≤ 2^k (k(k−1))^n); the loop stops when that
-    is below 1e-17 of the partial sum, and the tail bound is then added, so the result is not below the truth.
-    """
-    j = np.arange(k_max + 1, dtype=np.float64)
-    with np.errstate(divide="ignore"):
-        log_jj = np.log(j * (j - 1))
-    log_v = math.log(v)
-    log_t = log_v + log_jj
-    t_max = v * k_max * (k_max - 1)
-    log2 = math.log(2.0)
-    cur = np.full(k_max + 1, -np.inf)
-    cur[0] = 0.0
-    total = cur.copy()
-    shift1 = np.full(k_max + 1, -np.inf)
-    shift2 = np.full(k_max + 1, -np.inf)
-    n = 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        while True:
-            n += 1
-            shift1[1:] = cur[:-1] + log2
-            shift2[2:] = cur[:-2]
-            top = np.maximum(np.maximum(shift1, shift2), cur)
-            top = np.where(np.isfinite(top), top, 0.0)
-            s = np.exp(shift2 - top) + np.exp(shift1 - top) + np.exp(cur - top)
-            cur = (log_v - math.log(n)) + log_jj + top + np.log(s)
-            total = np.logaddexp(total, cur)
-            if n + 2 > 1.05 * t_max + 1.0 and n % 8 == 0:
-                log_tail = j * log2 + (n + 1) * log_t - special.gammaln(n + 2) - np.log1p(-np.exp(log_t) / (n + 2))
-                if np.all(log_tail[2:] <= total[2:] - 39.2):
-                    return np.asarray(np.where(j >= 2, np.logaddexp(total, log_tail), total))
-
-
-def _direct_log_moments(v: float, ks: IntArray) -> FloatArray:
-    """log M_k by the signed binomial sum Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{vℓ(ℓ−1)} in log space.
-
-    Used only where k e^{−v(k−1)} ≤ 0.1: then the ℓ = k term dominates, Σ|terms| / M ≤ 1.25, and the
-    subtraction loses no more than a bit.
-    """
-    out = np.empty(ks.size)
-    for start in range(0, ks.size, 128):
-        kb = ks[start : start + 128].astype(np.float64)[:, None]
-        ell = np.arange(int(kb.max()) + 1, dtype=np.float64)[None, :]
-        valid = ell <= kb
-        lt = np.where(valid, lbinom(kb, np.minimum(ell, kb)) + v * ell * (ell - 1), -np.inf)
-        even = ((kb - ell) % 2) == 0
-        pos = logsumexp(np.where(even, lt, -np.inf), axis=1)
-        neg = logsumexp(np.where(even, -np.inf, lt), axis=1)
-        out[start : start + 128] = log_diff_exp(pos, neg)
-    return out
-
-
-@lru_cache(maxsize=512)
-def _log_moment_table(sigma: float, size: int) -> FloatArray:
-    v = 2.0 / (sigma * sigma)
-    k = np.arange(size)
-    with np.errstate(divide="ignore"):
-        direct_ok = np.log(np.maximum(k, 1)) + math.log(10.0) <= v * (k - 1)
-    hard = np.nonzero((k >= 2) & ~direct_ok)[0]
-    k_series = int(hard.max()) if hard.size else 1
-    out = np.full(size, -np.inf)
-    out[0] = 0.0
-    if k_series >= 2:
-        out[: k_series + 1] = _series_log_moments(v, k_series)
-    rest = np.arange(max(k_series + 1, 2), size)
-    if rest.size:
-        out[rest] = _direct_log_moments(v, rest)
-    out.setflags(write=False)
-    return out
-
-
 def _log_moments(sigma: float, k_max: int) -> FloatArray:
-    size = -(-(k_max + 1) // _TABLE_BLOCK) * _TABLE_BLOCK
-    return _log_moment_table(float(sigma), size)[: k_max + 1]
+    """log M_{σ,k}, k = 0..k_max, rounded up: the Gaussian pair at noise σ/2 (shift 1), see the module docstring."""
+    return log_gaussian_central_moments(0.5 * sigma, k_max)
 
 
 def _log_abs_bounds(log_m: FloatArray) -> FloatArray:
@@ -207,10 +130,10 @@ def log_central_moments(sigma: float, k_max: int) -> FloatArray:
     """log M_{σ,k} for k = 0, …, k_max: Birrell et al. eq. (44), exact (log M_1 = −inf since M_1 = 0).
 
     M_{σ,k} = E[(L_σ − 1)^k], L_σ(θ) = exp((4θ − 2)/σ²), θ ~ N(0, σ²/4) (eq. 42), i.e.
-    M_{σ,k} = Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{2ℓ(ℓ−1)/σ²}. That alternating sum cancels catastrophically for large σ;
-    here it is used only where its leading term dominates, and elsewhere the positive series of spec §1.5
-    [derived] is summed in log space with a rigorous tail bound. Tables are cached per σ (Remark C.8).
-    Accuracy: ~3e-12 relative against 600-digit mpmath for σ ∈ [0.5, 1000], k ≤ 270.
+    M_{σ,k} = Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{2ℓ(ℓ−1)/σ²}: the central moments of the Gaussian likelihood ratio at noise
+    σ/2, computed by :func:`privamp.bounds._numerics.log_gaussian_central_moments` (positive series with a rigorous
+    tail bound where the alternating sum would cancel; every value rounded up, ≤ 4e-14 relative above the exact
+    one). Tables are cached per σ (Remark C.8).
     """
     s = check_positive("sigma", sigma)
     k = check_int("k_max", k_max, minimum=0)
@@ -323,8 +246,8 @@ def _log_convexity_cap(alpha: FloatArray, q: float, sigma: float) -> FloatArray:
 def _finish(alpha: FloatArray, log_excess: FloatArray, safety: float = 0.0) -> FloatArray:
     """(1/(α−1)) log(1 + X·e^{safety}) from log X; α = ∞ gives ∞.
 
-    ``safety`` = UPPER_SAFETY for upper bounds (covers the ~3e-12 relative rounding of the moment tables and
-    log-sum-exps, so the result stays on the safe side), LOWER_SAFETY for lower bounds, 0 for exact values.
+    ``safety`` = UPPER_SAFETY for upper bounds (covers the relative rounding of the log-sum-exps, so the result
+    stays on the safe side), LOWER_SAFETY for lower bounds, 0 for exact values.
     """
     out = np.full(alpha.shape, np.inf)
     fin = np.isfinite(alpha)

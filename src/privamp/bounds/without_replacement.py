@@ -24,8 +24,9 @@ extrapolation (never by chord interpolation, which would not be a lower bound).
 Numerics: all sums are log-sum-exps of positive terms with binomials from log-gamma; log(1 + S)
 is a softplus of log S so that γ down to 1e-300 keeps its digits. The central moments
 B(ε, l) = E_q[(p/q − 1)^l] that Thm 21 needs are alternating sums that lose hundreds of digits
-for large σ; they are evaluated in multiprecision decimal arithmetic with a rigorous error bound
-(or by a positive closed form), never by float64 forward differences.
+for large σ; they are evaluated by a positive series (Gaussian), in multiprecision decimal arithmetic
+(Laplace), both with a rigorous error bound and rounded up, or by a positive closed form, never by
+float64 forward differences.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from privamp.bounds._numerics import (
     interpolate_integer_orders,
     lbinom,
     log_expm1,
+    log_gaussian_central_moments,
     logsumexp,
     softplus,
 )
@@ -380,22 +382,6 @@ def _check_even_orders(ls: ArrayLike) -> IntArray:
 _MomentBuilder = Callable[[int], tuple[list[Decimal], Decimal]]
 
 
-def _gaussian_builder(sigma: float) -> _MomentBuilder:
-    def build(top: int) -> tuple[list[Decimal], Decimal]:
-        a = 1 / (Decimal(sigma) * Decimal(sigma))  # e^{(i−1)ε(i)} = w^{i(i−1)/2}, w = e^{1/σ²}
-        w = a.exp()
-        h = [Decimal(1), Decimal(1)]
-        step = w
-        for _ in range(2, top + 1):
-            h.append(h[-1] * step)
-            step *= w
-        # w: (1 + 2.2a)u; w^i: i(2 + 2.2a)u; h(i) = Π_{k<i} w^k: (i²/2)(2 + 2.2a)u + i u; doubled.
-        c = 2 * (Decimal(top) ** 2 * (1 + Decimal("1.1") * a) + top) + 10
-        return h, c
-
-    return build
-
-
 def _laplace_builder(scale: float) -> _MomentBuilder:
     def build(top: int) -> tuple[list[Decimal], Decimal]:
         a = 1 / Decimal(scale)
@@ -479,11 +465,6 @@ def _table_size(top: int) -> int:
 
 
 @functools.lru_cache(maxsize=32)
-def _gaussian_moment_table(sigma: float, top: int) -> tuple[float, ...]:
-    return tuple(_log_forward_differences(tuple(range(2, top + 1, 2)), _gaussian_builder(sigma)))
-
-
-@functools.lru_cache(maxsize=32)
 def _laplace_moment_table(scale: float, top: int) -> tuple[float, ...]:
     return tuple(_log_forward_differences(tuple(range(2, top + 1, 2)), _laplace_builder(scale)))
 
@@ -492,23 +473,21 @@ def gaussian_log_central_moments(orders: ArrayLike, sigma: float) -> FloatArray:
     """log B(ε, l) = log E_q[(p/q − 1)^l] for the Gaussian mechanism, p = N(1, σ²), q = N(0, σ²), even l.
 
     Exact forward difference B(ε, l) = Σ_i (−1)^{l−i} C(l,i) e^{i(i−1)/(2σ²)} (Wang et al. 2019,
-    Def. before Thm 21; Lemma 31 shows it is the supremum over neighbouring pairs), computed in
-    decimal arithmetic at a precision chosen adaptively with a rigorous error bound (up to several
-    hundred digits for σ ≥ 8, where float64 forward differences are wrong, even in sign; spec §4.3)
-    and rounded upward. Cached per (σ, block of 64 orders). ``sigma`` is the noise scale divided
-    by the replace-one sensitivity.
+    Def. before Thm 21; Lemma 31 shows it is the supremum over neighbouring pairs), rounded upward, from
+    :func:`privamp.bounds._numerics.log_gaussian_central_moments` (positive series with a rigorous error bound
+    where float64 forward differences are wrong, even in sign, e.g. σ ≥ 8; spec §4.3). Cached per (σ, block of
+    64 orders). ``sigma`` is the noise scale divided by the replace-one sensitivity.
     """
     ls = _check_even_orders(orders)
     s = check_positive("sigma", sigma)
-    table = _gaussian_moment_table(s, _table_size(int(ls.max())))
-    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
+    return np.asarray(log_gaussian_central_moments(s, int(ls.max()))[ls], dtype=np.float64)
 
 
 def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
     """log B(ε, l) for the Laplace mechanism, p = Lap(1, b), q = Lap(0, b), even l (exact, rounded up).
 
     B(ε, l) = Σ_i (−1)^{l−i} C(l,i) h(i) with h(i) = [i e^{(i−1)/b} + (i−1) e^{−i/b}]/(2i−1)
-    (Mironov 2017, Table II), evaluated in adaptive-precision decimals as for the Gaussian
+    (Mironov 2017, Table II), evaluated in adaptive-precision decimals with a rigorous error bound
     (float64 fails from l ≈ 32 at b = 2; spec §4.3). ``scale`` is b divided by the ℓ1-sensitivity.
     """
     ls = _check_even_orders(orders)
