@@ -109,3 +109,13 @@ def test_gaussian_central_moments_rounded_up(sigma: float) -> None:
         ref = mp_log_gaussian_moment(k, sigma)
         assert mp.mpf(float(got[k])) >= ref
         assert float(got[k]) - float(ref) <= 1e-13 * max(1.0, abs(float(ref)))
+
+
+def test_real_order_upper_caps_and_chords() -> None:
+    """B(n) = n with cap 5: α = ∞ and large α give the cap, α = 2.5 the CGF chord ((0.5·1·2 + 0.5·2·3)/1.5)."""
+
+    def bound(n: np.ndarray) -> np.ndarray:
+        return n.astype(np.float64)
+
+    got = nx.real_order_upper(np.array([1.5, 2.0, 2.5, 7.5, np.inf]), bound, 5.0)
+    np.testing.assert_allclose(got, [2.0, 2.0, 4.0 / 1.5, 5.0, 5.0], rtol=1e-15)

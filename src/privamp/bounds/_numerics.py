@@ -17,6 +17,10 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 LOG_MAX = float(np.log(np.finfo(np.float64).max))
+ULP = float(np.finfo(np.float64).eps)
+"""Machine epsilon 2^−52, the spacing of float64 numbers at 1 (twice the unit roundoff)."""
+ROUND = 8.0 * ULP
+"""Relative slack used to round a computed quantity toward the safe side."""
 
 
 _LOG_FACTORIALS = np.zeros(1)
@@ -187,11 +191,27 @@ def interpolate_integer_orders(
         return np.asarray(np.where(theta > 0, k / (a - 1), b_at))
 
 
+
+def real_order_upper(alphas: FloatArray, integer_bound: Callable[[IntArray], FloatArray], cap: float) -> FloatArray:
+    """Real-order form (α > 1, ``inf`` allowed) of an RDP upper bound B known at integer orders ≥ 2.
+
+    ``cap`` must be an upper bound valid at every order (typically the subsampled ε(∞), since D_α ≤ D_∞).
+    α = ∞ gives ``cap``; finite α the chord of min(B, cap) (:func:`interpolate_integer_orders`, valid since the
+    capped integer values are themselves integer-order bounds), capped again because the chord of capped values
+    can round one ulp above the cap.
+    """
+    out = np.full(alphas.shape, cap)
+    finite = np.isfinite(alphas)
+    if np.any(finite):
+        chord = interpolate_integer_orders(alphas[finite], lambda n: np.minimum(integer_bound(n), cap))
+        out[finite] = np.minimum(chord, cap)
+    return out
+
 # ---------------------------------------------------------------------------------------------------------
 # Central moments of the Gaussian likelihood ratio
 # ---------------------------------------------------------------------------------------------------------
 
-_UNIT_ROUNDOFF = float(np.finfo(np.float64).eps) / 2.0
+_UNIT_ROUNDOFF = ULP / 2.0
 _LOG2 = math.log(2.0)
 _ZERO_EXPONENT = -(2**40)
 """Binary exponent stored with a zero mantissa (aligning it to any other exponent gives exactly 0)."""

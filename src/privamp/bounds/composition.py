@@ -15,19 +15,17 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, special
 
-from privamp.bounds._numerics import FloatArray, lbinom, log1mexp, logsumexp, softplus
+from privamp.bounds._numerics import ROUND, ULP, FloatArray, lbinom, log1mexp, logsumexp, softplus
 from privamp.bounds.profiles import amplify_epsilon, epsilon_from_log_delta
 from privamp.errors import InvalidParameterError
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_rate, check_real
 
-_ULP = float(np.finfo(np.float64).eps)
-_ROUND = 8.0 * _ULP
 KOV_EXACT_MAX_COMPOSITIONS = 10_000_000
 """Largest k accepted by the exact optimal composition (O(k) work and memory per evaluation)."""
 
 
 def _up(x: float) -> float:
-    return x * (1.0 + _ROUND) if math.isfinite(x) and x > 0 else x
+    return x * (1.0 + ROUND) if math.isfinite(x) and x > 0 else x
 
 
 def _pairs(epsilon: ArrayLike, delta: ArrayLike) -> tuple[FloatArray, FloatArray]:
@@ -85,7 +83,7 @@ def advanced_composition_epsilon(epsilon: float, delta: float, k: int, delta_tot
         raise InvalidParameterError("delta", delta, "in [0, 1]")
     kk = check_int("k", k)
     dt = check_open_unit("delta_total", delta_total)
-    slack = (dt - kk * d) * (1.0 - _ROUND)
+    slack = (dt - kk * d) * (1.0 - ROUND)
     if not slack > 0:
         return math.inf
     return advanced_composition(epsilon, delta, kk, slack)[0]
@@ -120,7 +118,7 @@ def kov_composition_epsilon(epsilon: ArrayLike, delta: ArrayLike, delta_total: f
     kk = check_int("k", k)
     e, d = _pairs(epsilon, delta)
     dt = check_open_unit("delta_total", delta_total)
-    slack = float(-np.expm1(math.log1p(-dt) - _log_prod_one_minus(d, kk))) * (1.0 - _ROUND)
+    slack = float(-np.expm1(math.log1p(-dt) - _log_prod_one_minus(d, kk))) * (1.0 - ROUND)
     if not slack > 0:
         return math.inf
     return kov_composition(e, d, min(slack, 1.0), kk)[0]
@@ -164,13 +162,13 @@ def kov_optimal_log_delta(eps_total: ArrayLike, epsilon: float, delta: float, k:
                 continue
             terms = lbinom(kk, ell) + (kk - ell) * e0 + log1mexp(expo) - norm
             val = float(logsumexp(terms))
-            log_inner.reshape(-1)[i] = min(0.0, val + 8.0 * _ULP * (scale + abs(et)))
+            log_inner.reshape(-1)[i] = min(0.0, val + 8.0 * ULP * (scale + abs(et)))
     if d0 == 0:
         return log_inner
     log_keep = kk * math.log1p(-d0) if d0 < 1 else -math.inf
     with np.errstate(divide="ignore"):
         out = log1mexp(np.minimum(log_keep + log1mexp(np.minimum(log_inner, -1e-300)), -1e-300))
-    return np.asarray(np.minimum(out + _ROUND * (1.0 + np.abs(out)), 0.0))
+    return np.asarray(np.minimum(out + ROUND * (1.0 + np.abs(out)), 0.0))
 
 
 def kov_optimal_epsilon(delta_total: ArrayLike, epsilon: float, delta: float, k: int) -> FloatArray:
@@ -201,7 +199,7 @@ def tuned_naive_composition_epsilon(
     dt = check_open_unit("delta_total", delta_total)
     kk = check_int("k", k)
     g = check_rate("rate", rate)
-    d_base = min(1.0, dt / (kk * g) * (1.0 - _ROUND))
+    d_base = min(1.0, dt / (kk * g) * (1.0 - ROUND))
     eps_base = _base_eps(base_epsilon, np.array([d_base]))[0]
     return _up(kk * float(amplify_epsilon(eps_base, g)[0]))
 
@@ -237,10 +235,10 @@ def tuned_strong_composition_epsilon(
 
     def total(log_dt: float) -> float:
         d_base = min(1.0, math.exp(log_dt))
-        d1 = g * d_base * (1.0 + _ROUND)
+        d1 = g * d_base * (1.0 + ROUND)
         if d1 >= 1:
             return math.inf
-        slack = float(-np.expm1(math.log1p(-dt) - kk * math.log1p(-d1))) * (1.0 - _ROUND)
+        slack = float(-np.expm1(math.log1p(-dt) - kk * math.log1p(-d1))) * (1.0 - ROUND)
         if not slack > 0:
             return math.inf
         eps1 = float(amplify_epsilon(_base_eps(base_epsilon, np.array([d_base])), g)[0])

@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import integrate, special
 
 from privamp.bounds._numerics import (
+    ULP,
     FloatArray,
     IntArray,
     expm1mx,
@@ -101,15 +102,12 @@ LOWER_SAFETY = math.log1p(-1e-12)
 
 _MAX_EXACT_ORDER = 1_000_000
 _ALPHA_CHUNK = 64
-_LOG_EPS = math.log(4 * np.finfo(np.float64).eps)
+_LOG_EPS = math.log(4 * ULP)
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Special functions M_{σ,k} and B̃_{σ,k}
 # ---------------------------------------------------------------------------------------------------------
-
-
-_ULP = float(np.finfo(np.float64).eps)
 
 
 def _log_moments(sigma: float, k_max: int) -> FloatArray:
@@ -928,7 +926,7 @@ def fixed_size_wr_add_remove_rdp_lower_integer(
         # log F is a log-sum-exp of terms whose sum is close to 1 for small c, so its absolute rounding error (a few
         # ulps per recursion stage and per unit of log(number of terms); the dominant log-weights are O(1)) limits
         # the relative accuracy of a tiny ε; it is subtracted so that the result stays a lower bound.
-        rounding = 16.0 * _ULP * (alpha + (alpha - 1) * math.log(b + 1.0))
+        rounding = 16.0 * ULP * (alpha + (alpha - 1) * math.log(b + 1.0))
         out[i] = max(value - rounding, 0.0) / (alpha - 1) * (1.0 - 1e-12)
     return out
 

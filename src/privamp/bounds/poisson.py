@@ -31,12 +31,12 @@ from privamp.bounds._numerics import (
     FloatArray,
     IntArray,
     expm1mx,
-    interpolate_integer_orders,
     log1mexp,
     log1pmx,
     log_expm1,
     log_factorial,
     logsumexp,
+    real_order_upper,
     softplus,
 )
 from privamp.errors import InvalidParameterError
@@ -57,7 +57,11 @@ _CHUNK_CELLS = 1 << 21
 
 
 def _check_rate(rate: object) -> float:
-    """A Poisson sampling probability γ in [0, 1]."""
+    """A Poisson sampling probability γ in [0, 1].
+
+    Not :func:`privamp.validation.check_rate`, which requires (0, 1]: γ = 0 (no record ever sampled, ε' = 0) is a
+    valid input of the Poisson bounds here.
+    """
     x = check_real("rate", rate)
     if not 0.0 <= x <= 1.0:
         raise InvalidParameterError("rate", rate, "in [0, 1]")
@@ -207,15 +211,9 @@ def _real_order_upper(
     a = check_orders(alphas)
     gamma = _check_rate(rate)
     cap = poisson_amplified_pure_dp(gamma, float(_check_eps_inf(eps_inf)))
-    out = np.full(a.shape, cap)
     if gamma == 0.0:
         return np.zeros(a.shape)
-    finite = np.isfinite(a)
-    if np.any(finite):
-        # The capped integer values are themselves valid integer-order bounds, so their chord is valid too.
-        chord = interpolate_integer_orders(a[finite], lambda n: np.minimum(integer_bound(n), cap))
-        out[finite] = np.minimum(chord, cap)
-    return out
+    return real_order_upper(a, integer_bound, cap)
 
 
 def poisson_rdp_tight(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:

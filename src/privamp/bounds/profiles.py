@@ -28,7 +28,17 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import integrate, optimize, special
 
-from privamp.bounds._numerics import FloatArray, IntArray, lbinom, log1mexp, log_expm1, logsumexp, softplus
+from privamp.bounds._numerics import (
+    ROUND,
+    ULP,
+    FloatArray,
+    IntArray,
+    lbinom,
+    log1mexp,
+    log_expm1,
+    logsumexp,
+    softplus,
+)
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.validation import check_int, check_nonnegative, check_positive, check_rate, check_real
 
@@ -37,9 +47,6 @@ GroupLogDelta = Callable[[FloatArray, IntArray], FloatArray]
 Sampling = Literal["poisson", "without-replacement", "with-replacement"]
 Relation = Literal["add-remove", "replace-one"]
 
-_ULP = float(np.finfo(np.float64).eps)
-_ROUND = 8.0 * _ULP
-"""Relative slack used to round a computed quantity toward the safe side."""
 _LOG_TAIL = -1000.0
 """Binomial mixture weights whose total (log) mass lies below this are lumped together with δ ≤ 1."""
 _EPS_SEARCH_MAX = 2.0**20
@@ -104,18 +111,18 @@ def _call_group_log_delta(fn: GroupLogDelta, eps: FloatArray, k: NDArray[np.int6
 
 def _round_up(x: FloatArray) -> FloatArray:
     """x rounded up by a relative margin (for ε that must not be under-reported)."""
-    return np.asarray(np.where(np.isfinite(x) & (x > 0), x * (1.0 + _ROUND), x))
+    return np.asarray(np.where(np.isfinite(x) & (x > 0), x * (1.0 + ROUND), x))
 
 
 def _round_down(x: FloatArray) -> FloatArray:
     """x ≥ 0 rounded down by a relative margin (for a base ε fed to a non-increasing profile)."""
-    return np.asarray(np.where(np.isfinite(x) & (x > 0), x * (1.0 - _ROUND), x))
+    return np.asarray(np.where(np.isfinite(x) & (x > 0), x * (1.0 - ROUND), x))
 
 
 def _log_round_up(log_delta: FloatArray) -> FloatArray:
     """log δ nudged up by a relative margin on δ of order (1 + |log δ|)·1e-15, capped at 0."""
     with np.errstate(invalid="ignore"):
-        bumped = np.where(np.isfinite(log_delta), log_delta + _ROUND * (1.0 + np.abs(log_delta)), log_delta)
+        bumped = np.where(np.isfinite(log_delta), log_delta + ROUND * (1.0 + np.abs(log_delta)), log_delta)
     return np.asarray(np.minimum(bumped, 0.0))
 
 
@@ -422,7 +429,7 @@ def epsilon_from_log_delta(log_delta: LogDelta, delta: ArrayLike, *, eps_hi: Arr
     d = _delta_array(delta)
     with np.errstate(divide="ignore"):
         log_target = np.log(d)
-    target = log_target - 64.0 * _ULP * np.abs(np.where(np.isfinite(log_target), log_target, 0.0))
+    target = log_target - 64.0 * ULP * np.abs(np.where(np.isfinite(log_target), log_target, 0.0))
 
     def ok(eps: FloatArray) -> NDArray[np.bool_]:
         return np.asarray(_call_log_delta(log_delta, eps) <= target)
@@ -526,7 +533,7 @@ def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tupl
     d = _delta_array(delta)
     e, d = np.broadcast_arrays(e, d)
     eps_p = e.copy() if g == 1.0 else _amp_up(np.asarray(e, dtype=np.float64), g)
-    delta_p = np.minimum(1.0, g * d * (1.0 + _ROUND))
+    delta_p = np.minimum(1.0, g * d * (1.0 + ROUND))
     return np.asarray(eps_p), np.asarray(delta_p)
 
 
@@ -543,7 +550,7 @@ def subsampling_lemma_inverse(
     d = _delta_array(delta_prime, "delta_prime")
     e, d = np.broadcast_arrays(e, d)
     eps_b = e.copy() if g == 1.0 else _amp_inv_down(np.asarray(e, dtype=np.float64), g)
-    delta_b = np.minimum(1.0, d / g * (1.0 - _ROUND))
+    delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
 
 
@@ -601,7 +608,7 @@ def _log_binomial_weights(trials: int, k: NDArray[np.int64], log_p: float, log_q
     kf = k.astype(np.float64)
     val = lbinom(trials, kf) + kf * log_p + (trials - kf) * log_q
     scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
-    return np.asarray(val + 8.0 * _ULP * scale, dtype=np.float64)
+    return np.asarray(val + 8.0 * ULP * scale, dtype=np.float64)
 
 
 def _wr_log_weights(n: int, m: int) -> tuple[NDArray[np.int64], FloatArray, float]:
@@ -655,7 +662,7 @@ def wr_replace_one_log_delta(
     n = check_int("dataset_size", dataset_size)
     m = check_int("sample_size", sample_size)
     e = _eps_array(eps_prime, "eps_prime")
-    g = min(1.0, with_replacement_rate(n, m) * (1.0 + _ROUND))
+    g = min(1.0, with_replacement_rate(n, m) * (1.0 + ROUND))
     base = e.copy() if g == 1.0 else _amp_inv_down(e, g)
     k, logw, dropped = _wr_log_weights(n, m)
     return _log_round_up(_mixture_log_delta(base, k, logw, dropped, group_log_delta))
@@ -711,7 +718,7 @@ def poisson_replace_one_log_delta(
     else:
         k = np.arange(1, n, dtype=np.int64)
         logw = _log_binomial_weights(n - 1, k - 1, math.log(g), math.log1p(-g))
-        last = (n - 1) * math.log(g) * (1.0 - _ROUND)
+        last = (n - 1) * math.log(g) * (1.0 - ROUND)
         kk, lw, dropped = _truncate_mixture(k, logw)
         log_alpha_k = flat[:, None] + math.log(g) - math.log1p(-g) + np.log(n - kk)[None, :] - np.log(kk)[None, :]
         vals = _extended(_round_down_signed(log_alpha_k), log_delta) + lw[None, :]
@@ -729,7 +736,7 @@ def poisson_replace_one_log_delta(
 def _round_down_signed(x: FloatArray) -> FloatArray:
     """x moved toward −inf by a relative margin (orders fed to a non-increasing extended profile)."""
     with np.errstate(invalid="ignore"):
-        return np.asarray(np.where(np.isfinite(x), x - _ROUND * np.abs(x), x))
+        return np.asarray(np.where(np.isfinite(x), x - ROUND * np.abs(x), x))
 
 
 def poisson_replace_one_by_size_log_delta(
@@ -897,7 +904,7 @@ def amplified_epsilon(
         )
 
     if scaled_rate is not None:
-        target = np.minimum(1.0, d / scaled_rate * (1.0 - _ROUND))
+        target = np.minimum(1.0, d / scaled_rate * (1.0 - ROUND))
         if base_epsilon is not None:
             base = np.asarray(base_epsilon(target), dtype=np.float64)
             if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):
@@ -920,7 +927,7 @@ def _settle(forward: LogDelta, eps: FloatArray, delta: FloatArray) -> FloatArray
     with np.errstate(divide="ignore"):
         log_target = np.log(delta)
     out = eps.copy()
-    step = 4.0 * _ULP
+    step = 4.0 * ULP
     for _ in range(200):
         finite = np.isfinite(out) & (out > 0)
         bad = finite & (_call_log_delta(forward, np.where(finite, out, 0.0)) > log_target)

@@ -41,13 +41,14 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from privamp.bounds._numerics import (
+    ULP,
     FloatArray,
     IntArray,
-    interpolate_integer_orders,
     lbinom,
     log_expm1,
     log_gaussian_central_moments,
     logsumexp,
+    real_order_upper,
     softplus,
 )
 from privamp.errors import InvalidParameterError
@@ -80,8 +81,7 @@ BaseRdp = Callable[[FloatArray], ArrayLike]
 LogMoments = Callable[[IntArray], ArrayLike]
 
 _LOG2 = math.log(2.0)
-_EPS = float(np.finfo(np.float64).eps)
-_EPS4 = 4.0 * _EPS
+_EPS4 = 4.0 * ULP
 _LOG4 = math.log(4.0)
 # Elements of the (orders × j) matrix evaluated at once by the binomial log-sum-exp.
 _CHUNK_ELEMENTS = 1 << 21
@@ -152,7 +152,7 @@ def _log_binomial_sums(orders: IntArray, log_terms: FloatArray, magnitudes: Floa
         mat = np.where(j[None, :] <= block[:, None], mat, -np.inf)
         out[order_idx[start:stop]] = logsumexp(mat, axis=1)
         start = stop
-    summation = (np.log2(orders.astype(np.float64)) + 4.0) * _EPS
+    summation = (np.log2(orders.astype(np.float64)) + 4.0) * ULP
     return np.asarray(out + direction * summation)
 
 
@@ -241,17 +241,7 @@ def wor_rdp_upper(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: fl
     a = check_orders(alphas, "alphas")
     g = check_rate("rate", rate)
     e_inf = _check_eps_inf(eps_inf)
-    return _real_order_upper(a, g, e_inf, lambda n: wor_rdp_upper_integer(n, g, base_rdp, e_inf))
-
-
-def _real_order_upper(
-    a: FloatArray, rate: float, eps_inf: float, integer_bound: Callable[[IntArray], FloatArray]
-) -> FloatArray:
-    out = np.full(a.shape, _pure_dp_cap(rate, eps_inf))
-    finite = np.isfinite(a)
-    if np.any(finite):
-        out[finite] = interpolate_integer_orders(a[finite], integer_bound)
-    return out
+    return real_order_upper(a, lambda n: wor_rdp_upper_integer(n, g, base_rdp, e_inf), _pure_dp_cap(g, e_inf))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,11 +344,10 @@ def wor_rdp_tighter(
     a = check_orders(alphas, "alphas")
     g = check_rate("rate", rate)
     e_inf = _check_eps_inf(eps_inf)
-    return _real_order_upper(
+    return real_order_upper(
         a,
-        g,
-        e_inf,
         lambda n: wor_rdp_tighter_integer(n, g, base_rdp, log_moments, e_inf, max_moment_order=max_moment_order),
+        _pure_dp_cap(g, e_inf),
     )
 
 
@@ -537,7 +526,7 @@ def pure_dp_log_central_moments(orders: ArrayLike, epsilon: float) -> FloatArray
 
 
 def _check_probability(name: str, value: object) -> float:
-    """A probability in [0, 1]."""
+    """A probability in [0, 1] (not :func:`privamp.validation.check_rate`, which excludes 0; p = 0 is valid RR)."""
     x = check_nonnegative(name, value)
     if x > 1:
         raise InvalidParameterError(name, value, "in [0, 1]")
