@@ -143,3 +143,10 @@ def test_bad_inputs() -> None:
         pa.Accountant().epsilon(1e-5)
     with pytest.raises(pa.InvalidParameterError, match="orders"):
         pa.Accountant(orders=[0.5, 2])
+
+
+def test_delta_never_zero_for_finite_orders() -> None:
+    # Regression (review): (alpha - 1)(rdp - eps) overflowed to -inf at eps = 1e308 and reported delta = 0, a pure-DP
+    # claim the Gaussian does not satisfy; the answer is now the smallest positive float.
+    d = dpsgd(0.01, 1.0, 100).delta(1e308)
+    assert d.delta > 0 and math.isfinite(d.log_delta)

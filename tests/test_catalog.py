@@ -192,3 +192,28 @@ def test_no_nan_over_the_issue_range(
         if not isinstance(sampling, pa.WithReplacement):
             worst = pa.Gaussian(sigma).subsampled(pa.NoSampling(), "replace-one").rdp(orders)
             assert np.all(best <= worst * (1 + 1e-9))
+
+
+def test_lower_bound_at_infinite_order_is_the_pure_dp_value() -> None:
+    # Regression (review): poisson-lower ignored eps(inf) and returned +inf at alpha = inf, above the upper bound.
+    for mech, expected in ((pa.RandomizedResponse(0.5), 0.0), (pa.Laplace(1.0), math.log1p(0.1 * math.expm1(1.0)))):
+        step = mech.subsampled(pa.Poisson(0.1))
+        lower, upper = step.rdp([np.inf], bound="lower")[0], step.rdp([np.inf])[0]
+        assert lower == pytest.approx(expected, abs=1e-15) and lower <= upper * (1 + 1e-12)
+
+
+def test_fixed_size_add_remove_with_the_whole_dataset_as_batch() -> None:
+    # Regression (review): with m = n only the added neighbour exists, so the differing record is in the batch with
+    # probability n/(n + 1); the exact curve is the Poisson-subsampled Gaussian at that rate and sigma/2.
+    step = pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(100, 100), "add-remove")
+    exact = mixture_divergence(2.0, 100 / 101, 1.0, 2.0, 0.0)
+    assert step.rdp([2.0])[0] == pytest.approx(exact, rel=1e-9)
+    assert step.rdp([2.0], bound="lower")[0] == pytest.approx(exact, rel=1e-9)
+    smaller = pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(99, 100), "add-remove")
+    assert smaller.rdp([2.0])[0] == pytest.approx(mixture_divergence(2.0, 0.99, 1.0, 2.0, 0.0), rel=1e-9)
+
+
+def test_orders_beyond_the_limit_are_rejected_cleanly() -> None:
+    with pytest.raises(pa.InvalidParameterError, match="alpha"):
+        pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)).rdp([1e12])
+    assert np.isfinite(pa.Laplace(1.0).subsampled(pa.Poisson(0.01)).rdp([2.0**20])[0])

@@ -159,3 +159,15 @@ def test_fixed_size_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and err.count("\n") == 1 and "no RDP" in err
     code, out, _ = run(capsys, "epsilon", "--sigma", "1", *wr.split(), "--delta", "1e-5", "--json")
     assert code == 0 and json.loads(out)["method"] == "profile"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["rdp", "--sigma", "1", "--sample-rate", "0.01", "--alpha", "1e12"], "alpha"),
+        (["epsilon", "--sigma", "1", "--sample-rate", "1e-300", "--epochs", "1e300", "--delta", "1e-5"], "epochs"),
+    ],
+)
+def test_huge_inputs_are_clean_errors(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err

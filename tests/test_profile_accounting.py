@@ -102,3 +102,26 @@ def test_pure_dp_single_release() -> None:
     # eps-DP subsampled by Poisson: the profile of (eps, 0)-DP gives log(1 + q(e^eps - 1)) at every delta > 0
     res = pa.Accountant().compose(pa.PureDP(1.0).subsampled(pa.Poisson(0.1))).epsilon(1e-6)
     assert res.epsilon <= math.log1p(0.1 * math.expm1(1.0)) * (1 + 1e-9)
+
+
+@pytest.mark.parametrize(("sigma", "delta"), [(1e4, 1e-20), (1e4, 1e-300), (1e3, 1e-300), (3e3, 1e-100), (1e2, 1e-12)])
+def test_large_noise_tiny_delta_stays_sound(sigma: float, delta: float) -> None:
+    # Regression (review): the Gaussian profile's two nearly equal terms cancel for small Delta/sigma; the reported
+    # eps must still satisfy the exact delta(eps) <= delta (80-digit mpmath), and lower_epsilon must violate it.
+    res = pa.Accountant().compose(pa.Gaussian(sigma)).epsilon(delta)
+    with mp.workdps(80):
+
+        def exact(eps: float) -> mp.mpf:
+            e, m = mp.mpf(eps), 1 / mp.mpf(sigma)
+            return mp.ncdf(-e / m + m / 2) - mp.exp(e) * mp.ncdf(-e / m - m / 2)
+
+        assert exact(res.epsilon) <= delta
+        assert res.lower_epsilon is not None and exact(res.lower_epsilon) >= delta
+
+
+def test_profile_route_declines_extreme_noise() -> None:
+    with pytest.warns(pa.OrderRangeWarning):
+        res = pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300)
+    assert res.method == "rdp"
+    with pytest.raises(pa.UnsupportedError, match="loses digits"):
+        pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300, bound="profile")

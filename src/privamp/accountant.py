@@ -13,6 +13,7 @@ vectorised zooming. α = ∞ (pure DP, δ = 0) is always considered too.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Mechanism
 from privamp.profile_accounting import ProfileAnswer, profile_epsilon, profile_log_delta
 from privamp.registry import BEST, LOWER
-from privamp.validation import check_int, check_nonnegative, check_open_unit, check_orders
+from privamp.validation import MAX_FINITE_ORDER, check_int, check_nonnegative, check_open_unit, check_orders
 
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
@@ -39,11 +40,12 @@ DEFAULT_ORDERS: tuple[float, ...] = (
     + (128.0, 256.0, 512.0, 1024.0)
 )
 #: Largest order tried when the optimum sits on the upper edge of the grid.
-MAX_ORDER = float(2**20)
+MAX_ORDER = MAX_FINITE_ORDER
 #: Orders tried below the grid when the optimum sits on its lower edge.
 LOW_ORDERS: tuple[float, ...] = (1.001, 1.002, 1.005, 1.01, 1.02, 1.05)
 #: Relative margin added to every reported ε and δ so that floating-point rounding never makes them too small.
 SAFETY_MARGIN = 2.0**-33
+_SMALLEST_DELTA = math.ulp(0.0)
 _ZOOM_POINTS = 24
 _ZOOM_ROUNDS = 2
 
@@ -229,13 +231,15 @@ class Accountant:
         if eps_inf <= e:
             return DeltaResult(0.0, -math.inf, e, math.inf, self._label(math.inf, bound), conv.value)
         best = self._minimize(lambda a: log_delta_from_rdp(a, self._composed(a, bound)[0], e, conv))
-        log_delta = best.value + SAFETY_MARGIN if math.isfinite(best.value) else best.value
+        # finite orders never certify δ = 0: an overflow to -inf is clamped to the most negative float (δ rounds up to
+        # the smallest subnormal), which still bounds the astronomically small true δ from above
+        log_delta = max(best.value + SAFETY_MARGIN, -sys.float_info.max)
         if bound == BEST and profile is not None and profile.log_delta < log_delta:
             return _profile_delta_result(profile)
         notes = self._edge_notes(best)
         _warn(notes)
         return DeltaResult(
-            delta=_round_up(math.exp(min(log_delta, 0.0))),
+            delta=max(_round_up(math.exp(min(log_delta, 0.0))), _SMALLEST_DELTA),
             log_delta=min(log_delta, 0.0),
             epsilon=e,
             alpha=best.alpha,

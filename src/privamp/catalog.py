@@ -75,6 +75,16 @@ def _batch(event: SubsampledMechanism) -> tuple[int, int]:
     return sampling.batch_size, sampling.dataset_size
 
 
+def _add_remove_rate(event: SubsampledMechanism) -> float:
+    """Largest inclusion probability of the differing record over add/remove neighbours of a dataset of size n.
+
+    Removing a record leaves n − 1 records, from which a batch of m can be drawn only if m < n: then q = m/n (the
+    larger dataset holds the record). For m = n only the added neighbour exists, and q = m/(n + 1).
+    """
+    m, n = _batch(event)
+    return m / n if m < n else m / (n + 1)
+
+
 def _log_moments(event: SubsampledMechanism) -> Callable[[IntArray], FloatArray]:
     """sup over neighbouring pairs of log E_Q[(P/Q − 1)^l] of the base mechanism (replace-one), for Wang Thm 21."""
     mech = base_mechanism(event)
@@ -220,7 +230,7 @@ REGISTRY.register(
         Poisson,
         ADD_REMOVE,
         exact_pair,
-        lambda e, a: poisson.poisson_rdp_lower(a, _rate(e), base_curve(e)),
+        lambda e, a: poisson.poisson_rdp_lower(a, _rate(e), base_curve(e), base_mechanism(e).epsilon_infinity),
         "Zhu & Wang 2019, Thm 6",
         "lower bound attained by the counting-query pair",
     )
@@ -311,7 +321,7 @@ REGISTRY.register(
         WithoutReplacement,
         ADD_REMOVE,
         gaussian,
-        lambda e, a: poisson.poisson_gaussian_rdp(a, _rate(e), _noise_multiplier(e) / 2),
+        lambda e, a: poisson.poisson_gaussian_rdp(a, _add_remove_rate(e), _noise_multiplier(e) / 2),
         "Birrell et al. 2024, Thm 3.1 (the N(., sigma^2/4) mixture, attained by a realisable pair)",
         "Poisson-subsampled Gaussian RDP at noise sigma/2, every real order",
     )

@@ -141,7 +141,10 @@ def _sampling(args: argparse.Namespace) -> Sampling:
 def _steps(args: argparse.Namespace, sampling: Sampling) -> int:
     if args.epochs is not None:
         epochs = check_positive("epochs", args.epochs)
-        return max(1, math.ceil(epochs / sampling.rate - 1e-9))
+        steps = epochs / sampling.rate
+        if not steps <= 2.0**53:
+            raise InvalidParameterError("epochs", args.epochs, f"at most {2.0**53 * sampling.rate:g} at this rate")
+        return max(1, math.ceil(steps - 1e-9))
     return 1 if args.steps is None else check_int("steps", args.steps, minimum=1)
 
 

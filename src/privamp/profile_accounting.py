@@ -34,6 +34,11 @@ composition = LazyModule("composition")
 
 #: Largest number of identical releases composed with the exact optimal composition theorem.
 MAX_PROFILE_COUNT = 64
+#: Largest Gaussian noise (relative to the sensitivity) for which the profile route is used: beyond it the profile's
+#: two nearly equal terms cancel enough digits to exceed the safety margin (measured against mpmath).
+MAX_GAUSSIAN_SIGMA = 1e4
+#: Relative margin added to every ε from this route (rounding of the profile and of its inversion).
+SAFETY_MARGIN = 2.0**-33
 #: Relative margin below the tight ε of a realisable pair, reported as a rigorous lower bound.
 LOWER_MARGIN = 1e-7
 #: Fractions of δ/k tried for the per-release δ₀ of the optimal composition (dense near δ/k, where the
@@ -64,6 +69,11 @@ def _base_profile(mech: Mechanism, sens: float) -> tuple[Callable[[FloatArray], 
     """Profile log δ(e^ε) of the base mechanism at sensitivity ``sens`` and its white-box group profile."""
     if isinstance(mech, Gaussian):
         s = mech.sigma / sens
+        if s > MAX_GAUSSIAN_SIGMA:
+            raise UnsupportedError(
+                f"the Gaussian privacy profile loses digits for noise above {MAX_GAUSSIAN_SIGMA:g} times the "
+                "sensitivity; use the RDP bounds"
+            )
         return (lambda e: profiles.gaussian_log_delta(e, s)), (
             lambda e, k: profiles.gaussian_group_log_delta(e, k, s)
         )
@@ -136,7 +146,7 @@ def profile_epsilon(event: SubsampledMechanism, count: int, delta: float) -> Pro
     if count == 1:
         eps = float(_single_epsilon(r, event.neighboring, np.array([delta]))[0])
         lower = eps * (1 - LOWER_MARGIN) if r.tight and math.isfinite(eps) else None
-        return ProfileAnswer(eps, math.log(delta), "profile", r.bound, lower)
+        return ProfileAnswer(eps * (1 + SAFETY_MARGIN), math.log(delta), "profile", r.bound, lower)
     _check_count(count)
     splits = delta / count * _FRACTIONS
     eps0 = _single_epsilon(r, event.neighboring, splits)
@@ -144,7 +154,7 @@ def profile_epsilon(event: SubsampledMechanism, count: int, delta: float) -> Pro
         float(composition.kov_optimal_epsilon(delta, float(e0), float(d0), count)[0]) if math.isfinite(e0) else math.inf
         for e0, d0 in zip(eps0.tolist(), splits.tolist(), strict=True)
     ]
-    return ProfileAnswer(min(totals), math.log(delta), "profile+optimal-composition", r.bound)
+    return ProfileAnswer(min(totals) * (1 + SAFETY_MARGIN), math.log(delta), "profile+optimal-composition", r.bound)
 
 
 def profile_log_delta(event: SubsampledMechanism, count: int, epsilon: float) -> ProfileAnswer:

@@ -12,6 +12,10 @@ from privamp.errors import InvalidParameterError
 
 FloatArray = NDArray[np.float64]
 
+#: Largest finite Rényi order accepted (2^20): larger orders never help a conversion and would need binomial sums of
+#: that length; α = inf (pure DP) is always accepted.
+MAX_FINITE_ORDER = float(2**20)
+
 
 def check_real(name: str, value: object) -> float:
     """Return ``value`` as a float, rejecting booleans, NaN and non-numbers."""
@@ -76,8 +80,8 @@ def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
         raise InvalidParameterError(name, alphas, "real numbers > 1") from exc
     if a.ndim != 1 or a.size == 0:
         raise InvalidParameterError(name, alphas, "a non-empty list of real numbers > 1")
-    if np.any(np.isnan(a)) or np.any(a <= 1):
-        raise InvalidParameterError(name, alphas, "real numbers > 1 (inf allowed)")
+    if np.any(np.isnan(a)) or np.any(a <= 1) or np.any(np.isfinite(a) & (a > MAX_FINITE_ORDER)):
+        raise InvalidParameterError(name, alphas, f"real numbers in (1, {MAX_FINITE_ORDER:.0f}] or inf")
     return a
 
 

@@ -981,3 +981,21 @@ GAUSS: Curve = lambda n: gaussian_rdp(n, 1.0)  # noqa: E731
 def test_invalid_input(call: Callable[[], object], name: str) -> None:
     with pytest.raises(InvalidParameterError, match=name):
         call()
+
+
+@pytest.mark.parametrize(
+    ("alpha", "rate", "sigma"),
+    [(1 + 1e-12, 0.01, 1.0), (1 + 1e-10, 0.01, 1.0), (1 + 1e-6, 0.3, 0.7), (1 + 1e-7, 1e-12, 1e4), (1.001, 0.5, 0.3)],
+)
+def test_exact_gaussian_near_order_one(alpha: float, rate: float, sigma: float) -> None:
+    # Regression: the excess (1+u)^a - 1 - a u used to lose log10(a/(a-1)) digits as a -> 1 (8e-5 relative at
+    # a = 1 + 1e-12); it is now a sum of two non-negative terms with the factor a - 1 explicit.
+    with mp.workdps(50):
+        a, s, q = mp.mpf(alpha), mp.mpf(sigma), mp.mpf(rate)
+
+        def f(z: mp.mpf) -> mp.mpf:
+            u = q * mp.expm1((2 * z - 1) / (2 * s * s))
+            return mp.npdf(z, 0, s) * ((1 + u) ** a - 1 - a * u)
+
+        ref = float(mp.log1p(mp.quad(f, [-mp.inf, -10 * s, 0, 1, 10 * s + a, mp.inf])) / (a - 1))
+    assert poisson_gaussian_rdp([alpha], rate, sigma)[0] == pytest.approx(ref, rel=1e-12)

@@ -32,7 +32,6 @@ from privamp.bounds._numerics import (
     IntArray,
     expm1mx,
     log1mexp,
-    log1pmx,
     log_expm1,
     log_factorial,
     logsumexp,
@@ -404,18 +403,21 @@ def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, Flo
 
 
 def _log_excess(u: FloatArray, log1p_u: FloatArray, alpha: FloatArray) -> FloatArray:
-    """log[(1 + u)^α − 1 − αu] (≥ 0 by convexity, α > 1, u > −1), accurate for tiny and huge u.
+    """log[(1 + u)^α − 1 − αu] (≥ 0 by convexity, α > 1, u > −1), accurate for tiny and huge u and for α → 1.
 
-    Linear range: expm1mx(α log1p u) + α log1pmx(u) (both pieces exact to rounding; their sum loses at most
-    log10(α/(α−1)) digits). Huge (1 + u)^α: α L + log(1 − (1 + αu)(1 + u)^{−α}) with everything in terms of
-    L = log(1 + u). Tiny |u|: log(α(α − 1)u²/2) + log1p((α − 2)u/3).
+    Linear range, with d = α − 1 and L = log(1 + u), as a sum of two non-negative terms (no cancellation, even
+    when d is tiny): (1 + u)^α − 1 − αu = d·[(1 + u)L − u] + (1 + u)·(e^{dL} − 1 − dL). Huge (1 + u)^α:
+    α L + log(1 − (1 + αu)(1 + u)^{−α}). Tiny |u|: log(α(α − 1)u²/2) + log1p((α − 2)u/3).
     """
     w = alpha * log1p_u
     linear = w <= 700.0
     tiny = np.abs(u) < _TINY_U
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        u_lin = np.where(linear & ~tiny, u, 0.0)
-        excess = expm1mx(np.where(linear & ~tiny, w, 0.0)) + alpha * log1pmx(u_lin)
+        lin = linear & ~tiny
+        u_lin = np.where(lin, u, 0.0)
+        big_l_lin = np.where(lin, log1p_u, 0.0)
+        d = alpha - 1.0
+        excess = d * _one_plus_u_log1p_minus_u(u_lin, big_l_lin) + (1.0 + u_lin) * expm1mx(d * big_l_lin)
         log_lin = np.log(np.maximum(excess, 0.0))
         big_l = np.where(linear, 1.0, log1p_u)
         t = np.log(alpha - (alpha - 1.0) * np.exp(-big_l)) - (alpha - 1.0) * big_l
@@ -425,6 +427,19 @@ def _log_excess(u: FloatArray, log1p_u: FloatArray, alpha: FloatArray) -> FloatA
             np.log(alpha * (alpha - 1.0) / 2.0) + 2.0 * np.log(np.abs(u_tiny)) + np.log1p((alpha - 2.0) * u_tiny / 3.0)
         )
     return np.asarray(np.where(tiny, log_tiny, np.where(linear, log_lin, log_big)))
+
+
+def _one_plus_u_log1p_minus_u(u: FloatArray, log1p_u: FloatArray) -> FloatArray:
+    """(1 + u) log(1 + u) − u ≥ 0 for u > −1: Σ_{k≥2} (−1)^k u^k / (k(k − 1)) for |u| < 1/4, else direct."""
+    small = np.abs(u) < 0.25
+    us = np.where(small, u, 0.0)
+    power = us * us
+    series = power / 2.0
+    for k in range(3, 32):
+        power = power * us
+        series = series + (power if k % 2 == 0 else -power) / (k * (k - 1))
+    direct = (1.0 + u) * log1p_u - u
+    return np.asarray(np.where(small, series, np.maximum(direct, 0.0)))
 
 
 def _log_integrand(z: FloatArray, alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
