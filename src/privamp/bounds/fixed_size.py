@@ -175,9 +175,7 @@ def _log_abs_falling(alpha: FloatArray, k_max: int) -> tuple[FloatArray, FloatAr
     return np.asarray(log_ff, dtype=np.float64), np.asarray(sign, dtype=np.float64)
 
 
-def _log_ratio_sum(
-    log_q: float, top: FloatArray, bottom: int, log_b: FloatArray, scale_factorial: bool
-) -> FloatArray:
+def _log_ratio_sum(log_q: float, top: FloatArray, bottom: int, log_b: FloatArray, scale_factorial: bool) -> FloatArray:
     """log Σ_{ℓ=0}^{top} q^ℓ top!/((top−ℓ)! (bottom+ℓ)!) [× bottom!] B̃_{bottom+ℓ}, vectorised over ``top`` ≥ 0.
 
     The sums in eqs. (50) and (90); entries with ``top`` < 0 give −inf.
@@ -245,11 +243,23 @@ def _finish(alpha: FloatArray, log_excess: FloatArray, safety: float = 0.0) -> F
     """(1/(α−1)) log(1 + X·e^{safety}) from log X; α = ∞ gives ∞.
 
     ``safety`` = UPPER_SAFETY for upper bounds (covers the relative rounding of the log-sum-exps, so the result
-    stays on the safe side), LOWER_SAFETY for lower bounds, 0 for exact values.
+    stays on the safe side), LOWER_SAFETY for lower bounds, 0 for exact values. The absolute rounding of log X
+    grows with |log X| (a few ulps of it), so that much is added (subtracted) too, and the result is moved one ulp
+    outwards for the rounding of the final softplus and division.
     """
     out = np.full(alpha.shape, np.inf)
     fin = np.isfinite(alpha)
-    out[fin] = softplus(log_excess[fin] + safety) / (alpha[fin] - 1.0)
+    log_x = log_excess[fin]
+    if safety != 0.0:
+        log_x = log_x + math.copysign(1.0, safety) * (
+            abs(safety) + 8.0 * ULP * np.abs(np.where(np.isfinite(log_x), log_x, 0.0))
+        )
+    value = softplus(log_x) / (alpha[fin] - 1.0)
+    if safety > 0:
+        value = np.nextafter(value, np.inf)
+    elif safety < 0:
+        value = np.nextafter(value, 0.0)
+    out[fin] = value
     return out
 
 
@@ -366,9 +376,7 @@ def fixed_size_wor_add_remove_rdp_lower(alphas: ArrayLike, rate: float, sigma: f
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _replace_one_log_excess(
-    alpha: FloatArray, q: float, sigma_eff: float, log_second: float, m: int
-) -> FloatArray:
+def _replace_one_log_excess(alpha: FloatArray, q: float, sigma_eff: float, log_second: float, m: int) -> FloatArray:
     """log of q²α(α−1)·e^{log_second} + Σ_{k=3}^{m−1} q^k/k! F̃_{α,σ,k} + Ẽ_{α,σ,m}(q) (eqs. 14, 83, 90)."""
     log_q = math.log(q)
     log1m_q = math.log1p(-q)
@@ -405,11 +413,7 @@ def _replace_one_log_excess(
         (alpha[:, None] - jj[None, :]) * log1m_q + log_b[m],
     )
     e_terms = (
-        -(alpha[:, None] + m - jj[None, :] - 1.0) * log1m_q
-        + lbinom(m, jj)[None, :]
-        + log_ff
-        + log_rising
-        + k_tilde
+        -(alpha[:, None] + m - jj[None, :] - 1.0) * log1m_q + lbinom(m, jj)[None, :] + log_ff + log_rising + k_tilde
     )
     parts.append(m * log_q - special.gammaln(m + 1) + logsumexp(e_terms, axis=1))
     return logsumexp(np.stack(parts, axis=1), axis=1)
@@ -810,7 +814,11 @@ def _default_candidate_sets(batch_size: int) -> list[Callable[[int, int], Iterab
 
 
 def _wr_lower_log_f(
-    alpha: int, log_a: FloatArray, dataset_size: float, c: float, sets: Callable[[int, int], Iterable[int]],
+    alpha: int,
+    log_a: FloatArray,
+    dataset_size: float,
+    c: float,
+    sets: Callable[[int, int], Iterable[int]],
     max_work: float,
 ) -> float:
     """log F_{T,α}(c, 0) of eqs. (122)–(125), by dynamic programming over the partial sums s = Σ n_i.
