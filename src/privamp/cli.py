@@ -78,29 +78,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="privamp", description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    eps = sub.add_parser("epsilon", help="epsilon for a given delta")
-    _add_mechanism(eps)
-    _add_sampling(eps)
-    _add_steps(eps)
-    eps.add_argument("--delta", type=_float, required=True)
-    eps.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-    _add_common(eps, "best (default), profile (privacy-profile route), or an RDP bound name")
-
-    dlt = sub.add_parser("delta", help="delta for a given epsilon")
-    _add_mechanism(dlt)
-    _add_sampling(dlt)
-    _add_steps(dlt)
-    dlt.add_argument("--epsilon", type=_float, required=True)
-    dlt.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-    _add_common(dlt, "best (default), profile (privacy-profile route), or an RDP bound name")
-
-    cmp = sub.add_parser("compare", help="table of every sampling scheme x relation x bound for one configuration")
-    _add_mechanism(cmp)
-    _add_sampling(cmp)
-    _add_steps(cmp)
-    cmp.add_argument("--delta", type=_float, required=True)
-    cmp.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-    cmp.add_argument("--json", action="store_true", help="print one JSON object")
+    accounting = "best (default), profile (privacy-profile route), or an RDP bound name"
+    for name, target, help_text, bounds in (
+        ("epsilon", "--delta", "epsilon for a given delta", accounting),
+        ("delta", "--epsilon", "delta for a given epsilon", accounting),
+        ("compare", "--delta", "table of every sampling scheme x relation x bound for one configuration", None),
+    ):
+        cmd = sub.add_parser(name, help=help_text)
+        _add_mechanism(cmd)
+        _add_sampling(cmd)
+        _add_steps(cmd)
+        cmd.add_argument(target, type=_float, required=True)
+        cmd.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
+        if bounds is None:
+            cmd.add_argument("--json", action="store_true", help="print one JSON object")
+        else:
+            _add_common(cmd, bounds)
 
     rdp = sub.add_parser("rdp", help="RDP curve of one step at given orders")
     _add_mechanism(rdp)
