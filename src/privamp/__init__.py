@@ -20,6 +20,8 @@ _EXPORTS = {
     "EpsilonResult": "privamp.accountant",
     "OrderRangeWarning": "privamp.accountant",
     "Conversion": "privamp.bounds.conversion",
+    "CalibrationResult": "privamp.calibrate",
+    "calibrate_sigma": "privamp.calibrate",
     "InvalidParameterError": "privamp.errors",
     "PrivampError": "privamp.errors",
     "UnsupportedError": "privamp.errors",
@@ -39,6 +41,7 @@ _EXPORTS = {
 
 __all__ = [
     "Accountant",
+    "CalibrationResult",
     "Conversion",
     "DeltaResult",
     "EpsilonResult",
@@ -59,6 +62,7 @@ __all__ = [
     "WithReplacement",
     "WithoutReplacement",
     "__version__",
+    "calibrate_sigma",
 ]
 
 
@@ -76,6 +80,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from privamp.accountant import Accountant, DeltaResult, EpsilonResult, OrderRangeWarning
     from privamp.bounds.conversion import Conversion
+    from privamp.calibrate import CalibrationResult, calibrate_sigma
     from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
     from privamp.events import SubsampledMechanism
     from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse, RdpCurve

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from privamp.accountant import Accountant
+from privamp.calibrate import calibrate_sigma
 from privamp.catalog import REGISTRY
 from privamp.errors import InvalidParameterError, PrivampError
 from privamp.events import SubsampledMechanism
@@ -94,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--json", action="store_true", help="print one JSON object")
         else:
             _add_common(cmd, bounds)
+
+    cal = sub.add_parser("calibrate", help="smallest Gaussian noise multiplier meeting a target epsilon")
+    _add_sampling(cal)
+    _add_steps(cal)
+    cal.add_argument("--target-epsilon", type=_float, required=True)
+    cal.add_argument("--delta", type=_float, required=True)
+    cal.add_argument("--json", action="store_true", help="print one JSON object")
 
     rdp = sub.add_parser("rdp", help="RDP curve of one step at given orders")
     _add_mechanism(rdp)
@@ -209,9 +217,25 @@ def _scheme_name(sampling: Sampling) -> str:
     return names.get(type(sampling), "none")
 
 
+def _calibrate(args: argparse.Namespace) -> dict[str, Any]:
+    sampling = _sampling(args)
+    steps = _steps(args, sampling)
+    r = calibrate_sigma(args.target_epsilon, args.delta, sampling, steps, args.neighboring)
+    return {
+        "sigma": r.sigma,
+        "epsilon": r.epsilon,
+        "delta": r.delta,
+        "bound": r.bound,
+        "method": r.method,
+        "steps": steps,
+    }
+
+
 def _run(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "compare":
         return _compare(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     event = _event(args)
     if args.command == "rdp":
         alphas = _orders(args.alpha)
@@ -248,6 +272,11 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _text(command: str, out: dict[str, Any]) -> str:
+    if command == "calibrate":
+        return (
+            f"sigma = {out['sigma']:.6g} gives epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
+            f"(bound = {out['bound']}, {out['steps']} steps)"
+        )
     if command == "compare":
         lines = [
             f"{out['steps']} steps, delta = {out['delta']:g}; upper bounds are guarantees, lower rows show the"
