@@ -125,3 +125,19 @@ def test_profile_route_declines_extreme_noise() -> None:
     assert res.method == "rdp"
     with pytest.raises(pa.UnsupportedError, match="loses digits"):
         pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300, bound="profile")
+
+
+def test_poisson_replace_one_profile_needs_the_dataset_size() -> None:
+    # Balle et al. 2018, Thm 14 (proof form): available once the dataset size is known; sound against the realisable
+    # anti-parallel pair (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), whose delta(eps) is computed here by mpmath quadrature.
+    sigma, q, n, delta = 4.0, 0.01, 1000, 1e-5
+    res = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(q, n), "replace-one")).epsilon(delta)
+    assert res.method == "profile" and res.bound == "profile-poisson-replace-one" and res.lower_epsilon is None
+    with mp.workdps(30):
+        e = mp.exp(mp.mpf(res.epsilon))
+
+        def density(x: mp.mpf, shift: int) -> mp.mpf:
+            return (1 - q) * mp.npdf(x, 0, sigma) + q * mp.npdf(x, shift, sigma)
+
+        hockey = mp.quad(lambda x: max(density(x, 1) - e * density(x, -1), 0), [-mp.inf, -40, 0, 40, mp.inf])
+    assert hockey <= delta

@@ -130,7 +130,8 @@ def _sampling(args: argparse.Namespace) -> Sampling:
     if scheme == "poisson":
         if args.sample_rate is None:
             _fail("--sampling poisson needs --sample-rate")
-        return Poisson(args.sample_rate)
+        size = None if args.dataset_size is None else check_int("dataset_size", args.dataset_size)
+        return Poisson(args.sample_rate, size)
     if scheme == "none":
         return NoSampling()
     if args.batch_size is None or args.dataset_size is None:

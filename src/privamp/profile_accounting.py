@@ -7,9 +7,9 @@ RDP. This module maps an event to its base profile (the sensitivity rule of :mod
 applied to the base relation each theorem uses) and answers ε(δ) and δ(ε).
 
 Base relations of the amplification theorems: Poisson × add/remove uses the base mechanism under
-add/remove (Thm 8); without replacement × replace-one (Thm 9) and with replacement (Thms 10, 11) use
-it under replace-one, i.e. at sensitivity 2C for a noise-multiplier mechanism, with group profiles
-at 2kC for with replacement.
+add/remove (Thm 8); without replacement × replace-one (Thm 9), with replacement (Thms 10, 11) and
+Poisson × replace-one (Thm 14 in its proof form; needs the dataset size) use it under replace-one, i.e.
+at sensitivity 2C for a noise-multiplier mechanism, with group profiles at 2kC for with replacement.
 """
 
 from __future__ import annotations
@@ -100,6 +100,10 @@ def route(event: SubsampledMechanism) -> _Route:
     if isinstance(sampling, Poisson) and relation is Neighboring.ADD_REMOVE:
         log_delta, _ = _base_profile(mech, 1.0)
         return _Route(log_delta, {"sampling": "poisson", "rate": sampling.rate}, "profile-poisson", exact_sum)
+    if isinstance(sampling, Poisson) and sampling.dataset_size is not None and sampling.rate < 1:
+        log_delta, _ = _base_profile(mech, 2.0 if scalable else 1.0)
+        sizes = {"rate": sampling.rate, "dataset_size": sampling.dataset_size}
+        return _Route(log_delta, {"sampling": "poisson", **sizes}, "profile-poisson-replace-one", False)
     if isinstance(sampling, WithoutReplacement) and relation is Neighboring.REPLACE_ONE:
         log_delta, _ = _base_profile(mech, 2.0 if scalable else 1.0)
         sizes = {"dataset_size": sampling.dataset_size, "sample_size": sampling.batch_size}
@@ -115,8 +119,9 @@ def route(event: SubsampledMechanism) -> _Route:
             kwargs["group_log_delta"] = group
         return _Route(log_delta, kwargs, "profile-with-replacement", False)
     raise UnsupportedError(
-        f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018 need the dataset size "
-        "for Poisson under replace-one and do not cover without replacement under add/remove); use the RDP bounds"
+        f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018, Thm 14, needs the dataset "
+        "size for Poisson under replace-one: Poisson(rate, dataset_size=n); without replacement under add/remove is "
+        "not covered); use the RDP bounds"
     )
 
 

@@ -46,12 +46,19 @@ class NoSampling:
 
 @dataclass(frozen=True)
 class Poisson:
-    """Poisson sampling: each record is included independently with probability ``rate`` ∈ (0, 1]."""
+    """Poisson sampling: each record is included independently with probability ``rate`` ∈ (0, 1].
+
+    ``dataset_size`` is optional: RDP accounting does not need it, but the privacy-profile bound under replace-one
+    (Balle et al. 2018, Thm 14) does.
+    """
 
     rate: float
+    dataset_size: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rate", check_rate("sample_rate", self.rate))
+        if self.dataset_size is not None:
+            object.__setattr__(self, "dataset_size", check_int("dataset_size", self.dataset_size, minimum=1))
 
 
 @dataclass(frozen=True)
