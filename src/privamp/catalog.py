@@ -99,6 +99,7 @@ def _log_moments(event: SubsampledMechanism) -> Callable[[IntArray], FloatArray]
 
 
 def with_moments(event: SubsampledMechanism) -> bool:
+    """Mechanisms whose replace-one central moments are known exactly (Wang et al. Thm 21 applies)."""
     return isinstance(event.mechanism, Gaussian | Laplace | RandomizedResponse | PureDP)
 
 
@@ -107,6 +108,7 @@ def any_mechanism(_: SubsampledMechanism) -> bool:
 
 
 def exact_pair(event: SubsampledMechanism) -> bool:
+    """Mechanisms whose RDP curve is the divergence of one pair satisfying Zhu & Wang's condition (4)."""
     return event.mechanism.exact_pair
 
 

@@ -76,6 +76,7 @@ def _add_common(p: argparse.ArgumentParser, bounds: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the command-line contract (DESIGN.md §5)."""
     parser = _Parser(prog="privamp", description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

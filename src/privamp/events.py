@@ -42,4 +42,5 @@ class SubsampledMechanism:
         return {b.name: f"{b.kind.value}: {b.reference}" for b in REGISTRY.bounds_for(self)}
 
     def describe(self) -> str:
+        """A one-line description for error messages."""
         return f"{self.mechanism!r} with {self.sampling!r} under {self.neighboring.value}"

@@ -79,10 +79,12 @@ class Registry:
         self._bounds: list[Bound] = []
 
     def register(self, bound: Bound) -> Bound:
+        """Add ``bound``; returns it."""
         self._bounds.append(bound)
         return bound
 
     def all(self) -> list[Bound]:
+        """Every registered bound, in registration order."""
         return list(self._bounds)
 
     def bounds_for(self, event: SubsampledMechanism) -> list[Bound]:

@@ -31,6 +31,7 @@ class Conversion(StrEnum):
 
     @classmethod
     def parse(cls, value: object) -> Conversion:
+        """Accept a :class:`Conversion` or its name; anything else raises InvalidParameterError."""
         if isinstance(value, Conversion):
             return value
         if isinstance(value, str):
