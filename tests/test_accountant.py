@@ -150,3 +150,14 @@ def test_delta_never_zero_for_finite_orders() -> None:
     # claim the Gaussian does not satisfy; the answer is now the smallest positive float.
     d = dpsgd(0.01, 1.0, 100).delta(1e308)
     assert d.delta > 0 and math.isfinite(d.log_delta)
+
+
+def test_returned_curves_do_not_alias_the_cache() -> None:
+    acct = dpsgd(0.01, 1.0, 10)
+    first = acct.rdp([2.0, 3.0])
+    first[:] = -1.0
+    assert np.all(acct.rdp([2.0, 3.0]) > 0)
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    values = step.rdp([2.0])
+    values[0] = -1.0
+    assert step.rdp([2.0])[0] > 0

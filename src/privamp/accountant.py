@@ -164,7 +164,7 @@ class Accountant:
 
     def rdp(self, alphas: ArrayLike, bound: str = BEST) -> FloatArray:
         """Composed RDP curve at ``alphas`` (``"best"`` upper bound, ``"lower"``, or a bound's name)."""
-        return self._composed(check_orders(alphas), bound)[0]
+        return self._composed(check_orders(alphas), bound)[0].copy()
 
     # ---------------------------------------------------------------- queries
     def epsilon(self, delta: float, *, bound: str = BEST, conversion: Conversion | str | None = None) -> EpsilonResult:
