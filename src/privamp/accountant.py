@@ -180,6 +180,7 @@ class Accountant:
                 "bound", bound, "an upper bound ('best', 'profile' or a bound name); a lower bound is no guarantee"
             )
         conv = self.conversion if conversion is None else Conversion.parse(conversion)
+        self._check_guarantee(bound)
         profile = self._profile(lambda event, count: profile_epsilon(event, count, d), required=bound == PROFILE)
         if bound == PROFILE:
             assert profile is not None
@@ -218,6 +219,7 @@ class Accountant:
                 "bound", bound, "an upper bound ('best', 'profile' or a bound name); a lower bound is no guarantee"
             )
         conv = self.conversion if conversion is None else Conversion.parse(conversion)
+        self._check_guarantee(bound)
         profile = self._profile(lambda event, count: profile_log_delta(event, count, e), required=bound == PROFILE)
         if bound == PROFILE:
             assert profile is not None
@@ -249,6 +251,14 @@ class Accountant:
         )
 
     # --------------------------------------------------------------- helpers
+    def _check_guarantee(self, bound: str) -> None:
+        """A named bound used for ε or δ must be an upper bound for every composed step (DESIGN §2)."""
+        if bound in (BEST, PROFILE):
+            return
+        for event, _ in self._entries:
+            if not REGISTRY.get(event, bound).kind.is_upper:
+                raise InvalidParameterError("bound", bound, "an upper bound ('best', 'profile' or an upper bound's name)")
+
     def _profile(
         self, query: Callable[[SubsampledMechanism, int], ProfileAnswer], *, required: bool
     ) -> ProfileAnswer | None:

@@ -347,7 +347,12 @@ def log_gaussian_central_moments(sigma: float, k_max: int) -> FloatArray:
     [derived]) is summed in scaled float64 with a rigorous tail bound. Both carry a rigorous bound on their own
     rounding error, added to the result: every value is ≥ the exact log M_k (measured within 4e-14 relative of it).
     Returns a read-only view of a table cached per (σ, block of 64 orders); ``sigma`` > 0 and k_max ≥ 0 are not
-    checked here.
+    checked here. The moments decrease in σ (every series term carries c^n, c = 1/(2σ²)), so σ beyond
+    :data:`MAX_MOMENT_SIGMA`, where c would underflow, is evaluated at that σ: still an upper bound.
     """
     size = -(-(k_max + 1) // _MOMENT_BLOCK) * _MOMENT_BLOCK
-    return _log_central_moment_table(float(sigma), size)[: k_max + 1]
+    return _log_central_moment_table(min(float(sigma), MAX_MOMENT_SIGMA), size)[: k_max + 1]
+
+
+#: Noise above which the central moments are evaluated at this value (1/(2σ²) stays a normal float).
+MAX_MOMENT_SIGMA = 1e100
