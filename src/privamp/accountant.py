@@ -257,7 +257,7 @@ class Accountant:
             return
         for event, _ in self._entries:
             if not REGISTRY.get(event, bound).kind.is_upper:
-                raise InvalidParameterError("bound", bound, "an upper bound ('best', 'profile' or an upper bound's name)")
+                raise InvalidParameterError("bound", bound, "an upper bound ('best', 'profile' or its name)")
 
     def _profile(
         self, query: Callable[[SubsampledMechanism, int], ProfileAnswer], *, required: bool
