@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from privamp.bounds import amplification as am
 from privamp.bounds import composition as co
 from privamp.bounds import profiles as pr
 from privamp.errors import InvalidParameterError
@@ -150,7 +151,7 @@ def test_pure_dp_baselines_reference_table(eps0: float, k: int, naive: float, cl
     assert co.tuned_naive_composition_epsilon(delta, k, gamma, base) == pytest.approx(naive, rel=2e-6)
     strong = co.tuned_strong_composition_epsilon(delta, k, gamma, base, pure_epsilon=eps0)
     assert strong == pytest.approx(closed, rel=2e-6)
-    eps1 = float(pr.amplify_epsilon(eps0, gamma)[0])
+    eps1 = float(am.amplify_epsilon(eps0, gamma)[0])
     assert co.kov_optimal_epsilon(delta, eps1, 0.0, k)[0] == pytest.approx(exact, rel=2e-6)
 
 
@@ -186,7 +187,7 @@ def test_tuned_strong_is_a_valid_kov_instance() -> None:
 
     best = co.tuned_strong_composition_epsilon(delta, k, gamma, base)
     for d_base in np.geomspace(delta / (k * gamma) * 1e-6, delta / (k * gamma) * 0.9, 12):
-        eps1 = float(pr.amplify_epsilon(pr.gaussian_epsilon(d_base, sigma), gamma)[0])
+        eps1 = float(am.amplify_epsilon(pr.gaussian_epsilon(d_base, sigma), gamma)[0])
         candidate = co.kov_composition_epsilon(eps1, gamma * d_base, delta, k)
         assert best <= candidate * (1 + 1e-9)
     assert best <= co.tuned_naive_composition_epsilon(delta, k, gamma, base) * (1 + 1e-12)

@@ -18,6 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privamp.bounds import fixed_size as fs
+from privamp.bounds import gaussian_mixtures as gm
+from privamp.bounds import poisson_replace_one as pro
+from privamp.bounds import taylor_bounds as tb
+from privamp.bounds import with_replacement as wrep
 from privamp.errors import InvalidParameterError
 
 SIGMA = 6.0
@@ -129,22 +133,22 @@ def mironov_epsilon(rdp: np.ndarray, alphas: np.ndarray, delta: float) -> float:
 def test_central_moments_spec_values() -> None:
     ref = [0.11751906874186, 0.04305521886050, 0.07039875316150, 0.07999513568636, 0.13464753059144,
            0.25103847342304, 0.55826537293516]  # fmt: skip
-    np.testing.assert_allclose(np.exp(fs.log_central_moments(6.0, 8)[2:]), ref, rtol=1e-12)
-    lm = fs.log_central_moments(6.0, 3)
+    np.testing.assert_allclose(np.exp(tb.log_central_moments(6.0, 8)[2:]), ref, rtol=1e-12)
+    lm = tb.log_central_moments(6.0, 3)
     assert lm[0] == 0.0 and lm[1] == -np.inf
 
 
 @pytest.mark.parametrize("sigma", [0.5, 3.0, 6.0, 8.3, 50.0, 1000.0])
 def test_central_moments_against_mpmath(sigma: float) -> None:
     ks = [2, 3, 5, 8, 13, 40, 99, 150, 263]
-    got = fs.log_central_moments(sigma, 263)
+    got = tb.log_central_moments(sigma, 263)
     for k in ks:
         assert got[k] == pytest.approx(mp_log_moment(sigma, k), rel=1e-11, abs=1e-11)
 
 
 def test_abs_moment_bounds_definition() -> None:
-    lm = fs.log_central_moments(2.5, 12)
-    lb = fs.log_abs_moment_bounds(2.5, 11)
+    lm = tb.log_central_moments(2.5, 12)
+    lb = tb.log_abs_moment_bounds(2.5, 11)
     assert lb[0] == 0.0
     for j in range(1, 12):
         expect = lm[j] if j % 2 == 0 else 0.5 * (lm[j - 1] + lm[j + 1])
@@ -193,8 +197,8 @@ RTOL_8_DIGITS = 6e-8  # the table is printed to 8 significant digits
         ("ro3", fs.fixed_size_wor_replace_one_rdp, 3),
         ("ro4", fs.fixed_size_wor_replace_one_rdp, 4),
         ("ro5", fs.fixed_size_wor_replace_one_rdp, 5),
-        ("p4", fs.poisson_replace_one_rdp, 4),
-        ("p5", fs.poisson_replace_one_rdp, 5),
+        ("p4", pro.poisson_replace_one_rdp, 4),
+        ("p5", pro.poisson_replace_one_rdp, 5),
     ],
 )
 def test_reference_table_46(key: str, func: object, m: int) -> None:
@@ -213,7 +217,7 @@ def test_reference_table_46_exact_add_remove() -> None:
     np.testing.assert_allclose(fs.fixed_size_wor_add_remove_rdp(ints, Q, SIGMA, 3), ref, rtol=RTOL_8_DIGITS)
     fracs = [1.1, 1.5, 2.5]
     ref_f = [TABLE_46["ar_exact"][ALPHAS_46.index(a)] for a in fracs]
-    np.testing.assert_allclose(fs.gaussian_mixture_pair_rdp(fracs, Q, SIGMA, 2.0, 0.0), ref_f, rtol=RTOL_8_DIGITS)
+    np.testing.assert_allclose(gm.gaussian_mixture_pair_rdp(fracs, Q, SIGMA, 2.0, 0.0), ref_f, rtol=RTOL_8_DIGITS)
 
 
 def test_large_alpha_values_and_authors_code_failures() -> None:
@@ -243,7 +247,7 @@ FIG3_GRID = 1 + 10 ** np.linspace(-1, 1.5, 500)
         (fs.fixed_size_wor_replace_one_rdp, 4, 1.1181, 15.94),
         (fs.fixed_size_wor_replace_one_rdp, 3, 1.1822, 14.78),
         (fs.fixed_size_wor_replace_one_rdp, 5, 1.1170, 16.11),
-        (fs.poisson_replace_one_rdp, 4, 1.0507, 17.01),
+        (pro.poisson_replace_one_rdp, 4, 1.0507, 17.01),
         (fs.fixed_size_wor_add_remove_rdp, 3, 1.0916, 16.47),
     ],
 )
@@ -261,7 +265,7 @@ def test_cifar_accountant_grid() -> None:
     assert eps == pytest.approx(1.1171, abs=6e-5)
     assert alpha == 16
     assert balle_epsilon(rdp, grid, 1e-12)[0] == pytest.approx(1.9297, abs=6e-5)
-    rdp_p = 416 * 250 * fs.poisson_replace_one_rdp(grid, Q, SIGMA, 4)
+    rdp_p = 416 * 250 * pro.poisson_replace_one_rdp(grid, Q, SIGMA, 4)
     assert balle_epsilon(rdp_p, grid, 1e-5)[0] == pytest.approx(1.0498, abs=6e-5)
 
 
@@ -321,13 +325,13 @@ def test_add_remove_taylor_within_remainder_of_truth(alpha: float, q: float, sig
      (3.5, 1e-5, 1.0, 0.0, 2.0), (60.5, 0.0024, 6.0, 2.0, 0.0), (2.2, 0.4, 0.8, 1.5, -0.5)],
 )  # fmt: skip
 def test_mixture_pair_quadrature_against_mpmath(alpha: float, q: float, sigma: float, a: float, b: float) -> None:
-    got = fs.gaussian_mixture_pair_rdp([alpha], q, sigma, a, b)[0]
+    got = gm.gaussian_mixture_pair_rdp([alpha], q, sigma, a, b)[0]
     assert got == pytest.approx(mp_pair_rdp(alpha, q, sigma, a, b), rel=1e-9)
 
 
 def test_mixture_pair_spec_value_and_degenerate_pair() -> None:
-    assert fs.gaussian_mixture_pair_rdp([2.0], Q, SIGMA, 1.0, -1.0)[0] == pytest.approx(6.4004e-7, rel=1e-4)
-    assert fs.gaussian_mixture_pair_rdp([3.0, 40.5], 0.3, 2.0, 1.0, 1.0).tolist() == [0.0, 0.0]
+    assert gm.gaussian_mixture_pair_rdp([2.0], Q, SIGMA, 1.0, -1.0)[0] == pytest.approx(6.4004e-7, rel=1e-4)
+    assert gm.gaussian_mixture_pair_rdp([3.0, 40.5], 0.3, 2.0, 1.0, 1.0).tolist() == [0.0, 0.0]
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -352,11 +356,11 @@ def test_replace_one_above_equilateral_mixture(
 def test_upper_bounds_above_realisable_pairs_and_lower_bounds(sigma: float, q: float) -> None:
     alphas = np.array([1.2, 2.0, 3.5, 8.0, 20.5])
     ro_pairs = fs.fixed_size_wor_replace_one_rdp_lower(alphas, q, sigma)
-    po_pair = fs.poisson_replace_one_rdp_lower(alphas, q, sigma)
+    po_pair = pro.poisson_replace_one_rdp_lower(alphas, q, sigma)
     ar_low = fs.fixed_size_wor_add_remove_rdp_lower(alphas, q, sigma)
     for m in (3, 4, 5):
         ro = fs.fixed_size_wor_replace_one_rdp(alphas, q, sigma, m)
-        po = fs.poisson_replace_one_rdp(alphas, q, sigma, m)
+        po = pro.poisson_replace_one_rdp(alphas, q, sigma, m)
         ar = fs.fixed_size_wor_add_remove_rdp(alphas, q, sigma, m)
         assert np.all(ro_pairs <= ro) and np.all(po_pair <= po) and np.all(ar_low <= ar)
         assert np.all(ro_pairs <= fs.fixed_size_wor_replace_one_rdp(alphas, q, sigma, m, paper_only=True))
@@ -395,9 +399,9 @@ def test_leading_order_coefficients() -> None:
     e4, e2, e1, em1 = (math.exp(x / sigma**2) for x in (4, 2, 1, -1))
     cases = [
         (fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, 4)[0], alpha * (e4 - e2), 0.181174),
-        (fs.poisson_replace_one_rdp([alpha], q, sigma, 4)[0], alpha * (e1 - em1), 0.166688),
+        (pro.poisson_replace_one_rdp([alpha], q, sigma, 4)[0], alpha * (e1 - em1), 0.166688),
         (fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 4)[0], alpha / 2 * (e4 - 1), 0.176279),
-        (fs.fixed_size_wr_add_remove_rdp([alpha], 3, 3 / q, sigma, 4)[0], alpha / 2 * (e4 - 1), 0.176279),
+        (wrep.fixed_size_wr_add_remove_rdp([alpha], 3, 3 / q, sigma, 4)[0], alpha / 2 * (e4 - 1), 0.176279),
     ]
     for value, closed_form, spec in cases:
         assert value / q**2 == pytest.approx(closed_form, rel=4e-7)
@@ -410,7 +414,7 @@ def test_factor_four_and_one_double_limit() -> None:
         ar = fs.fixed_size_wor_add_remove_rdp_exact([3], q, sigma)[0] / fs.fixed_size_wor_add_remove_rdp_exact(
             [3], q, 2 * sigma
         )[0]
-        ro = fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma)[0] / fs.poisson_replace_one_rdp([alpha], q, sigma)[0]
+        ro = fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma)[0] / pro.poisson_replace_one_rdp([alpha], q, sigma)[0]
         assert ar == pytest.approx(ratio_ar, abs=6e-4 if sigma == 20 else 6e-5)
         assert ro == pytest.approx(ratio_ro, abs=6e-5)
 
@@ -421,11 +425,11 @@ def test_factor_four_and_one_double_limit() -> None:
 
 
 def test_with_replacement_upper_reference_values() -> None:
-    authors = fs.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.9, 2, 2.5, 3, 5, 10], 120, 50_000, SIGMA, 4,
+    authors = wrep.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.9, 2, 2.5, 3, 5, 10], 120, 50_000, SIGMA, 4,
                                               rule="authors")  # fmt: skip
     np.testing.assert_allclose(authors[:3], [4.0690154e-7, 5.086731e-7, 6.104638e-7], rtol=2e-7)
     np.testing.assert_allclose(authors[3:], [77.36381, 301.6266, 1134.418, 1750.813, 3675.407, 7855.736], rtol=5e-7)
-    conv = fs.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.85, 1.9, 2, 3], 120, 50_000, SIGMA, 4)
+    conv = wrep.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.85, 1.9, 2, 3], 120, 50_000, SIGMA, 4)
     np.testing.assert_allclose(conv, [4.0690e-7, 5.08671e-7, 6.10460e-7, 6.27426e-7, 77.3638, 295.5931, 1744.780],
                                rtol=2e-5)  # fmt: skip
     assert conv[1] < 1e-6  # spec §2.7 pitfall: the literal Thm 3.6 gives ≈ 1.66e4 here
@@ -434,12 +438,12 @@ def test_with_replacement_upper_reference_values() -> None:
 
 
 def test_with_replacement_lower_reference_values() -> None:
-    fig9 = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+    fig9 = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
         range(2, 11), 120, 50_000, SIGMA, index_sets=lambda _a, k: range(121) if k == 2 else [120]
     )
     ref9 = [6.770992e-7, 452.4399, 1468.835, 2377.033, 3241.952, 4085.231, 4916.145, 5739.330, 6557.363]
     np.testing.assert_allclose(fig9, ref9, rtol=5e-7)
-    np.testing.assert_allclose(fs.fixed_size_wr_add_remove_rdp_lower_crude([2, 3, 4, 5], 120, 50_000, SIGMA),
+    np.testing.assert_allclose(wrep.fixed_size_wr_add_remove_rdp_lower_crude([2, 3, 4, 5], 120, 50_000, SIGMA),
                                [0.0, 452.4399, 1468.835, 2377.033], rtol=5e-7)  # fmt: skip
     fig1 = {
         20: [1.1753e-7, 1.7625e-7, 2.3503e-7, 2.9383e-7, 3.5265e-7, 4.1150e-7, 4.7035e-7, 5.2922e-7, 2.1449],
@@ -449,7 +453,7 @@ def test_with_replacement_lower_reference_values() -> None:
         80: [1.1753e-7, 1.7624e-7, 217.98, 648.80, 1049.5, 1435.2, 1812.2, 2183.9, 2552.0],
     }
     for b, ref in fig1.items():
-        got = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+        got = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
             range(2, 11), b, b / 0.001, SIGMA, index_sets=lambda _a, k, b=b: range(b + 1) if k == 2 else [0, 1, 2, b]
         )
         np.testing.assert_allclose(got, ref, rtol=6e-5)
@@ -457,7 +461,7 @@ def test_with_replacement_lower_reference_values() -> None:
 
 def test_with_replacement_lower_fig8() -> None:
     def exact2(b: int, sigma: float) -> float:
-        return float(fs.fixed_size_wr_add_remove_rdp_lower_integer([2], b, b / 0.001, sigma, index_sets="full")[0])
+        return float(wrep.fixed_size_wr_add_remove_rdp_lower_integer([2], b, b / 0.001, sigma, index_sets="full")[0])
 
     assert exact2(10, 2.0) == pytest.approx(1.720e-6, rel=6e-4)
     assert exact2(20, 2.0) == pytest.approx(3.883, rel=6e-4)
@@ -488,12 +492,12 @@ def test_with_replacement_bracket_against_exact_pair() -> None:
     """Full recursion = the pair's exact divergence; real-α extension ≤ it ≤ the upper bound (Thm 3.6)."""
     b, n, sigma = 3, 30.0, 2.0
     for alpha in (2, 3, 4):
-        full = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+        full = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
         assert full == pytest.approx(mp_wr_pair_rdp(alpha, b, n, sigma), rel=1e-10)
     for alpha in (1.5, 2.5, 3.7):
-        low = fs.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets="full")[0]
+        low = wrep.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets="full")[0]
         pair = mp_wr_pair_rdp(alpha, b, n, sigma)
-        up = fs.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+        up = wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
         assert low <= pair <= up
 
 
@@ -509,7 +513,7 @@ rates = st.floats(1e-6, 0.5)
 @given(sigma=sigmas, q1=rates, q2=rates, alpha=st.floats(1.01, 256.0), m=st.integers(3, 6))
 def test_replace_one_monotone_in_rate_and_sigma(sigma: float, q1: float, q2: float, alpha: float, m: int) -> None:
     lo_q, hi_q = sorted((q1, q2))
-    for func in (fs.fixed_size_wor_replace_one_rdp, fs.poisson_replace_one_rdp):
+    for func in (fs.fixed_size_wor_replace_one_rdp, pro.poisson_replace_one_rdp):
         for paper_only in (False, True):
             v_lo = func([alpha], lo_q, sigma, m, paper_only=paper_only)[0]
             v_hi = func([alpha], hi_q, sigma, m, paper_only=paper_only)[0]
@@ -537,11 +541,11 @@ def test_taylor_above_exact_and_replace_one_above_exact(sigma: float, q: float, 
 def test_upper_bounds_above_realisable_pairs_random(sigma: float, q: float, alpha: float, m: int) -> None:
     """Soundness at random parameters: each upper bound ≥ the exact divergence of a pair it must cover."""
     ro_low = fs.fixed_size_wor_replace_one_rdp_lower([alpha], q, sigma)[0]
-    po_low = fs.poisson_replace_one_rdp_lower([alpha], q, sigma)[0]
+    po_low = pro.poisson_replace_one_rdp_lower([alpha], q, sigma)[0]
     ar_low = fs.fixed_size_wor_add_remove_rdp_lower([alpha], q, sigma)[0]
     for paper_only in (False, True):
         assert ro_low <= fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, m, paper_only=paper_only)[0]
-        assert po_low <= fs.poisson_replace_one_rdp([alpha], q, sigma, m, paper_only=paper_only)[0]
+        assert po_low <= pro.poisson_replace_one_rdp([alpha], q, sigma, m, paper_only=paper_only)[0]
         assert ar_low <= fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, m, paper_only=paper_only)[0]
 
 
@@ -552,7 +556,7 @@ def test_no_nan_and_ordering_real_orders(sigma: float, q: float, alpha: float) -
         fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 3)[0],
         fs.fixed_size_wor_add_remove_rdp([alpha], q, sigma, 5, paper_only=True)[0],
         fs.fixed_size_wor_replace_one_rdp([alpha], q, sigma, 4, paper_only=True)[0],
-        fs.poisson_replace_one_rdp([alpha], q, sigma, 5)[0],
+        pro.poisson_replace_one_rdp([alpha], q, sigma, 5)[0],
     ]
     assert all(np.isfinite(v) and v >= 0 for v in vals)
 
@@ -561,9 +565,9 @@ def test_no_nan_and_ordering_real_orders(sigma: float, q: float, alpha: float) -
 @given(sigma=sigmas, b=st.integers(1, 10_000), ratio=st.floats(1.5, 1e4), alpha=st.floats(1.01, 256.0))
 def test_with_replacement_no_nan_and_bracket(sigma: float, b: int, ratio: float, alpha: float) -> None:
     n = b * ratio
-    up = fs.fixed_size_wr_add_remove_rdp([alpha, round(alpha) + 1.0], b, n, sigma)
+    up = wrep.fixed_size_wr_add_remove_rdp([alpha, round(alpha) + 1.0], b, n, sigma)
     assert np.all(np.isfinite(up)) and np.all(up >= 0)
-    low = fs.fixed_size_wr_add_remove_rdp_lower_integer([round(alpha) + 1], b, n, sigma, max_work=2e6)
+    low = wrep.fixed_size_wr_add_remove_rdp_lower_integer([round(alpha) + 1], b, n, sigma, max_work=2e6)
     assert np.isfinite(low[0]) and low[0] <= up[1] * (1 + 1e-9)
 
 
@@ -572,13 +576,13 @@ def test_with_replacement_no_nan_and_bracket(sigma: float, b: int, ratio: float,
 def test_with_replacement_truncation_monotone(b: int, ratio: float, sigma: float, alpha: int) -> None:
     """F_T grows when any T_k grows and equals F for full sets; crude (120) ≤ truncated (spec §5.11)."""
     n = b * ratio
-    only_b = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets=lambda _a, k: [b])[0]
-    some = fs.fixed_size_wr_add_remove_rdp_lower_integer(
+    only_b = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets=lambda _a, k: [b])[0]
+    some = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
         [alpha], b, n, sigma, index_sets=lambda _a, k: [0, 1, b] if k > 2 else [1, b]
     )[0]
-    full = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
-    crude = fs.fixed_size_wr_add_remove_rdp_lower_crude([alpha], b, n, sigma)[0]
-    upper = fs.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+    full = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    crude = wrep.fixed_size_wr_add_remove_rdp_lower_crude([alpha], b, n, sigma)[0]
+    upper = wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
     assert crude <= only_b * (1 + 1e-12) + 1e-300
     assert only_b <= some * (1 + 1e-12) and some <= full * (1 + 1e-12) and full <= upper * (1 + 1e-9)
     brute = _brute_force_wr(alpha, b, n, sigma) if (b + 1) ** (alpha - 1) <= 3_000 else None
@@ -646,14 +650,14 @@ def test_domain_errors() -> None:
         lambda: fs.fixed_size_wor_add_remove_rdp([2.0], 0.0, SIGMA),
         lambda: fs.fixed_size_wor_replace_one_rdp([2.0], Q, 0.0),
         lambda: fs.fixed_size_wor_replace_one_rdp([2.0], Q, SIGMA, m=2),
-        lambda: fs.poisson_replace_one_rdp([2.0], Q, SIGMA, m=3.5),  # type: ignore[arg-type]
+        lambda: pro.poisson_replace_one_rdp([2.0], Q, SIGMA, m=3.5),  # type: ignore[arg-type]
         lambda: fs.fixed_size_wor_add_remove_rdp_exact([2.5], Q, SIGMA),
-        lambda: fs.fixed_size_wr_add_remove_rdp_lower_integer([2.5], 10, 100, SIGMA),
-        lambda: fs.fixed_size_wr_add_remove_rdp([2.0], 100, 100, SIGMA),
-        lambda: fs.fixed_size_wr_add_remove_rdp([2.0], 10, 100, SIGMA, truncation=11),
-        lambda: fs.fixed_size_wr_add_remove_rdp_lower_integer([60], 120, 50_000, SIGMA, index_sets="full"),
-        lambda: fs.gaussian_mixture_pair_rdp([np.inf], Q, SIGMA, 1.0, -1.0),
-        lambda: fs.log_central_moments(SIGMA, 10**6),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_integer([2.5], 10, 100, SIGMA),
+        lambda: wrep.fixed_size_wr_add_remove_rdp([2.0], 100, 100, SIGMA),
+        lambda: wrep.fixed_size_wr_add_remove_rdp([2.0], 10, 100, SIGMA, truncation=11),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_integer([60], 120, 50_000, SIGMA, index_sets="full"),
+        lambda: gm.gaussian_mixture_pair_rdp([np.inf], Q, SIGMA, 1.0, -1.0),
+        lambda: tb.log_central_moments(SIGMA, 10**6),
     ]
     for call in bad_calls:
         with pytest.raises(InvalidParameterError):
@@ -663,7 +667,7 @@ def test_domain_errors() -> None:
 def test_infinite_order() -> None:
     assert fs.fixed_size_wor_add_remove_rdp([np.inf, 2.0], Q, SIGMA)[0] == np.inf
     assert fs.fixed_size_wor_replace_one_rdp([np.inf], Q, SIGMA)[0] == np.inf
-    assert fs.fixed_size_wr_add_remove_rdp([np.inf], 10, 100, SIGMA)[0] == np.inf
+    assert wrep.fixed_size_wr_add_remove_rdp([np.inf], 10, 100, SIGMA)[0] == np.inf
 
 
 @pytest.mark.parametrize(("b", "n", "sigma", "alpha"), [(1, 112.0, 96.0, 3), (2, 50.0, 40.0, 4), (1, 10.0, 100.0, 2)])
@@ -681,6 +685,6 @@ def test_with_replacement_lower_stays_below_the_exact_pair_for_tiny_epsilon(
             pairs = sum(combo[i] * combo[j] for i in range(alpha) for j in range(i + 1, alpha))
             total += weight * mp.exp(c * pairs)
         exact = float(mp.log(total) / (alpha - 1))
-    low = fs.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    low = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
     assert low <= exact
     assert low >= exact * (1 - 1e-5)

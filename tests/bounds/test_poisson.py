@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, randomized_response_rdp
 from privamp.bounds.poisson import (
     poisson_amplified_pure_dp,
-    poisson_gaussian_rdp,
     poisson_rdp_general,
     poisson_rdp_general_integer,
     poisson_rdp_lower,
@@ -22,6 +21,7 @@ from privamp.bounds.poisson import (
     poisson_rdp_tight,
     poisson_rdp_tight_integer,
 )
+from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp
 from privamp.errors import InvalidParameterError
 
 Curve = Callable[[np.ndarray], np.ndarray]

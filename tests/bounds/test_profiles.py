@@ -20,6 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
+from privamp.bounds import amplification as am
+from privamp.bounds import profile_rdp as prdp
 from privamp.bounds import profiles as pr
 from privamp.errors import InvalidParameterError, UnsupportedError
 
@@ -398,7 +400,7 @@ AMP_TABLE = {
 
 @pytest.mark.parametrize("gamma", sorted(AMP_TABLE))
 def test_amplification_map_reference(gamma: float) -> None:
-    got = pr.amplify_epsilon([0.1, 1, 2, 5], gamma)
+    got = am.amplify_epsilon([0.1, 1, 2, 5], gamma)
     assert np.allclose(got, AMP_TABLE[gamma], rtol=1e-12, atol=0)
     for e, ref in zip([0.1, 1, 2, 5], AMP_TABLE[gamma], strict=True):
         assert rel(float(mp.log1p(gamma * mp.expm1(e))), ref) < 1e-15
@@ -407,45 +409,45 @@ def test_amplification_map_reference(gamma: float) -> None:
 def test_amplification_map_extra_values() -> None:
     cases = [(0.001, 0.5, 0.000648510942014811), (0.5, 3, 2.355440171013797), (0.1, 10, 7.697823422919827)]
     for gamma, eps, ref in [*cases, (0.01, 1000, 995.3948298140119)]:
-        assert rel(float(pr.amplify_epsilon(eps, gamma)[0]), ref) < 1e-12
+        assert rel(float(am.amplify_epsilon(eps, gamma)[0]), ref) < 1e-12
     for gamma, eps_p, ref in [
         (0.01, 0.1, 2.443832176137569),
         (0.01, 1, 5.152297938244442),
         (0.1, 0.5, 2.013196593022799),
     ]:
-        assert rel(float(pr.amplify_epsilon_inverse(eps_p, gamma)[0]), ref) < 1e-12
+        assert rel(float(am.amplify_epsilon_inverse(eps_p, gamma)[0]), ref) < 1e-12
 
 
 @settings(deadline=None, max_examples=60)
 @given(st.floats(1e-12, 800.0), st.floats(1e-6, 1.0))
 def test_amplification_map_properties_o5(eps: float, gamma: float) -> None:
-    amp = float(pr.amplify_epsilon(eps, gamma)[0])
+    amp = float(am.amplify_epsilon(eps, gamma)[0])
     ref = mp.log1p(mp.mpf(gamma) * mp.expm1(mp.mpf(eps)))
     assert amp >= float(ref) and rel(amp, float(ref)) < 1e-13
     assert gamma * eps * (1 - 1e-14) <= amp <= float(min(mp.mpf(eps), gamma * mp.expm1(eps))) * (1 + 1e-14)
-    back = float(pr.amplify_epsilon_inverse(amp, gamma)[0])
+    back = float(am.amplify_epsilon_inverse(amp, gamma)[0])
     assert rel(back, eps) < 1e-12
-    assert float(pr.amplify_epsilon(eps * 1.01, gamma)[0]) > amp
-    assert float(pr.amplify_epsilon(eps, min(1.0, gamma * 1.01))[0]) >= amp
+    assert float(am.amplify_epsilon(eps * 1.01, gamma)[0]) > amp
+    assert float(am.amplify_epsilon(eps, min(1.0, gamma * 1.01))[0]) >= amp
 
 
 @pytest.mark.parametrize("eps", [1e-12, 1e-6, 1.0, 50.0, 800.0])
 @pytest.mark.parametrize("gamma", [1e-6, 1e-2, 0.5, 1.0])
 def test_amplification_roundtrip_grid(eps: float, gamma: float) -> None:
-    amp = pr.amplify_epsilon(eps, gamma)
+    amp = am.amplify_epsilon(eps, gamma)
     assert np.isfinite(amp).all()
-    assert rel(float(pr.amplify_epsilon_inverse(amp, gamma)[0]), eps) < 1e-12
-    assert pr.amplify_epsilon(0.0, gamma)[0] == 0.0
-    assert pr.amplify_epsilon(eps, 1.0)[0] == eps
+    assert rel(float(am.amplify_epsilon_inverse(amp, gamma)[0]), eps) < 1e-12
+    assert am.amplify_epsilon(0.0, gamma)[0] == 0.0
+    assert am.amplify_epsilon(eps, 1.0)[0] == eps
 
 
 def test_subsampling_lemma_identities() -> None:
     eps, delta = np.array([0.1, 1.0, 3.0]), np.array([1e-6, 1e-3, 0.2])
     for gamma in [0.001, 0.1, 1.0]:
-        e1, d1 = pr.subsampling_lemma(eps, delta, gamma)
+        e1, d1 = am.subsampling_lemma(eps, delta, gamma)
         assert np.allclose(e1, np.log1p(gamma * np.expm1(eps)), rtol=1e-13)
         assert np.allclose(d1, gamma * delta, rtol=1e-13) and np.all(d1 >= gamma * delta)
-        e0, d0 = pr.subsampling_lemma_inverse(e1, d1, gamma)
+        e0, d0 = am.subsampling_lemma_inverse(e1, d1, gamma)
         assert np.allclose(e0, eps, rtol=1e-12) and np.allclose(d0, delta, rtol=1e-12)
 
 
@@ -456,7 +458,7 @@ def test_profile_form_reproduces_subsampling_lemma_o15(eps0: float, delta0: floa
         return pr.approximate_dp_log_delta(e, eps0, delta0)
 
     eps_p = float(np.log1p(gamma * np.expm1(eps0)))
-    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, base, gamma)[0]))
+    got = float(np.exp(am.poisson_remove_add_log_delta(eps_p, base, gamma)[0]))
     assert got == pytest.approx(gamma * delta0, rel=1e-9)
     assert got >= gamma * delta0 * (1 - 1e-12)
 
@@ -465,7 +467,7 @@ def test_membership_rr_attains_eps_delta_o16() -> None:
     for eps0, delta0, gamma in [(1.0, 1e-3, 0.1), (0.3, 0.05, 0.5), (2.0, 0.0, 0.01)]:
         p = (math.exp(eps0) + delta0) / (math.exp(eps0) + 1)
         eps_p = math.log1p(gamma * math.expm1(eps0))
-        assert pr.membership_subsampled_delta(eps_p, p, gamma)[0] == pytest.approx(gamma * delta0, abs=1e-15)
+        assert am.membership_subsampled_delta(eps_p, p, gamma)[0] == pytest.approx(gamma * delta0, abs=1e-15)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -528,7 +530,7 @@ def test_total_variation_of_samplers_o11() -> None:
         assert tv(wr_samples(("v", *base), m), wr_samples(("w", *base), m)) == exact
         if n > 1:
             assert tv(wr_samples(("v", *base), m), wr_samples(base, m)) == exact
-        assert pr.with_replacement_rate(n, m) == pytest.approx(float(exact), rel=1e-14)
+        assert am.with_replacement_rate(n, m) == pytest.approx(float(exact), rel=1e-14)
     # maximal coupling (γ² normalisation, erratum R1): marginals and Pr[y ≠ y'] = TV
     nu, nup = wr_samples(("v", "a", "b"), 2), wr_samples(("w", "a", "b"), 2)
     support = sorted(set(nu) | set(nup))
@@ -590,18 +592,18 @@ def test_membership_mechanism_attains_bounds_o16(p_s: str, a_s: str, po: str, po
         return pr.randomized_response_log_delta(e, pf)
 
     for gamma, value, got in [
-        (0.3, po, pr.poisson_remove_add_log_delta(eps_p, rr, 0.3)),
-        (0.4, wor, pr.wor_replace_one_log_delta(eps_p, rr, 5, 2)),
-        (37 / 64, wr, pr.wr_replace_one_log_delta(eps_p, rr_group, 4, 3)),
+        (0.3, po, am.poisson_remove_add_log_delta(eps_p, rr, 0.3)),
+        (0.4, wor, am.wor_replace_one_log_delta(eps_p, rr, 5, 2)),
+        (37 / 64, wr, am.wr_replace_one_log_delta(eps_p, rr_group, 4, 3)),
     ]:
         formula = max(0.0, gamma * (2 * pf - 1) - (float(a) - 1) * (1 - pf))
         assert formula == pytest.approx(float(Fraction(value)), abs=1e-15)
-        assert pr.membership_subsampled_delta(eps_p, pf, gamma)[0] == pytest.approx(float(Fraction(value)), abs=1e-15)
+        assert am.membership_subsampled_delta(eps_p, pf, gamma)[0] == pytest.approx(float(Fraction(value)), abs=1e-15)
         # at a kink of φ_p the safe-side rounding of the base order may leave ~1e-16 instead of 0
         assert float(np.exp(got[0])) == pytest.approx(float(Fraction(value)), rel=1e-12, abs=1e-15)
         assert float(np.exp(got[0])) >= float(Fraction(value))
     # p < 1/2 is the same mechanism with the labels swapped
-    assert pr.membership_subsampled_delta(eps_p, 1 - pf, 0.3)[0] == pytest.approx(float(Fraction(po)), abs=1e-15)
+    assert am.membership_subsampled_delta(eps_p, 1 - pf, 0.3)[0] == pytest.approx(float(Fraction(po)), abs=1e-15)
 
 
 # Scenario B: binomial-noise sum M(y) = Σ c_u y_u + Bin(6, 1/2), weights c maximised (spec §4.2)
@@ -674,7 +676,7 @@ def test_scenario_b_theorems_9_10_11_o17(a_s: str, thm9: str, thm10_exact: str, 
     exact9 = sup_divergence(("v", "a", "b", "c", "d"), ("w", "a", "b", "c", "d"), lambda s: wor_samples(s, 2), a)
     bound9 = Fraction(2, 5) * group_delta_exact(1, 1 + Fraction(5, 2) * (a - 1))
     assert exact9 == bound9 == Fraction(thm9)
-    got9 = float(np.exp(pr.wor_replace_one_log_delta(eps_p, binomial_log_delta, 5, 2)[0]))
+    got9 = float(np.exp(am.wor_replace_one_log_delta(eps_p, binomial_log_delta, 5, 2)[0]))
     assert got9 == pytest.approx(float(bound9), rel=1e-10) and got9 >= float(exact9) * (1 - 1e-12)
     # Theorem 10: n = 4, m = 3 with group profiles
     exact10 = sup_divergence(("v", "a", "b", "c"), ("w", "a", "b", "c"), lambda s: wr_samples(s, 3), a)
@@ -688,12 +690,12 @@ def test_scenario_b_theorems_9_10_11_o17(a_s: str, thm9: str, thm10_exact: str, 
         Fraction(0),
     )
     assert exact10 == Fraction(thm10_exact) and bound10 == Fraction(thm10_bound) and exact10 <= bound10
-    got10 = float(np.exp(pr.wr_replace_one_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
+    got10 = float(np.exp(am.wr_replace_one_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
     assert got10 == pytest.approx(float(bound10), rel=1e-10) and got10 >= float(exact10)
     # Theorem 11: x = {v,a,b,c} vs x' = {a,b,c}, n = 4 (the larger size)
     exact11 = sup_divergence(("v", "a", "b", "c"), ("a", "b", "c"), lambda s: wr_samples(s, 3), a)
     assert exact11 == Fraction(thm10_exact)
-    got11 = float(np.exp(pr.wr_remove_add_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
+    got11 = float(np.exp(am.wr_remove_add_log_delta(eps_p, binomial_group_log_delta, 4, 3)[0]))
     assert got11 >= float(exact11) and got11 == pytest.approx(got10, rel=1e-15)
 
 
@@ -740,9 +742,9 @@ def test_scenario_b_theorem_14_o17(
     assert exact <= proof <= paper and exact <= alt
     assert all(0 <= extended_exact(alpha_k[k]) <= 1 for k in alpha_k)
     eps_p, gf = math.log(float(a)), float(g)
-    got_proof = float(np.exp(pr.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
-    got_paper = float(np.exp(pr.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf, form="paper")[0]))
-    got_alt = float(np.exp(pr.poisson_replace_one_by_size_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
+    got_proof = float(np.exp(am.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
+    got_paper = float(np.exp(am.poisson_replace_one_log_delta(eps_p, binomial_log_delta, n, gf, form="paper")[0]))
+    got_alt = float(np.exp(am.poisson_replace_one_by_size_log_delta(eps_p, binomial_log_delta, n, gf)[0]))
     assert got_proof == pytest.approx(float(proof), rel=1e-10) and got_proof >= float(exact)
     assert got_paper == pytest.approx(float(paper), rel=1e-10)
     assert got_alt == pytest.approx(float(alt), rel=1e-10) and got_alt >= float(exact)
@@ -787,7 +789,7 @@ def test_random_small_mechanisms_respect_bounds_o17() -> None:
                     out.append(math.log(val) if val > 0 else -math.inf)
                 return np.array(out)
 
-            code = float(np.exp(pr.wor_replace_one_log_delta(math.log(float(a)), log_prof, 4, 2)[0]))
+            code = float(np.exp(am.wor_replace_one_log_delta(math.log(float(a)), log_prof, 4, 2)[0]))
             assert code == pytest.approx(float(bound), rel=1e-10, abs=1e-300)
 
 
@@ -824,7 +826,7 @@ def mp_mixture_reverse(gamma: float, sigma: float, eps_p: float) -> mp.mpf:
 def test_theorem_8_exact_for_gaussian_mixture_o12(gamma: float, sigma: float, eps_p: float, ref: float) -> None:
     mp_val = mp_mixture_forward(gamma, sigma, eps_p)
     assert rel(float(mp_val), ref) < 1e-15
-    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
+    got = float(np.exp(am.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
     assert got == pytest.approx(ref, rel=1e-10) and got >= ref
 
 
@@ -832,7 +834,7 @@ def test_theorem_8_exact_for_gaussian_mixture_o12(gamma: float, sigma: float, ep
 @given(st.floats(1e-3, 0.999), st.floats(0.3, 4.0), st.floats(0.0, 4.0))
 def test_theorem_8_gaussian_mixture_both_directions(gamma: float, sigma: float, eps_p: float) -> None:
     fwd = mp_mixture_forward(gamma, sigma, eps_p)
-    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
+    got = float(np.exp(am.poisson_remove_add_log_delta(eps_p, gauss(sigma), gamma)[0]))
     assert got == pytest.approx(float(fwd), rel=1e-10, abs=1e-300)
     rev = mp_mixture_reverse(gamma, sigma, eps_p)
     assert rev <= fwd * (1 + mp.mpf(10) ** -30)
@@ -856,7 +858,7 @@ def test_theorem_8_exact_for_laplace_mixture_o12(gamma: float, scale: float, eps
     lim = 80 * scale
     fwd = integrate.quad(forward, -lim, lim, points=[0.0, 1.0], limit=500, epsabs=1e-16, epsrel=1e-13)[0]
     bwd = integrate.quad(backward, -lim, lim, points=[0.0, 1.0], limit=500, epsabs=1e-16, epsrel=1e-13)[0]
-    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, lap(scale), gamma)[0]))
+    got = float(np.exp(am.poisson_remove_add_log_delta(eps_p, lap(scale), gamma)[0]))
     assert got == pytest.approx(fwd, rel=1e-9) and bwd <= fwd + 1e-15
 
 
@@ -878,16 +880,16 @@ POISSON_GAUSS_EPS = [
 
 @pytest.mark.parametrize(("eta", "gamma", "eps_p", "delta_p"), POISSON_GAUSS_DELTA)
 def test_poisson_gaussian_delta_table(eta: float, gamma: float, eps_p: float, delta_p: float) -> None:
-    got = float(np.exp(pr.poisson_remove_add_log_delta(eps_p, gauss(1 / eta), gamma)[0]))
+    got = float(np.exp(am.poisson_remove_add_log_delta(eps_p, gauss(1 / eta), gamma)[0]))
     assert got == pytest.approx(delta_p, rel=1e-12)
 
 
 @pytest.mark.parametrize(("eta", "gamma", "delta_p", "base", "eps_p"), POISSON_GAUSS_EPS)
 def test_poisson_gaussian_epsilon_table(eta: float, gamma: float, delta_p: float, base: float, eps_p: float) -> None:
-    got = pr.amplified_epsilon(delta_p, gauss(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
+    got = am.amplified_epsilon(delta_p, gauss(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
     assert got == pytest.approx(eps_p, rel=1e-12)
     assert pr.gaussian_epsilon(delta_p / gamma, 1 / eta)[0] == pytest.approx(base, rel=1e-12)
-    closed = pr.amplified_epsilon(
+    closed = am.amplified_epsilon(
         delta_p,
         gauss(1 / eta),
         sampling="poisson",
@@ -908,9 +910,9 @@ def test_poisson_gaussian_epsilon_table(eta: float, gamma: float, delta_p: float
     ],
 )
 def test_poisson_laplace_epsilon_table(eta: float, gamma: float, delta_p: float, eps_p: float, pure: float) -> None:
-    got = pr.amplified_epsilon(delta_p, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
+    got = am.amplified_epsilon(delta_p, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0]
     assert got == pytest.approx(eps_p, rel=1e-12)
-    assert pr.amplified_epsilon(0.0, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0] == (
+    assert am.amplified_epsilon(0.0, lap(1 / eta), sampling="poisson", relation="add-remove", rate=gamma)[0] == (
         pytest.approx(pure, rel=1e-12)
     )
     closed = math.log1p(gamma * math.expm1(max(0.0, eta + 2 * math.log1p(-delta_p / gamma))))
@@ -918,14 +920,14 @@ def test_poisson_laplace_epsilon_table(eta: float, gamma: float, delta_p: float,
 
 
 def test_wor_laplace_table() -> None:
-    got = np.exp(pr.wor_replace_one_log_delta([0.05, 0.1], lap(1.0), 1000, 100))
+    got = np.exp(am.wor_replace_one_log_delta([0.05, 0.1], lap(1.0), 1000, 100))
     assert np.allclose(got, [0.0254013898251428, 0.0131218308858313], rtol=1e-12)
-    assert pr.amplify_epsilon_inverse(0.05, 0.1)[0] == pytest.approx(0.413903381368464, rel=1e-12)
-    pure = pr.amplified_epsilon(
+    assert am.amplify_epsilon_inverse(0.05, 0.1)[0] == pytest.approx(0.413903381368464, rel=1e-12)
+    pure = am.amplified_epsilon(
         0.0, lap(1.0), sampling="without-replacement", relation="replace-one", dataset_size=1000, sample_size=100
     )[0]
     assert pure == pytest.approx(0.158565078740429, rel=1e-12)
-    assert np.exp(pr.wor_replace_one_log_delta(0.01, lap(0.5), 100, 1))[0] == pytest.approx(
+    assert np.exp(am.wor_replace_one_log_delta(0.01, lap(0.5), 100, 1))[0] == pytest.approx(
         0.00479087815339544, rel=1e-12
     )
 
@@ -949,7 +951,7 @@ def test_with_replacement_table(kind: str, n: int, m: int, eps_p: float, eta: fl
             return pr.gaussian_group_log_delta(e, k, 1 / eta)
         return pr.laplace_group_log_delta(e, k, 1 / eta)
 
-    got = float(np.exp(pr.wr_replace_one_log_delta(eps_p, group, n, m)[0]))
+    got = float(np.exp(am.wr_replace_one_log_delta(eps_p, group, n, m)[0]))
     assert got == pytest.approx(delta_p, rel=1e-11)
     # independent mpmath evaluation of eq. (12) with the white-box group profiles
     g = -mp.expm1(m * mp.log1p(-mp.mpf(1) / n))
@@ -977,18 +979,18 @@ def test_theorem_14_gaussian_table(
     n: int, gamma: float, eps_p: float, eta: float, paper: float, proof: float, alt: float
 ) -> None:
     base = gauss(1 / eta)
-    assert np.exp(pr.poisson_replace_one_log_delta(eps_p, base, n, gamma, form="paper"))[0] == pytest.approx(
+    assert np.exp(am.poisson_replace_one_log_delta(eps_p, base, n, gamma, form="paper"))[0] == pytest.approx(
         paper, rel=1e-11
     )
-    assert np.exp(pr.poisson_replace_one_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(proof, rel=1e-11)
-    assert np.exp(pr.poisson_replace_one_by_size_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(alt, rel=1e-11)
+    assert np.exp(am.poisson_replace_one_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(proof, rel=1e-11)
+    assert np.exp(am.poisson_replace_one_by_size_log_delta(eps_p, base, n, gamma))[0] == pytest.approx(alt, rel=1e-11)
 
 
 def test_theorem_14_large_n_truncation_is_conservative() -> None:
     base = gauss(1.0)
     eps = np.array([0.0, 0.1, 0.5, 2.0])
-    big = pr.poisson_replace_one_log_delta(eps, base, 20000, 0.01)
-    alt = pr.poisson_replace_one_by_size_log_delta(eps, base, 20000, 0.01)
+    big = am.poisson_replace_one_log_delta(eps, base, 20000, 0.01)
+    alt = am.poisson_replace_one_by_size_log_delta(eps, base, 20000, 0.01)
     assert np.all(np.isfinite(big)) and np.all(big <= 0) and np.all(np.isfinite(alt))
     assert np.all(np.diff(big) <= 1e-15) and np.all(np.diff(alt) <= 1e-15)
 
@@ -1003,7 +1005,7 @@ def test_monotonicity_o13() -> None:
     eps = np.linspace(0, 3, 31)
     prev = None
     for gamma in [0.001, 0.01, 0.1, 0.5, 1.0]:
-        cur = pr.poisson_remove_add_log_delta(eps, base, gamma)
+        cur = am.poisson_remove_add_log_delta(eps, base, gamma)
         assert np.all(np.diff(cur) <= 1e-15)
         assert np.all(cur <= math.log(gamma) + base(eps) + 1e-12)
         assert np.all(cur <= base(eps) + 1e-12)
@@ -1014,7 +1016,7 @@ def test_monotonicity_o13() -> None:
     def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
         return pr.gaussian_group_log_delta(e, k, 1.2)
 
-    vals = [pr.wr_replace_one_log_delta(eps, group, n, 5) for n in [5, 6, 10, 50, 500]]
+    vals = [am.wr_replace_one_log_delta(eps, group, n, 5) for n in [5, 6, 10, 50, 500]]
     for a, b in itertools.pairwise(vals):
         assert np.all(b <= a + 1e-13)
 
@@ -1022,17 +1024,17 @@ def test_monotonicity_o13() -> None:
 def test_limits_o14() -> None:
     base = gauss(0.7)
     eps = np.array([0.0, 0.3, 1.5])
-    assert np.array_equal(pr.poisson_remove_add_log_delta(eps, base, 1.0), base(eps))
-    assert np.array_equal(pr.wor_replace_one_log_delta(eps, base, 7, 7), base(eps))
+    assert np.array_equal(am.poisson_remove_add_log_delta(eps, base, 1.0), base(eps))
+    assert np.array_equal(am.wor_replace_one_log_delta(eps, base, 7, 7), base(eps))
 
     def group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
         return pr.gaussian_group_log_delta(e, k, 0.7)
 
-    assert pr.with_replacement_rate(1, 5) == 1.0
-    assert np.allclose(pr.wr_replace_one_log_delta(eps, group, 1, 5), pr.gaussian_log_delta(eps, 0.7 / 5), rtol=1e-13)
-    tiny = pr.poisson_remove_add_log_delta(eps, base, 1e-12)
+    assert am.with_replacement_rate(1, 5) == 1.0
+    assert np.allclose(am.wr_replace_one_log_delta(eps, group, 1, 5), pr.gaussian_log_delta(eps, 0.7 / 5), rtol=1e-13)
+    tiny = am.poisson_remove_add_log_delta(eps, base, 1e-12)
     assert np.all(tiny < math.log(1e-11))
-    assert pr.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove", rate=1.0)[0] == pytest.approx(
+    assert am.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove", rate=1.0)[0] == pytest.approx(
         pr.gaussian_epsilon(1e-5, 0.7)[0], rel=1e-13
     )
 
@@ -1041,7 +1043,7 @@ def test_limits_o14() -> None:
     ("n", "m"), [(100, 10), (1000, 100), (60000, 256), (4, 3), (10, 10), (2, 1), (2, 5000), (3, 300)]
 )
 def test_with_replacement_weights_o18(n: int, m: int) -> None:
-    gamma = pr.with_replacement_rate(n, m)
+    gamma = am.with_replacement_rate(n, m)
     ref = -mp.expm1(m * mp.log1p(-mp.mpf(1) / n))
     assert gamma == pytest.approx(float(ref), rel=1e-14)
     for c in [1.0, 0.3, 1e-200]:
@@ -1049,7 +1051,7 @@ def test_with_replacement_weights_o18(n: int, m: int) -> None:
         def const(e: np.ndarray, k: np.ndarray, c: float = c) -> np.ndarray:
             return np.full(np.shape(e), math.log(c))
 
-        got = float(np.exp(pr.wr_replace_one_log_delta(np.array([0.7]), const, n, m)[0]))
+        got = float(np.exp(am.wr_replace_one_log_delta(np.array([0.7]), const, n, m)[0]))
         # the weights are rounded up by a bound on the log-gamma error, ~1e-16 · log Γ(m + 1)
         tol = 1e-12 if m <= 256 else 1e-9
         assert got == pytest.approx(float(ref) * c, rel=tol) and got >= float(ref) * c
@@ -1066,7 +1068,7 @@ def test_wr_reference_gamma_values() -> None:
         (1, 5): 1.0,
     }
     for (n, m), ref in table.items():
-        assert pr.with_replacement_rate(n, m) == pytest.approx(ref, rel=1e-10)
+        assert am.with_replacement_rate(n, m) == pytest.approx(ref, rel=1e-10)
 
 
 def test_group_profiles_o10() -> None:
@@ -1113,28 +1115,28 @@ def test_amplified_inversion_o19(sampling: str, relation: str, params: dict[str,
 
     kwargs = {"sampling": sampling, "relation": relation, "group_log_delta": group, **params}
     targets = np.array([1e-12, 1e-8, 1e-5, 1e-3])
-    eps = pr.amplified_epsilon(targets, base, **kwargs)
-    fwd = pr.amplified_log_delta(eps, base, **kwargs)
+    eps = am.amplified_epsilon(targets, base, **kwargs)
+    fwd = am.amplified_log_delta(eps, base, **kwargs)
     assert np.all(fwd <= np.log(targets))
     for e, t in zip(eps, targets, strict=True):
         if e > 0:
-            assert pr.amplified_log_delta(max(e - 1e-9, 0.0), base, **kwargs)[0] > math.log(t)
-    direct = pr.epsilon_from_log_delta(lambda e: pr.amplified_log_delta(e, base, **kwargs), targets)
+            assert am.amplified_log_delta(max(e - 1e-9, 0.0), base, **kwargs)[0] > math.log(t)
+    direct = pr.epsilon_from_log_delta(lambda e: am.amplified_log_delta(e, base, **kwargs), targets)
     assert np.allclose(eps, direct, rtol=1e-9)
-    big = pr.amplified_epsilon(0.999999, base, **kwargs)[0]
-    at0 = pr.amplified_log_delta(0.0, base, **kwargs)[0]
+    big = am.amplified_epsilon(0.999999, base, **kwargs)[0]
+    at0 = am.amplified_log_delta(0.0, base, **kwargs)[0]
     assert big == 0.0 or at0 > math.log(0.999999)
 
 
 def test_reduction_identity_o19() -> None:
     for sigma, gamma in [(1.0, 0.01), (0.6, 0.2), (3.0, 0.001)]:
         for dp in [1e-9, 1e-6, 1e-4]:
-            red = pr.amplify_epsilon(pr.gaussian_epsilon(dp / gamma, sigma), gamma)[0]
+            red = am.amplify_epsilon(pr.gaussian_epsilon(dp / gamma, sigma), gamma)[0]
             root = pr.epsilon_from_log_delta(
-                lambda e, s=sigma, g=gamma: pr.poisson_remove_add_log_delta(e, gauss(s), g), dp
+                lambda e, s=sigma, g=gamma: am.poisson_remove_add_log_delta(e, gauss(s), g), dp
             )
             assert red == pytest.approx(root[0], rel=1e-10)
-    assert pr.amplified_epsilon(0.5, gauss(1.0), sampling="poisson", relation="add-remove", rate=0.01)[0] == 0.0
+    assert am.amplified_epsilon(0.5, gauss(1.0), sampling="poisson", relation="add-remove", rate=0.01)[0] == 0.0
 
 
 def test_epsilon_from_log_delta_edges() -> None:
@@ -1195,14 +1197,14 @@ def laplace_mgf(s: float, eta: float) -> float:
 def test_rdp_from_profile_o9(s: float) -> None:
     alpha = np.array([s + 1])
     for eta in [0.5, 1.0]:
-        got = pr.rdp_from_profile(alpha, gauss(1 / eta))[0]
+        got = prdp.rdp_from_profile(alpha, gauss(1 / eta))[0]
         assert got == pytest.approx((s + 1) * eta**2 / 2, rel=1e-8)
     for eta in [1.0, 3.0]:
-        got = pr.rdp_from_profile(alpha, lap(1 / eta))[0]
+        got = prdp.rdp_from_profile(alpha, lap(1 / eta))[0]
         assert got == pytest.approx(math.log(laplace_mgf(s, eta)) / s, rel=1e-8)
     p = 0.75
     r = p / (1 - p)
-    got = pr.rdp_from_profile(alpha, lambda e: pr.randomized_response_log_delta(e, p))[0]
+    got = prdp.rdp_from_profile(alpha, lambda e: pr.randomized_response_log_delta(e, p))[0]
     assert got == pytest.approx(math.log(p * r**s + (1 - p) * r**-s) / s, rel=1e-8)
     rng = np.random.default_rng(RNG_SEED + 4)
     for _ in range(3):
@@ -1221,21 +1223,21 @@ def test_rdp_from_profile_o9(s: float) -> None:
             with np.errstate(divide="ignore"):
                 return np.log(vals)
 
-        got = pr.rdp_from_profile(alpha, fwd, bwd)[0]
+        got = prdp.rdp_from_profile(alpha, fwd, bwd)[0]
         assert got == pytest.approx(math.log(np.sum(pp ** (s + 1) * qq**-s)) / s, rel=1e-8)
 
 
 def test_theorem_6_reference_values() -> None:
-    assert math.exp(pr.rdp_from_profile([2.0], gauss(1.0))[0]) == pytest.approx(math.e, rel=1e-9)
-    assert math.exp(2 * pr.rdp_from_profile([3.0], gauss(2.0))[0]) == pytest.approx(2.117000016612675, rel=1e-9)
-    assert math.exp(pr.rdp_from_profile([2.0], lap(1.0))[0]) == pytest.approx(1.8572996467182343, rel=1e-9)
-    assert math.exp(2 * pr.rdp_from_profile([3.0], lap(1.0))[0]) == pytest.approx(4.4533484867055355, rel=1e-9)
-    assert math.exp(2 * pr.rdp_from_profile([3.0], lap(1 / 3))[0]) == pytest.approx(242.0573254595627, rel=1e-9)
-    rr = pr.rdp_from_profile([2.0, 3.0], lambda e: pr.randomized_response_log_delta(e, 0.75))
+    assert math.exp(prdp.rdp_from_profile([2.0], gauss(1.0))[0]) == pytest.approx(math.e, rel=1e-9)
+    assert math.exp(2 * prdp.rdp_from_profile([3.0], gauss(2.0))[0]) == pytest.approx(2.117000016612675, rel=1e-9)
+    assert math.exp(prdp.rdp_from_profile([2.0], lap(1.0))[0]) == pytest.approx(1.8572996467182343, rel=1e-9)
+    assert math.exp(2 * prdp.rdp_from_profile([3.0], lap(1.0))[0]) == pytest.approx(4.4533484867055355, rel=1e-9)
+    assert math.exp(2 * prdp.rdp_from_profile([3.0], lap(1 / 3))[0]) == pytest.approx(242.0573254595627, rel=1e-9)
+    rr = prdp.rdp_from_profile([2.0, 3.0], lambda e: pr.randomized_response_log_delta(e, 0.75))
     assert math.exp(rr[0]) == pytest.approx(7 / 3, rel=1e-9)
     assert math.exp(2 * rr[1]) == pytest.approx(6.777777777777778, rel=1e-9)
-    assert pr.rdp_from_profile([np.inf], lap(0.5))[0] == pytest.approx(2.0, rel=1e-12)
-    assert pr.rdp_from_profile([np.inf], gauss(1.0))[0] == np.inf
+    assert prdp.rdp_from_profile([np.inf], lap(0.5))[0] == pytest.approx(2.0, rel=1e-12)
+    assert prdp.rdp_from_profile([np.inf], gauss(1.0))[0] == np.inf
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1258,7 +1260,7 @@ def test_theorem_8_beats_rdp_conversion_for_one_release() -> None:
         rdp = (top + math.log(np.exp(log_terms - top).sum())) / (alpha - 1)
         eps = rdp + math.log((alpha - 1) / alpha) - (math.log(delta) + math.log(alpha)) / (alpha - 1)
         best = min(best, eps)
-    ours = pr.amplified_epsilon(delta, gauss(sigma), sampling="poisson", relation="add-remove", rate=q)[0]
+    ours = am.amplified_epsilon(delta, gauss(sigma), sampling="poisson", relation="add-remove", rate=q)[0]
     assert ours < best
     assert float(mp_mixture_forward(q, sigma, ours)) <= delta
 
@@ -1276,21 +1278,21 @@ def test_unified_dispatch() -> None:
         return pr.gaussian_group_log_delta(e, k, 2.0)
 
     assert np.array_equal(
-        pr.amplified_log_delta(eps, base, sampling="poisson", relation="add_remove", rate=0.1),
-        pr.poisson_remove_add_log_delta(eps, base, 0.1),
+        am.amplified_log_delta(eps, base, sampling="poisson", relation="add_remove", rate=0.1),
+        am.poisson_remove_add_log_delta(eps, base, 0.1),
     )
     assert np.array_equal(
-        pr.amplified_log_delta(eps, base, sampling="poisson", relation="replace-one", rate=0.1, dataset_size=50),
-        pr.poisson_replace_one_log_delta(eps, base, 50, 0.1),
+        am.amplified_log_delta(eps, base, sampling="poisson", relation="replace-one", rate=0.1, dataset_size=50),
+        am.poisson_replace_one_log_delta(eps, base, 50, 0.1),
     )
     assert np.array_equal(
-        pr.amplified_log_delta(
+        am.amplified_log_delta(
             eps, base, sampling="without_replacement", relation="replace-one", dataset_size=50, sample_size=5
         ),
-        pr.wor_replace_one_log_delta(eps, base, 50, 5),
+        am.wor_replace_one_log_delta(eps, base, 50, 5),
     )
     assert np.array_equal(
-        pr.amplified_log_delta(
+        am.amplified_log_delta(
             eps,
             base,
             sampling="with-replacement",
@@ -1299,22 +1301,22 @@ def test_unified_dispatch() -> None:
             sample_size=5,
             group_log_delta=group,
         ),
-        pr.wr_replace_one_log_delta(eps, group, 50, 5),
+        am.wr_replace_one_log_delta(eps, group, 50, 5),
     )
-    blackbox = pr.amplified_log_delta(
+    blackbox = am.amplified_log_delta(
         eps, base, sampling="with-replacement", relation="add-remove", dataset_size=50, sample_size=5
     )
-    assert np.all(blackbox >= pr.wr_remove_add_log_delta(eps, group, 50, 5) - 1e-12)
+    assert np.all(blackbox >= am.wr_remove_add_log_delta(eps, group, 50, 5) - 1e-12)
     with pytest.raises(UnsupportedError):
-        pr.amplified_log_delta(
+        am.amplified_log_delta(
             eps, base, sampling="without-replacement", relation="add-remove", dataset_size=50, sample_size=5
         )
     with pytest.raises(InvalidParameterError, match="rate"):
-        pr.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove")
+        am.amplified_epsilon(1e-5, base, sampling="poisson", relation="add-remove")
     with pytest.raises(InvalidParameterError, match="sampling"):
-        pr.amplified_log_delta(eps, base, sampling="shuffle", relation="add-remove", rate=0.1)
+        am.amplified_log_delta(eps, base, sampling="shuffle", relation="add-remove", rate=0.1)
     with pytest.raises(InvalidParameterError, match="relation"):
-        pr.amplified_log_delta(eps, base, sampling="poisson", relation="swap", rate=0.1)
+        am.amplified_log_delta(eps, base, sampling="poisson", relation="swap", rate=0.1)
 
 
 @pytest.mark.parametrize(
@@ -1327,16 +1329,16 @@ def test_unified_dispatch() -> None:
         lambda: pr.gaussian_epsilon(1.5, 1.0),
         lambda: pr.laplace_epsilon(-1e-3, 1.0),
         lambda: pr.randomized_response_log_delta(0.1, 1.2),
-        lambda: pr.amplify_epsilon(0.1, 0.0),
-        lambda: pr.amplify_epsilon(0.1, 1.5),
-        lambda: pr.amplify_epsilon_inverse(-1.0, 0.5),
-        lambda: pr.subsampling_lemma(0.1, 2.0, 0.5),
-        lambda: pr.wor_replace_one_log_delta(0.1, gauss(1.0), 10, 11),
-        lambda: pr.wr_replace_one_log_delta(0.1, lambda e, k: e, 0, 3),
-        lambda: pr.poisson_replace_one_log_delta(0.1, gauss(1.0), 10, 0.1, form="other"),
-        lambda: pr.membership_subsampled_delta(0.1, 0.7, 0.0),
-        lambda: pr.rdp_from_profile([1.0], gauss(1.0)),
-        lambda: pr.poisson_remove_add_log_delta(0.1, lambda e: np.full(e.shape, np.nan), 0.1),
+        lambda: am.amplify_epsilon(0.1, 0.0),
+        lambda: am.amplify_epsilon(0.1, 1.5),
+        lambda: am.amplify_epsilon_inverse(-1.0, 0.5),
+        lambda: am.subsampling_lemma(0.1, 2.0, 0.5),
+        lambda: am.wor_replace_one_log_delta(0.1, gauss(1.0), 10, 11),
+        lambda: am.wr_replace_one_log_delta(0.1, lambda e, k: e, 0, 3),
+        lambda: am.poisson_replace_one_log_delta(0.1, gauss(1.0), 10, 0.1, form="other"),
+        lambda: am.membership_subsampled_delta(0.1, 0.7, 0.0),
+        lambda: prdp.rdp_from_profile([1.0], gauss(1.0)),
+        lambda: am.poisson_remove_add_log_delta(0.1, lambda e: np.full(e.shape, np.nan), 0.1),
         lambda: pr.gaussian_group_log_delta(0.1, 1.5, 1.0),
         lambda: pr.hockey_stick_divergence([0.5, 0.5], [1.0], 0.0),
         lambda: pr.approximate_dp_log_delta(0.1, 1.0, 1.5),
@@ -1353,9 +1355,9 @@ def test_outputs_never_nan_and_in_range() -> None:
         out = fn(eps)
         assert not np.any(np.isnan(out)) and np.all(out <= 0)
     for gamma in [1e-9, 0.3, 1.0]:
-        out = pr.poisson_remove_add_log_delta(eps, gauss(1.0), gamma)
+        out = am.poisson_remove_add_log_delta(eps, gauss(1.0), gamma)
         assert not np.any(np.isnan(out)) and np.all(out <= 0)
-        d = pr.membership_subsampled_delta(eps, 0.9, gamma)
+        d = am.membership_subsampled_delta(eps, 0.9, gamma)
         assert np.all((d >= 0) & (d <= 1))
-    out = pr.poisson_replace_one_log_delta(eps, gauss(1.0), 30, 0.2)
+    out = am.poisson_replace_one_log_delta(eps, gauss(1.0), 30, 0.2)
     assert not np.any(np.isnan(out)) and np.all(out <= 0)

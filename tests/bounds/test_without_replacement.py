@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from privamp.bounds import central_moments as cm
 from privamp.bounds import without_replacement as wr
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, pure_dp_rdp, randomized_response_rdp
 from privamp.errors import InvalidParameterError
@@ -29,18 +30,18 @@ INF = math.inf
 
 
 def gauss(sigma: float) -> tuple:
-    return ft.partial(gaussian_rdp, sigma=sigma), INF, ft.partial(wr.gaussian_log_central_moments, sigma=sigma)
+    return ft.partial(gaussian_rdp, sigma=sigma), INF, ft.partial(cm.gaussian_log_central_moments, sigma=sigma)
 
 
 def laplace(b: float) -> tuple:
-    return ft.partial(laplace_rdp, scale=b), 1.0 / b, ft.partial(wr.laplace_log_central_moments, scale=b)
+    return ft.partial(laplace_rdp, scale=b), 1.0 / b, ft.partial(cm.laplace_log_central_moments, scale=b)
 
 
 def rr(p: float) -> tuple:
     return (
         ft.partial(randomized_response_rdp, p=p),
         abs(math.log(p / (1 - p))),
-        ft.partial(wr.randomized_response_log_central_moments, p=p),
+        ft.partial(cm.randomized_response_log_central_moments, p=p),
     )
 
 
@@ -431,7 +432,7 @@ def test_eps_to_delta_table(curves, name: str, k: int, values: list[float]) -> N
 
 def test_gaussian_moment_closed_forms_and_table() -> None:
     np.testing.assert_allclose(
-        wr.gaussian_log_central_moments([2, 4], 1.0),
+        cm.gaussian_log_central_moments([2, 4], 1.0),
         [math.log(math.e - 1), math.log(math.exp(6) - 4 * math.exp(3) + 6 * math.e - 3)],
         rtol=1e-14,
     )
@@ -440,15 +441,15 @@ def test_gaussian_moment_closed_forms_and_table() -> None:
         5.0: [-3.198809159, -5.095149747, -6.585495341, -4.581190237, 11.00609783],
     }
     for sigma, values in table.items():
-        np.testing.assert_allclose(wr.gaussian_log_central_moments([2, 4, 8, 16, 32], sigma), values, rtol=1e-9)
+        np.testing.assert_allclose(cm.gaussian_log_central_moments([2, 4, 8, 16, 32], sigma), values, rtol=1e-9)
     # float64 forward differences give −30.08 with the wrong sign here (spec §4.3)
-    assert wr.gaussian_log_central_moments([16], 20.0)[0] == pytest.approx(-32.46717482, rel=1e-9)
+    assert cm.gaussian_log_central_moments([16], 20.0)[0] == pytest.approx(-32.46717482, rel=1e-9)
 
 
 @pytest.mark.parametrize("sigma", [8.0, 20.0, 100.0])
 def test_gaussian_moments_against_positive_series(sigma: float) -> None:
     orders = [2, 4, 16, 64] + ([] if sigma == 8.0 else [128, 256])
-    got = wr.gaussian_log_central_moments(orders, sigma)
+    got = cm.gaussian_log_central_moments(orders, sigma)
     with mp.workdps(50):
         for ell, value in zip(orders, got, strict=True):
             ref = mp.log(mp_gaussian_moment_series(ell, sigma))
@@ -459,7 +460,7 @@ def test_gaussian_moments_against_positive_series(sigma: float) -> None:
 def test_gaussian_moments_direct_high_precision_sigma8() -> None:
     sigma = 8.0
     orders = [64, 128, 256]
-    got = wr.gaussian_log_central_moments(orders, sigma)
+    got = cm.gaussian_log_central_moments(orders, sigma)
     with mp.workdps(400):  # the alternating sum loses ~ log10(2^256 e^{256·255/128}) ≈ 300 digits at l = 256
         v = 1 / (2 * mp.mpf(sigma) ** 2)
         for ell, value in zip(orders, got, strict=True):
@@ -474,7 +475,7 @@ def test_gaussian_moments_direct_high_precision_sigma8() -> None:
 @pytest.mark.parametrize("b", [2.0, 0.5])
 def test_laplace_moments_against_quadrature(b: float) -> None:
     orders = [2, 4, 32, 128]
-    got = wr.laplace_log_central_moments(orders, b)
+    got = cm.laplace_log_central_moments(orders, b)
     with mp.workdps(40):
         for ell, value in zip(orders, got, strict=True):
             ref = mp.log(mp_laplace_moment_quad(ell, b))
@@ -484,7 +485,7 @@ def test_laplace_moments_against_quadrature(b: float) -> None:
 def test_randomized_response_and_pure_dp_moments() -> None:
     orders = [2, 4, 8, 64, 256]
     for p in (0.6, 0.9, 0.25):
-        got = wr.randomized_response_log_central_moments(orders, p)
+        got = cm.randomized_response_log_central_moments(orders, p)
         with mp.workdps(600):
             pm = mp.mpf(p)
             h = lambda i, pm=pm: pm**i * (1 - pm) ** (1 - i) + (1 - pm) ** i * pm ** (1 - i)  # noqa: E731
@@ -492,10 +493,10 @@ def test_randomized_response_and_pure_dp_moments() -> None:
         np.testing.assert_allclose(got, ref, rtol=1e-11)  # includes the upward margin of ~1e-13 × summands
         assert np.all(got >= ref)
         eps = abs(math.log(p / (1 - p)))
-        np.testing.assert_allclose(wr.pure_dp_log_central_moments(orders, eps), got, rtol=1e-12)
-    assert np.all(wr.randomized_response_log_central_moments([2, 4], 0.5) == -np.inf)
-    assert np.all(wr.randomized_response_log_central_moments([2, 4], 1.0) == np.inf)
-    assert np.all(wr.pure_dp_log_central_moments([2, 4], 0.0) == -np.inf)
+        np.testing.assert_allclose(cm.pure_dp_log_central_moments(orders, eps), got, rtol=1e-12)
+    assert np.all(cm.randomized_response_log_central_moments([2, 4], 0.5) == -np.inf)
+    assert np.all(cm.randomized_response_log_central_moments([2, 4], 1.0) == np.inf)
+    assert np.all(cm.pure_dp_log_central_moments([2, 4], 0.0) == -np.inf)
 
 
 @pytest.mark.parametrize("name", list(MECHS))
@@ -915,15 +916,15 @@ def test_validation_errors() -> None:
     with pytest.raises(InvalidParameterError, match="max_moment_order"):
         wr.wor_rdp_tighter_integer([5], 0.1, f, MECHS["gauss1"][2], max_moment_order=1)
     with pytest.raises(InvalidParameterError, match="orders"):
-        wr.gaussian_log_central_moments([3], 1.0)
+        cm.gaussian_log_central_moments([3], 1.0)
     with pytest.raises(InvalidParameterError, match="sigma"):
-        wr.gaussian_log_central_moments([2], 0.0)
+        cm.gaussian_log_central_moments([2], 0.0)
     with pytest.raises(InvalidParameterError, match="scale"):
-        wr.laplace_log_central_moments([2], -1.0)
+        cm.laplace_log_central_moments([2], -1.0)
     with pytest.raises(InvalidParameterError, match="p"):
-        wr.randomized_response_log_central_moments([2], 1.2)
+        cm.randomized_response_log_central_moments([2], 1.2)
     with pytest.raises(InvalidParameterError, match="epsilon"):
-        wr.pure_dp_log_central_moments([2], -0.1)
+        cm.pure_dp_log_central_moments([2], -0.1)
     with pytest.raises(InvalidParameterError, match="epsilon"):
         wr.wor_rdp_pure_dp_upper([2], 0.1, INF)
     with pytest.raises(InvalidParameterError, match="sigma"):

@@ -16,7 +16,8 @@ from numpy.typing import ArrayLike
 from scipy import optimize, special
 
 from privamp.bounds._numerics import ROUND, ULP, FloatArray, lbinom, log1mexp, logsumexp, softplus
-from privamp.bounds.profiles import amplify_epsilon, epsilon_from_log_delta
+from privamp.bounds.amplification import amplify_epsilon
+from privamp.bounds.profiles import epsilon_from_log_delta
 from privamp.errors import InvalidParameterError
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_rate, check_real
 

@@ -1,0 +1,115 @@
+"""Rényi DP curve from privacy profiles (Balle, Barthe & Gaboardi 2018, Theorem 6, eq. 9).
+
+Concept: the moment generating function of the privacy loss written as an integral of the (ε, δ) profiles of both
+directions, evaluated by adaptive quadrature in log space (spec ``docs/specs/profiles.md`` §2.5, §3.8). Profiles
+follow the conventions of :mod:`privamp.bounds.profiles`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import integrate, optimize
+
+from privamp.bounds._numerics import (
+    FloatArray,
+    softplus,
+)
+from privamp.bounds._profile_inputs import LogDelta, call_log_delta
+from privamp.errors import InvalidParameterError
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Profile → moment generating function → Rényi DP (Theorem 6)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _zero_point(log_delta: LogDelta, limit: float) -> float:
+    """inf{ε ≤ limit : δ(e^ε) = 0} (pure-DP threshold, = D_∞), or inf if δ > 0 on [0, limit]."""
+    if np.isfinite(call_log_delta(log_delta, np.array([limit]))[0]):
+        return math.inf
+    lo, hi = 0.0, limit
+    if np.isneginf(call_log_delta(log_delta, np.array([0.0]))[0]):
+        return 0.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if np.isneginf(call_log_delta(log_delta, np.array([mid]))[0]):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
+    """log ∫_0^∞ e^{slope·ε} δ(e^ε) dε in log space, + quadrature error estimate; inf if divergent."""
+    end = _zero_point(log_delta, 4096.0)
+    upper = min(end, 8.0)
+
+    def g(x: FloatArray) -> FloatArray:
+        return np.asarray(slope * x + call_log_delta(log_delta, x))
+
+    while True:
+        grid = np.linspace(0.0, upper, 4001)
+        gv = g(grid)
+        gmax = float(np.max(gv))
+        if np.isneginf(gmax):
+            return -math.inf
+        if upper >= end or (gv[-1] < gmax - 80.0 and gv[-1] <= gv[-2]):
+            break
+        if upper >= 4096.0:
+            return math.inf
+        upper = min(2.0 * upper, end)
+    i = int(np.argmax(gv))
+    lo_b, hi_b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    if hi_b > lo_b:
+        res = optimize.minimize_scalar(
+            lambda x: -float(g(np.array([x]))[0]), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-12}
+        )
+        mode, gstar = float(res.x), max(gmax, -float(res.fun))
+    else:
+        mode, gstar = float(grid[i]), gmax
+
+    def integrand(x: float) -> float:
+        return float(np.exp(g(np.array([x]))[0] - gstar))
+
+    pieces = [(0.0, mode), (mode, upper)] if 0.0 < mode < upper else [(0.0, upper)]
+    total = 0.0
+    for a, b in pieces:
+        val, err = integrate.quad(integrand, a, b, limit=500, epsabs=0.0, epsrel=1e-13)
+        total += val + abs(err)
+    if total <= 0:
+        return -math.inf
+    return gstar + math.log(total)
+
+
+def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: LogDelta | None = None) -> FloatArray:
+    """Upper bound on the RDP curve ε(α) from the (ε, δ) profiles of both directions (Theorem 6, eq. (9)).
+
+    Balle, Barthe & Gaboardi 2018, Theorem 6: with s = α − 1,
+        φ(s) = 1 + s(s + 1) ∫_0^∞ (e^{sε} δ_→(e^ε) + e^{−(s+1)ε} δ_←(e^ε)) dε,   ε(α) = log φ(s) / s,
+    every coefficient non-negative, so upper-bound profiles give an upper bound (spec §2.5, §3.8).
+    ``log_delta_reverse`` defaults to ``log_delta`` (the symmetric sup profile). Real orders α > 1 by
+    quadrature (the quadrature's error estimate is added); α = inf gives the pure-DP threshold
+    inf{ε : δ_→(e^ε) = 0} (inf if none below 4096). inf where the integral diverges.
+    """
+    a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    if a.ndim != 1 or np.any(np.isnan(a)) or np.any(a <= 1):
+        raise InvalidParameterError("alphas", alphas, "real numbers > 1 (inf allowed)")
+    rev = log_delta if log_delta_reverse is None else log_delta_reverse
+    out = np.empty(a.shape)
+    for i, alpha in enumerate(a.tolist()):
+        if math.isinf(alpha):
+            out[i] = _zero_point(log_delta, 4096.0)
+            continue
+        s = alpha - 1.0
+        li_fwd = _log_weighted_integral(log_delta, s)
+        li_rev = _log_weighted_integral(rev, -(s + 1.0))
+        if math.isinf(li_fwd) and li_fwd > 0:
+            out[i] = math.inf
+            continue
+        log_phi = float(softplus(math.log(s * (s + 1.0)) + float(np.logaddexp(li_fwd, li_rev))))
+        out[i] = log_phi / s
+    return out
