@@ -3,6 +3,16 @@
 Every command prints a human-readable answer, or with ``--json`` exactly one JSON object on stdout.
 Errors print one line on stderr and exit with status 2, with nothing on stdout. Infinite values
 are written as the string ``"inf"`` in JSON (JSON has no infinity).
+
+Rules the command line applies (stated in ``--help`` and echoed in every answer):
+
+* An option that does not fit the chosen mechanism or sampling scheme is an error, never ignored.
+* The sampling scheme is inferred only where a single option names it: ``--sample-rate`` without ``--sampling``
+  means Poisson sampling (the only scheme with a rate). ``--batch-size``/``--dataset-size`` without ``--sampling``
+  is an error, because fixed-size batches can be drawn with or without replacement.
+* Epochs to steps: Poisson, ``steps = ceil(epochs / sample-rate)``; fixed-size batches (with or without
+  replacement) follow a loader with ``drop_last``, ``floor(dataset-size / batch-size)`` steps per epoch, so
+  ``steps = ceil(epochs * floor(dataset-size / batch-size))``; no sampling (full batch), ``steps = ceil(epochs)``.
 """
 
 from __future__ import annotations
@@ -10,22 +20,48 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, NoReturn
 
+from privamp import __version__
 from privamp.accountant import Accountant
 from privamp.calibrate import calibrate_sigma
-from privamp.catalog import REGISTRY
+from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, PrivampError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
 from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
-from privamp.validation import check_int, check_orders, check_positive
+from privamp.validation import check_orders
 
 MECHANISMS = ("gaussian", "laplace", "randomized-response")
 SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
+#: The one parameter of each mechanism (its option is ``--<name>``).
+MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
+#: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
+MAX_COUNT = 2**53
+#: Errors from the library's numerics that are reported as one line rather than a traceback.
+NUMERIC_ERRORS = (ValueError, ArithmeticError, RuntimeError)  # OverflowError, ZeroDivisionError are ArithmeticError
+#: Reprs longer than this are cut in error messages.
+MAX_REPR = 100
+
+EPILOG = """\
+sampling scheme:
+  --sampling is inferred only from --sample-rate (Poisson, the only scheme with a rate);
+  --batch-size/--dataset-size need an explicit --sampling without-replacement|with-replacement.
+  An option that does not fit the chosen mechanism or scheme is an error (exit status 2).
+epochs to steps:
+  poisson:     steps = ceil(epochs / sample-rate)
+  fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
+  none:        steps = ceil(epochs)  (one full-batch step per epoch)
+  Pass --steps if your loader runs a different number of steps.
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,131 +71,395 @@ class _Parser(argparse.ArgumentParser):
         _fail(message)
 
 
+class _UsageError(Exception):
+    """An error in the command line itself (reported as one line, exit status 2)."""
+
+
 def _fail(message: str) -> NoReturn:
-    print(f"privamp: error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"privamp: error: {_shorten(message)}", file=sys.stderr)
     raise SystemExit(2)
 
 
-def _float(text: str) -> float:
+# ---------------------------------------------------------------------------------------------------------------
+# value parsers (argparse ``type=``): each rejects with a one-line message naming the allowed range
+
+
+def _number(text: str) -> float:
     try:
-        return float(text)
+        x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if math.isnan(x):
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+    return x
+
+
+def _real(text: str) -> float:
+    """Any real number (NaN refused); the library checks the range and names the parameter."""
+    return _number(text)
+
+
+def _open_unit(text: str) -> float:
+    x = _number(text)
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text!r}")
+    return x
+
+
+def _nonnegative(text: str) -> float:
+    x = _number(text)
+    if not (x >= 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return x
+
+
+def _positive(text: str) -> float:
+    x = _number(text)
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return x
+
+
+def _count(text: str) -> int:
+    """A whole number in [1, 2**53]: an integer literal, or scientific notation with an integral value ("1e9")."""
+    try:
+        d = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not d.is_finite() or d != d.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer (e.g. 1000 or 1e9), got {text!r}")
+    if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, 2**53 = {MAX_COUNT}], got {text!r}")
+    return int(d)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the parser
 
 
 def _add_mechanism(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("mechanism")
-    g.add_argument("--mechanism", choices=MECHANISMS, default="gaussian")
-    g.add_argument("--sigma", type=_float, help="Gaussian noise multiplier (std / per-record clip norm)")
-    g.add_argument("--scale", type=_float, help="Laplace scale (relative to the per-record bound)")
-    g.add_argument("--p", type=_float, help="randomized response: probability of reporting the true bit")
+    g = p.add_argument_group("mechanism (one parameter, matching --mechanism)")
+    g.add_argument(
+        "--mechanism",
+        choices=MECHANISMS,
+        help="the noise mechanism run at each step; default gaussian. Give only its own parameter: "
+        "gaussian --sigma, laplace --scale, randomized-response --p",
+    )
+    g.add_argument(
+        "--sigma",
+        type=_real,
+        metavar="S",
+        help="Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)",
+    )
+    g.add_argument(
+        "--scale",
+        type=_real,
+        metavar="B",
+        help="Laplace scale relative to the per-record sensitivity; in (0, inf). Needs --mechanism laplace",
+    )
+    g.add_argument(
+        "--p",
+        type=_real,
+        metavar="P",
+        help="randomized response: probability of reporting the true bit; in [0, 1]. "
+        "Needs --mechanism randomized-response",
+    )
 
 
-def _add_sampling(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("sampling")
-    g.add_argument("--sampling", choices=SAMPLINGS, help="default: poisson if --sample-rate is given, else none")
-    g.add_argument("--sample-rate", type=_float, help="Poisson sampling probability q in (0, 1]")
-    g.add_argument("--batch-size", type=_float, help="fixed batch size M")
-    g.add_argument("--dataset-size", type=_float, help="dataset size N")
-    g.add_argument("--neighboring", default="add-remove", choices=[n.value for n in Neighboring])
+def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
+    g = p.add_argument_group("sampling (how each batch is drawn)")
+    if compare:
+        # compare tabulates every scheme and both relations: these are refused with a message, not listed.
+        g.add_argument("--sampling", choices=SAMPLINGS, help=argparse.SUPPRESS)
+    else:
+        g.add_argument(
+            "--sampling",
+            choices=SAMPLINGS,
+            help="poisson: each record joins a batch independently with probability --sample-rate; "
+            "without-replacement: a fresh uniform subset of exactly --batch-size of --dataset-size records at "
+            "every step; with-replacement: --batch-size indices drawn uniformly with replacement; none: every "
+            "step uses the whole dataset. Default: poisson if --sample-rate is given, none if no sampling option "
+            "is given; --batch-size/--dataset-size need an explicit --sampling",
+        )
+    g.add_argument(
+        "--sample-rate",
+        type=_real,
+        metavar="Q",
+        help="Poisson sampling probability q; in (0, 1]. Only with --sampling poisson (implied when omitted)",
+    )
+    g.add_argument(
+        "--batch-size",
+        type=_count,
+        metavar="M",
+        help="fixed batch size m, an integer in [1, dataset size]. Only with --sampling "
+        "without-replacement|with-replacement" + (" (compare: with --dataset-size, rate m/n)" if compare else ""),
+    )
+    g.add_argument(
+        "--dataset-size",
+        type=_count,
+        metavar="N",
+        help="dataset size n, an integer >= 1. Required by the fixed-size schemes; optional with Poisson "
+        "(it enables the replace-one privacy-profile bound); not with --sampling none",
+    )
+    if compare:
+        g.add_argument("--neighboring", choices=[n.value for n in Neighboring], help=argparse.SUPPRESS)
+    else:
+        g.add_argument(
+            "--neighboring",
+            choices=[n.value for n in Neighboring],
+            help="adjacent datasets: add-remove (one record added or removed; default) or replace-one "
+            "(one record replaced, same size)",
+        )
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("steps").add_mutually_exclusive_group()
-    g.add_argument("--steps", type=_float, help="number of steps (default 1)")
-    g.add_argument("--epochs", type=_float, help="epochs; steps = ceil(epochs / sampling rate)")
+    g = p.add_argument_group("steps (give one; default 1 step)").add_mutually_exclusive_group()
+    g.add_argument(
+        "--steps",
+        type=_count,
+        metavar="T",
+        help="number of steps (compositions); an integer in [1, 2**53], scientific notation allowed when "
+        "integral (1e6). Default 1",
+    )
+    g.add_argument(
+        "--epochs",
+        type=_positive,
+        metavar="E",
+        help="number of epochs, a finite number > 0; converted to steps by the rule of the sampling scheme "
+        "(poisson: ceil(E / sample-rate); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
+        "The rule is printed with the answer",
+    )
 
 
-def _add_common(p: argparse.ArgumentParser, bounds: str) -> None:
-    p.add_argument("--bound", default="best", help=bounds)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+def _add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout instead of text")
+
+
+def _add_conversion(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--conversion",
+        choices=["improved", "mironov"],
+        default="improved",
+        help="RDP to (epsilon, delta) conversion: improved (Canonne, Kamath & Steinke 2020, Prop. 12; default) "
+        "or mironov (Mironov 2017, Prop. 3)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the command-line contract (DESIGN.md §5)."""
-    parser = _Parser(prog="privamp", description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog="privamp",
+        description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).",
+        epilog=EPILOG,
+        formatter_class=fmt,
+    )
+    parser.add_argument("--version", action="version", version=f"privamp {__version__}", help="print the version")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
-    accounting = "best (default), profile (privacy-profile route), or an RDP bound name"
-    for name, target, help_text, bounds in (
-        ("epsilon", "--delta", "epsilon for a given delta", accounting),
-        ("delta", "--epsilon", "delta for a given epsilon", accounting),
-        ("compare", "--delta", "table of every sampling scheme x relation x bound for one configuration", None),
+    accounting = (
+        "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
+        "profile (privacy-profile route), or the name of one RDP upper bound (an unknown name lists the "
+        "applicable ones)"
+    )
+    for name, help_text in (
+        ("epsilon", "epsilon (an upper bound) for a given delta"),
+        ("delta", "delta (an upper bound) for a given epsilon"),
+        ("compare", "table of every sampling scheme x neighboring relation x bound for one configuration"),
     ):
-        cmd = sub.add_parser(name, help=help_text)
+        cmd = sub.add_parser(name, help=help_text, description=help_text, epilog=EPILOG, formatter_class=fmt)
         _add_mechanism(cmd)
-        _add_sampling(cmd)
+        _add_sampling(cmd, compare=name == "compare")
         _add_steps(cmd)
-        cmd.add_argument(target, type=_float, required=True)
-        cmd.add_argument("--conversion", choices=["improved", "mironov"], default="improved")
-        if bounds is None:
-            cmd.add_argument("--json", action="store_true", help="print one JSON object")
+        if name == "delta":
+            cmd.add_argument(
+                "--epsilon", type=_nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0"
+            )
         else:
-            _add_common(cmd, bounds)
+            cmd.add_argument(
+                "--delta", type=_open_unit, required=True, metavar="D", help="target delta; in the open interval (0, 1)"
+            )
+        _add_conversion(cmd)
+        if name != "compare":
+            cmd.add_argument("--bound", default="best", help=accounting)
+        _add_json(cmd)
 
-    cal = sub.add_parser("calibrate", help="smallest Gaussian noise multiplier meeting a target epsilon")
+    cal_help = "smallest Gaussian noise multiplier sigma meeting a target epsilon"
+    cal = sub.add_parser("calibrate", help=cal_help, description=cal_help, epilog=EPILOG, formatter_class=fmt)
     _add_sampling(cal)
     _add_steps(cal)
-    cal.add_argument("--target-epsilon", type=_float, required=True)
-    cal.add_argument("--delta", type=_float, required=True)
-    cal.add_argument("--json", action="store_true", help="print one JSON object")
+    cal.add_argument(
+        "--target-epsilon", type=_positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
+    )
+    cal.add_argument("--delta", type=_open_unit, required=True, metavar="D", help="delta; in the open interval (0, 1)")
+    _add_json(cal)
 
-    rdp = sub.add_parser("rdp", help="RDP curve of one step at given orders")
+    rdp_help = "RDP curve of one step at given orders"
+    rdp = sub.add_parser("rdp", help=rdp_help, description=rdp_help, epilog=EPILOG, formatter_class=fmt)
     _add_mechanism(rdp)
     _add_sampling(rdp)
-    rdp.add_argument("--alpha", required=True, help="order(s), comma separated; 'inf' allowed")
-    _add_common(rdp, "best (default), lower, or a bound name")
+    rdp.add_argument(
+        "--alpha",
+        required=True,
+        metavar="A[,A...]",
+        help="Renyi order(s), comma separated; each in (1, 2**20] or inf",
+    )
+    rdp.add_argument(
+        "--bound",
+        default="best",
+        help="best (default; the smallest proven upper bound per order), lower (the best lower bound), or a bound name",
+    )
+    _add_json(rdp)
     return parser
 
 
-def _mechanism(args: argparse.Namespace) -> Mechanism:
-    def need(name: str) -> float:
-        value = getattr(args, name)
-        if value is None:
-            _fail(f"--mechanism {args.mechanism} needs --{name}")
-        return float(value)
-
-    if args.mechanism == "gaussian":
-        return Gaussian(need("sigma"))
-    if args.mechanism == "laplace":
-        return Laplace(need("scale"))
-    return RandomizedResponse(need("p"))
+# ---------------------------------------------------------------------------------------------------------------
+# from options to events: every option must fit the mechanism and the scheme
 
 
-def _sampling(args: argparse.Namespace) -> Sampling:
-    scheme = args.sampling or ("poisson" if args.sample_rate is not None else "none")
-    if scheme == "poisson":
-        if args.sample_rate is None:
-            _fail("--sampling poisson needs --sample-rate")
-        size = None if args.dataset_size is None else check_int("dataset_size", args.dataset_size)
-        return Poisson(args.sample_rate, size)
+@dataclass
+class _Config:
+    """What the command answers for, echoed as ``"inputs"`` in JSON and as text."""
+
+    mechanism: Mechanism
+    inputs: dict[str, Any] = field(default_factory=dict)
+    steps: int = 1
+    steps_rule: str = ""
+
+
+def _mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechanism:
+    chosen = args.mechanism or "gaussian"
+    named = f"--mechanism {chosen}" + ("" if args.mechanism else " (the default)")
+    for other, param in MECHANISM_PARAMETER.items():
+        if other != chosen and getattr(args, param) is not None:
+            raise _UsageError(f"--{param} does not apply to {named}; it is the parameter of --mechanism {other}")
+    param = MECHANISM_PARAMETER[chosen]
+    value = getattr(args, param)
+    if value is None:
+        raise _UsageError(f"{named} needs --{param}")
+    inputs.update({"mechanism": chosen, param: value})
+    if chosen == "gaussian":
+        return Gaussian(value)
+    if chosen == "laplace":
+        return Laplace(value)
+    return RandomizedResponse(value)
+
+
+def _scheme(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The sampling scheme and, if it was inferred, the option it was inferred from."""
+    if args.sampling is not None:
+        return str(args.sampling), None
+    if args.sample_rate is not None:
+        return "poisson", "--sample-rate"
+    if args.batch_size is not None:
+        raise _UsageError(
+            "--batch-size needs --sampling without-replacement or --sampling with-replacement (fixed-size batches); "
+            "for Poisson sampling give --sample-rate instead"
+        )
+    if args.dataset_size is not None:
+        raise _UsageError(
+            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q, or --sampling "
+            "without-replacement|with-replacement --batch-size M"
+        )
+    return "none", None
+
+
+def _refuse(args: argparse.Namespace, names: Sequence[str], where: str, why: str) -> None:
+    for name in names:
+        if getattr(args, name) is not None:
+            raise _UsageError(f"--{name.replace('_', '-')} does not apply to {where}: {why}")
+
+
+def _sampling(args: argparse.Namespace, inputs: dict[str, Any]) -> Sampling:
+    scheme, inferred = _scheme(args)
+    where = f"--sampling {scheme}" + (f" (inferred from {inferred})" if inferred else "")
+    inputs["sampling"] = scheme
+    inputs["sampling_inferred_from"] = inferred
     if scheme == "none":
+        _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
         return NoSampling()
+    if scheme == "poisson":
+        if args.batch_size is not None:
+            hint = ""
+            if args.dataset_size is not None:
+                hint = f" (expected batch size / dataset size = {args.batch_size / args.dataset_size:.6g})"
+            raise _UsageError(
+                f"--batch-size does not apply to {where}: Poisson batches have no fixed size; give the rate "
+                f"--sample-rate{hint}"
+            )
+        if args.sample_rate is None:
+            raise _UsageError("--sampling poisson needs --sample-rate")
+        inputs["sample_rate"] = args.sample_rate
+        if args.dataset_size is not None:
+            inputs["dataset_size"] = args.dataset_size
+        return Poisson(args.sample_rate, args.dataset_size)
+    _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
     if args.batch_size is None or args.dataset_size is None:
-        _fail(f"--sampling {scheme} needs --batch-size and --dataset-size")
+        raise _UsageError(f"--sampling {scheme} needs --batch-size and --dataset-size")
+    inputs.update(batch_size=args.batch_size, dataset_size=args.dataset_size)
     cls = WithoutReplacement if scheme == "without-replacement" else WithReplacement
-    return cls(check_int("batch_size", args.batch_size), check_int("dataset_size", args.dataset_size))
+    return cls(args.batch_size, args.dataset_size)
 
 
-def _steps(args: argparse.Namespace, sampling: Sampling) -> int:
-    if args.epochs is not None:
-        epochs = check_positive("epochs", args.epochs)
-        steps = epochs / sampling.rate
-        if not steps <= 2.0**53:
-            raise InvalidParameterError("epochs", args.epochs, f"at most {2.0**53 * sampling.rate:g} at this rate")
-        return max(1, math.ceil(steps - 1e-9))
-    return 1 if args.steps is None else check_int("steps", args.steps, minimum=1)
+def _exact(x: float) -> Fraction:
+    """The decimal the user typed (the shortest repr of the float), as an exact fraction."""
+    return Fraction(repr(x))
 
 
-def _event(args: argparse.Namespace) -> SubsampledMechanism:
-    return SubsampledMechanism(_mechanism(args), _sampling(args), Neighboring.parse(args.neighboring))
+def _steps(args: argparse.Namespace, sampling: Sampling) -> tuple[int, str]:
+    """The number of steps and the rule that gave it (echoed in the answer)."""
+    if args.epochs is None:
+        if args.steps is None:
+            return 1, "the default when neither --steps nor --epochs is given"
+        return int(args.steps), "given by --steps"
+    epochs = _exact(args.epochs)
+    e = f"{args.epochs:g}"
+    if isinstance(sampling, Poisson):
+        exact = epochs / _exact(sampling.rate)
+        rule = f"Poisson: steps = ceil(epochs / sample-rate) = ceil({e} / {sampling.rate:g})"
+    elif isinstance(sampling, WithoutReplacement | WithReplacement):
+        per_epoch = sampling.dataset_size // sampling.batch_size
+        exact = epochs * per_epoch
+        rule = (
+            f"fixed-size batches, drop_last: floor(dataset-size / batch-size) = {per_epoch} steps per epoch, "
+            f"steps = ceil(epochs * {per_epoch}) = ceil({e} * {per_epoch})"
+        )
+    else:
+        exact = epochs
+        rule = f"no sampling: one full-batch step per epoch, steps = ceil(epochs) = ceil({e})"
+    steps = math.ceil(exact)
+    if steps > MAX_COUNT:
+        limit = Fraction(MAX_COUNT) * epochs / exact
+        raise InvalidParameterError("epochs", args.epochs, f"at most {float(limit):g} here (steps <= 2**53)")
+    return max(1, steps), rule
+
+
+def _config(
+    args: argparse.Namespace, *, with_mechanism: bool = True, with_steps: bool = True
+) -> tuple[_Config, Sampling, Neighboring]:
+    inputs: dict[str, Any] = {}
+    mechanism: Mechanism = _mechanism(args, inputs) if with_mechanism else Gaussian(1.0)
+    if not with_mechanism:
+        inputs["mechanism"] = "gaussian"
+    sampling = _sampling(args, inputs)
+    relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value)
+    inputs["neighboring"] = relation.value
+    config = _Config(mechanism, inputs)
+    if with_steps:
+        config.steps, config.steps_rule = _steps(args, sampling)
+        inputs.update(steps=config.steps, epochs=args.epochs)
+    return config, sampling, relation
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the commands
 
 
 def _orders(text: str) -> list[float]:
     try:
         values = [float(t) for t in text.split(",") if t.strip()]
     except ValueError:
-        raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf)") from None
+        raise InvalidParameterError("alpha", _short_repr(text), "comma-separated real numbers > 1 (or inf)") from None
     return [float(a) for a in check_orders(values)]
 
 
@@ -173,34 +473,72 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
-def _compared_schemes(args: argparse.Namespace) -> list[Sampling]:
+def _compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[Sampling]:
     """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known."""
-    if args.batch_size is not None or args.dataset_size is not None:
-        if args.batch_size is None or args.dataset_size is None:
-            _fail("compare needs both --batch-size and --dataset-size (or only --sample-rate)")
-        m, n = check_int("batch_size", args.batch_size), check_int("dataset_size", args.dataset_size)
-        return [Poisson(WithoutReplacement(m, n).rate), WithoutReplacement(m, n), WithReplacement(m, n)]
+    for name in ("sampling", "neighboring"):
+        if getattr(args, name) is not None:
+            raise _UsageError(
+                f"--{name} does not apply to compare: it tabulates every sampling scheme and both relations"
+            )
+    if args.batch_size is not None:
+        if args.sample_rate is not None:
+            raise _UsageError(
+                "--sample-rate does not apply to compare with --batch-size: the rate is batch-size / dataset-size"
+            )
+        if args.dataset_size is None:
+            raise _UsageError("compare with --batch-size needs --dataset-size (or give only --sample-rate)")
+        m, n = args.batch_size, args.dataset_size
+        inputs.update(sampling=["poisson", "without-replacement", "with-replacement"], batch_size=m, dataset_size=n)
+        wor = WithoutReplacement(m, n)
+        return [wor, WithReplacement(m, n), Poisson(wor.rate, n)]
     if args.sample_rate is not None:
-        return [Poisson(args.sample_rate)]
+        inputs.update(sampling=["poisson"], sample_rate=args.sample_rate)
+        if args.dataset_size is not None:
+            inputs["dataset_size"] = args.dataset_size
+        return [Poisson(args.sample_rate, args.dataset_size)]
+    if args.dataset_size is not None:
+        raise _UsageError("--dataset-size needs --batch-size or --sample-rate in compare")
+    inputs["sampling"] = ["none"]
     return [NoSampling()]
 
 
 def _compare(args: argparse.Namespace) -> dict[str, Any]:
-    mechanism = _mechanism(args)
-    schemes = _compared_schemes(args)
-    steps = _steps(args, schemes[0])
+    inputs: dict[str, Any] = {}
+    mechanism = _mechanism(args, inputs)
+    schemes = _compared_schemes(args, inputs)
+    # One step count for every row, by the rule of the scheme the options describe (fixed-size when batch-size
+    # is given, so that the Poisson row at rate m/n is compared at the same number of steps).
+    steps, rule = _steps(args, schemes[0])
+    schemes = [s for s in schemes if isinstance(s, Poisson)] + [s for s in schemes if not isinstance(s, Poisson)]
+    inputs.update(neighboring=[n.value for n in Neighboring], steps=steps, epochs=args.epochs)
+    inputs.update(delta=args.delta, conversion=args.conversion)
     rows: list[dict[str, Any]] = []
     for sampling in schemes:
         for relation in Neighboring:
-            event = SubsampledMechanism(mechanism, sampling, relation)
-            acct = Accountant(conversion=args.conversion).compose(event, steps)
-            for bound in REGISTRY.bounds_for(event):
+            base = {"sampling": _scheme_name(sampling), "neighboring": relation.value}
+            try:
+                event = SubsampledMechanism(mechanism, sampling, relation)
+                acct = Accountant(conversion=args.conversion).compose(event, steps)
+                bounds = list(REGISTRY.bounds_for(event))
+            except NUMERIC_ERRORS as exc:
+                rows.append(
+                    {
+                        **base,
+                        "bound": None,
+                        "kind": None,
+                        "reference": None,
+                        "epsilon": None,
+                        "alpha": None,
+                        "note": _message(exc),
+                    }
+                )
+                continue
+            for bound in bounds:
                 row: dict[str, Any] = {
-                    "sampling": _scheme_name(sampling),
-                    "neighboring": relation.value,
+                    **base,
                     "bound": bound.name,
                     "kind": bound.kind.value,
-                    "reference": bound.reference,
+                    "reference": _reference(bound),
                 }
                 try:
                     if bound.kind.is_upper:
@@ -208,10 +546,26 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
                         row.update(epsilon=r.epsilon, alpha=r.alpha)
                     else:
                         row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
-                except PrivampError as exc:
-                    row.update(epsilon=None, alpha=None, note=str(exc))
+                except NUMERIC_ERRORS as exc:
+                    row.update(epsilon=None, alpha=None, note=_message(exc))
                 rows.append(row)
-    return {"delta": args.delta, "steps": steps, "conversion": args.conversion, "rows": rows}
+    return {
+        "delta": args.delta,
+        "steps": steps,
+        "steps_rule": rule,
+        "conversion": args.conversion,
+        "rows": rows,
+        "inputs": inputs,
+    }
+
+
+def _reference(bound: object) -> str | None:
+    """What a bound rests on, as the registry states it (``reference``, or ``evidence_text`` in newer registries)."""
+    for name in ("reference", "evidence_text"):
+        value = getattr(bound, name, None)
+        if isinstance(value, str):
+            return value
+    return None
 
 
 def _scheme_name(sampling: Sampling) -> str:
@@ -220,16 +574,18 @@ def _scheme_name(sampling: Sampling) -> str:
 
 
 def _calibrate(args: argparse.Namespace) -> dict[str, Any]:
-    sampling = _sampling(args)
-    steps = _steps(args, sampling)
-    r = calibrate_sigma(args.target_epsilon, args.delta, sampling, steps, args.neighboring)
+    config, sampling, relation = _config(args, with_mechanism=False)
+    r = calibrate_sigma(args.target_epsilon, args.delta, sampling, config.steps, relation)
+    config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta)
     return {
         "sigma": r.sigma,
         "epsilon": r.epsilon,
         "delta": r.delta,
         "bound": r.bound,
         "method": r.method,
-        "steps": steps,
+        "steps": config.steps,
+        "steps_rule": config.steps_rule,
+        "inputs": config.inputs,
     }
 
 
@@ -238,15 +594,20 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         return _compare(args)
     if args.command == "calibrate":
         return _calibrate(args)
-    event = _event(args)
     if args.command == "rdp":
+        config, sampling, relation = _config(args, with_steps=False)
+        event = SubsampledMechanism(config.mechanism, sampling, relation)
         alphas = _orders(args.alpha)
         values = event.rdp(alphas, bound=args.bound)
-        return {"alpha": alphas, "rdp": values.tolist(), "bound": args.bound}
-    steps = _steps(args, event.sampling)
-    acct = Accountant(conversion=args.conversion).compose(event, steps)
+        config.inputs.update(alpha=alphas, bound=args.bound)
+        return {"alpha": alphas, "rdp": [float(v) for v in values], "bound": args.bound, "inputs": config.inputs}
+    config, sampling, relation = _config(args)
+    event = SubsampledMechanism(config.mechanism, sampling, relation)
+    acct = Accountant(conversion=args.conversion).compose(event, config.steps)
+    inputs = config.inputs
     if args.command == "epsilon":
         r = acct.epsilon(args.delta, bound=args.bound)
+        inputs.update(delta=args.delta, bound=args.bound, conversion=args.conversion)
         return {
             "epsilon": r.epsilon,
             "delta": r.delta,
@@ -256,10 +617,13 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             "rdp_floor_epsilon": r.rdp_floor_epsilon,
             "conversion": r.conversion,
             "method": r.method,
-            "steps": steps,
+            "steps": config.steps,
+            "steps_rule": config.steps_rule,
             "warnings": list(r.warnings),
+            "inputs": inputs,
         }
     d = acct.delta(args.epsilon, bound=args.bound)
+    inputs.update(epsilon=args.epsilon, bound=args.bound, conversion=args.conversion)
     return {
         "delta": d.delta,
         "log_delta": d.log_delta,
@@ -268,62 +632,177 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         "bound": d.bound,
         "conversion": d.conversion,
         "method": d.method,
-        "steps": steps,
+        "steps": config.steps,
+        "steps_rule": config.steps_rule,
         "warnings": list(d.warnings),
+        "inputs": inputs,
     }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# text output
+
+
+def _differs(a: float, b: float) -> bool:
+    """Whether two epsilons differ at the 4th significant digit (both infinite counts as equal)."""
+    if math.isinf(a) or math.isinf(b):
+        return a != b
+    return not math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-9)
+
+
+def _describe_inputs(inputs: dict[str, Any]) -> str:
+    mech = inputs["mechanism"]
+    param = MECHANISM_PARAMETER[mech]
+    parts = [f"{mech} {param} = {inputs[param]:g}" if param in inputs else f"{mech} ({param} solved for)"]
+    sampling = inputs["sampling"]
+    if isinstance(sampling, list):
+        parts.append("sampling: " + ", ".join(sampling))
+    else:
+        scheme = f"sampling {sampling}"
+        if inputs.get("sampling_inferred_from"):
+            scheme += f" (inferred from {inputs['sampling_inferred_from']})"
+        parts.append(scheme)
+    for key in ("sample_rate", "batch_size", "dataset_size"):
+        if key in inputs:
+            parts.append(f"{key.replace('_', '-')} = {inputs[key]:g}")
+    relation = inputs["neighboring"]
+    parts.append(" and ".join(relation) if isinstance(relation, list) else relation)
+    if "conversion" in inputs:
+        parts.append(f"conversion {inputs['conversion']}")
+    return "inputs: " + "; ".join(parts)
+
+
+def _n_steps(n: int) -> str:
+    return "1 step" if n == 1 else f"{n} steps"
+
+
+def _steps_line(out: dict[str, Any]) -> str:
+    return f"steps: {out['steps']} ({out['steps_rule']})"
 
 
 def _text(command: str, out: dict[str, Any]) -> str:
     if command == "calibrate":
-        return (
-            f"sigma = {out['sigma']:.6g} gives epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
-            f"(bound = {out['bound']}, {out['steps']} steps)"
+        return "\n".join(
+            [
+                f"sigma = {out['sigma']:.6g} gives epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
+                f"(bound = {out['bound']}, {_n_steps(out['steps'])})",
+                _describe_inputs(out["inputs"]),
+                _steps_line(out),
+            ]
         )
     if command == "compare":
         lines = [
-            f"{out['steps']} steps, delta = {out['delta']:g}; upper bounds are guarantees, lower rows show the"
-            " smallest epsilon an RDP accountant could certify (not a lower bound on the true epsilon)"
+            f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; upper bounds are guarantees, lower rows show the"
+            " smallest epsilon an RDP accountant could certify (not a lower bound on the true epsilon)",
+            _describe_inputs(out["inputs"]),
+            _steps_line(out),
+            f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>11s} {'alpha':>9s}",
         ]
-        lines.append(f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':6s} {'epsilon':>11s} {'alpha':>9s}")
+        notes: list[str] = []  # each distinct failure once, referenced by number
         for r in out["rows"]:
             eps = "n/a" if r["epsilon"] is None else f"{r['epsilon']:.6g}"
+            if "note" in r:
+                if r["note"] not in notes:
+                    notes.append(r["note"])
+                eps = f"n/a [{notes.index(r['note']) + 1}]"
             alpha = "" if r["alpha"] is None else f"{r['alpha']:.4g}"
             lines.append(
-                f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound']:30s} {r['kind']:6s} {eps:>11s} {alpha:>9s}"
+                f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound'] or '-':30s} {r['kind'] or '-':9s} "
+                f"{eps:>11s} {alpha:>9s}"
             )
+        lines.extend(f"[{i}] {note}" for i, note in enumerate(notes, 1))
         return "\n".join(lines)
     if command == "rdp":
         rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
-        return "\n".join(rows)
-    how = f"bound = {out['bound']}, {out['steps']} steps"
+        return "\n".join([*rows, _describe_inputs(out["inputs"])])
+    how = f"bound = {out['bound']}, {_n_steps(out['steps'])}"
     if out["alpha"] is not None:
         how = f"alpha = {out['alpha']:g}, {how}"
     if command == "epsilon":
-        line = f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"
+        lines = [f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"]
         if out["lower_epsilon"] is not None:
-            line += f"\nthe true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)"
-        if out["rdp_floor_epsilon"] is not None:
-            line += f"\nno RDP accountant can certify less than {out['rdp_floor_epsilon']:.6g} (RDP lower bound)"
-        return line
-    return f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})"
+            lines.append(f"the true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)")
+        floor = out["rdp_floor_epsilon"]
+        if floor is not None and _differs(floor, out["epsilon"]):
+            lines.append(
+                f"RDP floor: {floor:.6g}, the smallest epsilon any RDP accountant could certify; "
+                "not a lower bound on the true epsilon"
+            )
+    else:
+        lines = [f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})"]
+    lines.extend([_describe_inputs(out["inputs"]), _steps_line(out)])
+    return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``privamp`` command."""
+# ---------------------------------------------------------------------------------------------------------------
+# errors and the entry point
+
+_FUNCTION_REPR = re.compile(r"<(function|bound method|built-in function|lambda)\b[^<>]*(<[^<>]*>[^<>]*)*>")
+_LONG_BRACKETS = re.compile(rf"[\[(][^\[\]()]{{{MAX_REPR},}}[\])]")
+
+
+def _short_repr(value: object) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= MAX_REPR else text[: MAX_REPR - 1] + "…"
+
+
+def _shorten(message: str) -> str:
+    """One line, with function reprs collapsed and long literals (arrays, lists) cut to ~100 characters."""
+    text = " ".join(str(message).split())
+    text = _FUNCTION_REPR.sub(lambda m: "<" + m.group(1) + ">", text)
+    text = _LONG_BRACKETS.sub(lambda m: m.group(0)[: MAX_REPR - 2] + "…" + m.group(0)[-1], text)
+    return text if len(text) <= 4 * MAX_REPR else text[: 4 * MAX_REPR - 1] + "…"
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, InvalidParameterError):
+        return _shorten(f"{exc.name} must be {exc.allowed}; got {_short_repr(exc.value)}")
+    if isinstance(exc, _UsageError | PrivampError):
+        return _shorten(str(exc))
+    detail = str(exc) or "no message"
+    return _shorten(
+        f"the computation failed ({type(exc).__name__}: {detail}); the inputs may be outside the numerically "
+        "supported range"
+    )
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = _run(args)
-    except PrivampError as exc:
-        _fail(str(exc))
-    if args.json:
-        print(json.dumps(_jsonable(out), allow_nan=False))
-    else:
-        print(_text(args.command, out))
+            text = json.dumps(_jsonable(out), allow_nan=False) if args.json else _text(args.command, out)
+    except (_UsageError, *NUMERIC_ERRORS) as exc:
+        _fail(_message(exc))
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
+    if not args.json:
         for note in out.get("warnings", []):
-            print(f"privamp: warning: {note}", file=sys.stderr)
+            print(f"privamp: warning: {_shorten(note)}", file=sys.stderr)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``privamp`` command."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("privamp: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
