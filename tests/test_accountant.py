@@ -85,7 +85,7 @@ def test_pure_dp_laplace() -> None:
     assert res.epsilon <= 0.5 * (1 + 1e-12)
     assert -math.expm1((res.epsilon - 0.5) / 2) <= 1e-5
     d = pa.Accountant().compose(pa.Laplace(2.0), 3).delta(1.5)
-    assert d.delta == 0.0 and d.alpha == math.inf
+    assert d.delta == 0.0 and d.log_delta == -math.inf  # pure DP: 3 x 0.5 = 1.5 exactly
     assert pa.Accountant().compose(pa.PureDP(0.3), 2).epsilon(1e-300).alpha == math.inf
 
 

@@ -43,7 +43,7 @@ def test_sensitivity_free_mechanisms_refuse_rescaling() -> None:
         (lambda: Laplace(0), "scale"),
         (lambda: RandomizedResponse(1.5), "p"),
         (lambda: PureDP(-0.1), "epsilon"),
-        (lambda: RdpCurve(3.0), "function"),  # type: ignore[arg-type]
+        (lambda: RdpCurve(3.0, neighboring="add-remove"), "function"),  # type: ignore[arg-type]
     ],
 )
 def test_invalid_parameters(factory: object, name: str) -> None:
@@ -58,11 +58,11 @@ def test_bad_orders() -> None:
 
 
 def test_custom_curve_scalar_and_vector() -> None:
-    vec = RdpCurve(lambda a: 0.1 * a, epsilon_inf=5.0)
-    scalar = RdpCurve(lambda a: 0.1 * math.sqrt(a))
+    vec = RdpCurve(lambda a: 0.1 * a, neighboring="add-remove", epsilon_inf=5.0)
+    scalar = RdpCurve(lambda a: 0.1 * math.sqrt(a), neighboring="add-remove")
     np.testing.assert_allclose(vec.rdp([2, 100, np.inf]), [0.2, 5.0, 5.0])
     np.testing.assert_allclose(scalar.rdp([4, 9]), [0.2, 0.3])
     with pytest.raises(InvalidParameterError, match="RDP curve"):
-        RdpCurve(lambda a: -a).rdp([2])
+        RdpCurve(lambda a: -a, neighboring="add-remove").rdp([2])
     with pytest.raises(InvalidParameterError, match="RDP curve"):
-        RdpCurve(lambda a: float("nan")).rdp([2])
+        RdpCurve(lambda a: float("nan"), neighboring="add-remove").rdp([2])

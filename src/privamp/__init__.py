@@ -2,7 +2,8 @@
 
 What happened is described by immutable events (:mod:`privamp.mechanisms`, :mod:`privamp.sampling`,
 :mod:`privamp.events`); how it is bounded lives in pure functions (:mod:`privamp.bounds`) looked up
-through one registry (:mod:`privamp.catalog`); the :class:`Accountant` composes and converts.
+through one registry (:mod:`privamp.registry`, populated by :mod:`privamp.coverage`); the :class:`Accountant`
+composes and answers through its routes (:mod:`privamp.routes`).
 
 The public names below are imported lazily, so that importing one bound module stays cheap.
 """
@@ -26,12 +27,13 @@ _EXPORTS = {
     "PrivampError": "privamp.errors",
     "UnsupportedError": "privamp.errors",
     "SubsampledMechanism": "privamp.events",
+    "Mechanism": "privamp.events",
     "Gaussian": "privamp.mechanisms",
     "Laplace": "privamp.mechanisms",
-    "Mechanism": "privamp.mechanisms",
     "PureDP": "privamp.mechanisms",
     "RandomizedResponse": "privamp.mechanisms",
     "RdpCurve": "privamp.mechanisms",
+    "Scale": "privamp.sensitivity",
     "Neighboring": "privamp.sampling",
     "NoSampling": "privamp.sampling",
     "Poisson": "privamp.sampling",
@@ -57,6 +59,7 @@ __all__ = [
     "PureDP",
     "RandomizedResponse",
     "RdpCurve",
+    "Scale",
     "SubsampledMechanism",
     "UnsupportedError",
     "WithReplacement",
@@ -82,6 +85,7 @@ if TYPE_CHECKING:
     from privamp.bounds.conversion import Conversion
     from privamp.calibrate import CalibrationResult, calibrate_sigma
     from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
-    from privamp.events import SubsampledMechanism
-    from privamp.mechanisms import Gaussian, Laplace, Mechanism, PureDP, RandomizedResponse, RdpCurve
+    from privamp.events import Mechanism, SubsampledMechanism
+    from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve
     from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+    from privamp.sensitivity import Scale

@@ -1,20 +1,78 @@
 """Events: immutable descriptions of *what happened*, with no mathematics in them.
 
-A :class:`SubsampledMechanism` is one step: a base mechanism run on a batch drawn by a sampling
-scheme, with datasets adjacent under a neighbouring relation. Its ``rdp`` method asks the registry
-(:mod:`privamp.catalog`) for the applicable bounds.
+:class:`Mechanism` is the interface of a base mechanism (the concrete ones are in :mod:`privamp.mechanisms`); a
+:class:`SubsampledMechanism` is one step: a base mechanism run on a batch drawn by a sampling scheme, with datasets
+adjacent under a neighbouring relation. Its ``rdp`` method asks the registry (:mod:`privamp.coverage`) for the
+applicable bounds.
+
+Contract (as dp_accounting's events): an event's meaning never changes; a new kind of step is a new class.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp.bounds._numerics import FloatArray
-from privamp.mechanisms import Mechanism
-from privamp.sampling import Neighboring, NoSampling, Sampling
+from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
+from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
+from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_orders
+
+
+class Mechanism:
+    """Common interface of the base mechanisms (SciPy's pattern: public methods validate, subclasses implement
+    ``_rdp``)."""
+
+    #: Short name of the mechanism family, used by the catalogue to decide which bounds apply.
+    family: ClassVar[str] = "custom"
+    #: True when the mechanism's parameter is a noise scale relative to the sensitivity, so that
+    #: a sensitivity of k·C is the same mechanism with its noise divided by k.
+    noise_multiplier: ClassVar[bool] = False
+    #: True when the RDP curve is the exact divergence of one pair of output distributions that
+    #: also satisfies Zhu & Wang's condition (4) (Gaussian, Laplace, randomized response).
+    exact_pair: ClassVar[bool] = False
+
+    def rdp(self, alphas: ArrayLike) -> FloatArray:
+        """RDP ε(α) of the mechanism on its own (no sampling), at orders α > 1 (``inf`` allowed)."""
+        return self._rdp(check_orders(alphas))
+
+    def _rdp(self, alphas: FloatArray) -> FloatArray:
+        raise NotImplementedError
+
+    @property
+    def epsilon_infinity(self) -> float:
+        """ε(∞): the pure-DP parameter (``inf`` if the mechanism is not pure DP)."""
+        return float(self._rdp(np.array([np.inf]))[0])
+
+    def with_sensitivity(self, factor: float) -> Mechanism:
+        """The same mechanism applied to a query whose sensitivity is ``factor`` times larger."""
+        if factor == 1:
+            return self
+        raise InvalidParameterError(
+            "mechanism", type(self).__name__, "a noise-multiplier mechanism (Gaussian, Laplace) to rescale sensitivity"
+        )
+
+    def supports_relation(self, relation: Neighboring) -> bool:
+        """Whether a curve valid under ``relation`` can be derived (always, except for some user curves)."""
+        return True
+
+    def at_relation(self, relation: Neighboring) -> Mechanism:
+        """The mechanism as a bound stated for ``relation`` must see it (:mod:`privamp.sensitivity`).
+
+        Noise-multiplier mechanisms are rescaled to the relation's sensitivity; randomized response and pure DP state
+        their guarantee for the relation being accounted and are returned as they are.
+        """
+        return self.with_sensitivity(SENSITIVITY[relation]) if self.noise_multiplier else self
+
+    def subsampled(
+        self, sampling: Sampling, neighboring: Neighboring | str = Neighboring.ADD_REMOVE
+    ) -> SubsampledMechanism:
+        """This mechanism run on a subsample drawn by ``sampling``, under the given neighbouring relation."""
+        return SubsampledMechanism(self, sampling, Neighboring.parse(neighboring))
 
 
 @dataclass(frozen=True)
@@ -26,21 +84,38 @@ class SubsampledMechanism:
     neighboring: Neighboring = Neighboring.ADD_REMOVE
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "neighboring", Neighboring.parse(self.neighboring))
+        if not isinstance(self.mechanism, Mechanism):
+            raise InvalidParameterError(
+                "mechanism", self.mechanism, "a Mechanism (Gaussian, Laplace, RandomizedResponse, ...)"
+            )
+        if not isinstance(self.sampling, SAMPLING_TYPES):
+            raise InvalidParameterError(
+                "sampling",
+                self.sampling,
+                "a sampling scheme: Poisson(rate), WithoutReplacement(batch_size, dataset_size), "
+                "WithReplacement(batch_size, dataset_size) or NoSampling()",
+            )
+        relation = Neighboring.parse(self.neighboring)
+        if not self.mechanism.supports_relation(relation):
+            raise UnsupportedError(
+                f"{short_repr(self.mechanism)} states no guarantee from which one under {relation.value} follows"
+            )
+        object.__setattr__(self, "neighboring", relation)
 
-    def rdp(self, alphas: ArrayLike, bound: str = "best") -> FloatArray:
-        """RDP of one step at orders ``alphas``: ``bound="best"`` (pointwise minimum of the sound upper bounds),
-        ``"lower"`` (best lower bound) or a bound's name (see :meth:`bounds`)."""
-        from privamp.catalog import REGISTRY
+    def rdp(self, alphas: ArrayLike, bound: str = "best", *, allow_numerical: bool = False) -> FloatArray:
+        """RDP of one step at orders ``alphas``: ``bound="best"`` (pointwise minimum of the proven upper bounds; with
+        ``allow_numerical=True`` also those verified only numerically), ``"lower"`` (best lower bound) or a bound's
+        name (see :meth:`bounds`)."""
+        from privamp.coverage import REGISTRY
 
-        return REGISTRY.curve(self, check_orders(alphas), bound).values.copy()
+        return REGISTRY.curve(self, check_orders(alphas), bound, allow_numerical=allow_numerical).values.copy()
 
     def bounds(self) -> dict[str, str]:
-        """Names of the bounds that apply to this step, each with its kind and reference."""
-        from privamp.catalog import REGISTRY
+        """Names of the bounds that apply to this step, each with its kind and evidence."""
+        from privamp.coverage import REGISTRY
 
-        return {b.name: f"{b.kind.value}: {b.reference}" for b in REGISTRY.bounds_for(self)}
+        return {b.name: f"{b.kind.value}; {b.evidence_text}" for b in REGISTRY.bounds_for(self)}
 
     def describe(self) -> str:
         """A one-line description for error messages."""
-        return f"{self.mechanism!r} with {self.sampling!r} under {self.neighboring.value}"
+        return f"{short_repr(self.mechanism)} with {short_repr(self.sampling)} under {self.neighboring.value}"

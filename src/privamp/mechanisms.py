@@ -2,9 +2,9 @@
 
 Gaussian and Laplace are parameterised by their noise relative to the per-record contribution bound
 C (the "noise multiplier"); the library derives the sensitivity that the sampling scheme and the
-neighbouring relation imply (see :mod:`privamp.catalog`). RandomizedResponse, PureDP and RdpCurve
-state the base mechanism's guarantee directly and are taken as valid for the neighbouring relation
-being accounted.
+neighbouring relation imply (:mod:`privamp.sensitivity`). RandomizedResponse and PureDP state the
+base mechanism's guarantee directly and are taken as valid for the neighbouring relation being
+accounted. RdpCurve (a user's own mechanism) says for which relation its curve holds.
 
 Mechanisms are immutable values. Their ``rdp`` method only forwards to the closed forms in
 :mod:`privamp.bounds.base`.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,50 +23,11 @@ from numpy.typing import ArrayLike
 from privamp.bounds import base
 from privamp.bounds._numerics import FloatArray
 from privamp.errors import InvalidParameterError
-from privamp.sampling import Neighboring, Sampling
+from privamp.events import Mechanism, SubsampledMechanism
+from privamp.sampling import Neighboring
 from privamp.validation import check_nonnegative, check_orders, check_positive, check_real
 
-if TYPE_CHECKING:
-    from privamp.events import SubsampledMechanism
-
-
-class Mechanism:
-    """Common interface of the base mechanisms."""
-
-    #: True when the mechanism's parameter is a noise scale relative to the sensitivity, so that
-    #: a sensitivity of k·C is the same mechanism with its noise divided by k.
-    noise_multiplier: ClassVar[bool] = False
-    #: True when the RDP curve is the exact divergence of one pair of output distributions that
-    #: also satisfies Zhu & Wang's condition (4) (Gaussian, Laplace, randomized response).
-    exact_pair: ClassVar[bool] = False
-
-    def rdp(self, alphas: ArrayLike) -> FloatArray:
-        """RDP ε(α) of the mechanism on its own (no sampling), at orders α > 1 (``inf`` allowed)."""
-        return self._rdp(check_orders(alphas))
-
-    def _rdp(self, alphas: FloatArray) -> FloatArray:
-        raise NotImplementedError
-
-    @property
-    def epsilon_infinity(self) -> float:
-        """ε(∞): the pure-DP parameter (``inf`` if the mechanism is not pure DP)."""
-        return float(self._rdp(np.array([np.inf]))[0])
-
-    def with_sensitivity(self, factor: float) -> Mechanism:
-        """The same mechanism applied to a query whose sensitivity is ``factor`` times larger."""
-        if factor == 1:
-            return self
-        raise InvalidParameterError(
-            "mechanism", type(self).__name__, "a noise-multiplier mechanism (Gaussian, Laplace) to rescale sensitivity"
-        )
-
-    def subsampled(
-        self, sampling: Sampling, neighboring: Neighboring | str = Neighboring.ADD_REMOVE
-    ) -> SubsampledMechanism:
-        """This mechanism run on a subsample drawn by ``sampling``, under the given neighbouring relation."""
-        from privamp.events import SubsampledMechanism
-
-        return SubsampledMechanism(self, sampling, Neighboring.parse(neighboring))
+__all__ = ["Gaussian", "Laplace", "Mechanism", "PureDP", "RandomizedResponse", "RdpCurve", "SubsampledMechanism"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +35,7 @@ class Gaussian(Mechanism):
     """Gaussian noise of standard deviation ``sigma``·C on a query of per-record contribution ≤ C (ℓ2)."""
 
     sigma: float
+    family: ClassVar[str] = "gaussian"
     noise_multiplier: ClassVar[bool] = True
     exact_pair: ClassVar[bool] = True
 
@@ -92,6 +54,7 @@ class Laplace(Mechanism):
     """Laplace noise of scale ``scale``·C on a query of per-record contribution ≤ C (ℓ1)."""
 
     scale: float
+    family: ClassVar[str] = "laplace"
     noise_multiplier: ClassVar[bool] = True
     exact_pair: ClassVar[bool] = True
 
@@ -110,6 +73,7 @@ class RandomizedResponse(Mechanism):
     """Binary randomized response that reports the true bit with probability ``p`` ∈ [0, 1]."""
 
     p: float
+    family: ClassVar[str] = "randomized-response"
     exact_pair: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
@@ -127,6 +91,7 @@ class PureDP(Mechanism):
     """Any ε-DP mechanism; its RDP is the tightest curve pure ε-DP implies."""
 
     epsilon: float
+    family: ClassVar[str] = "pure-dp"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_nonnegative("epsilon", self.epsilon))
@@ -135,22 +100,118 @@ class PureDP(Mechanism):
         return base.pure_dp_rdp(alphas, self.epsilon)
 
 
+
+@dataclass(frozen=True)
+class TabulatedCurve:
+    """An RDP upper bound known at finitely many orders, extended to every order α > 1 only by proven rules.
+
+    * Monotonicity: the Rényi divergence is non-decreasing in α (van Erven & Harremoës 2014, Thm 3), so the table
+      is first replaced by its monotone envelope v_i ← min_{j ≥ i} v_j, and below the first order ε(α) ≤ v_1.
+    * Convexity: the CGF (α − 1)·D_α is convex in α (van Erven & Harremoës 2014, Cor. 2; Wang, Balle &
+      Kasiviswanathan 2019, Cor. 10), so between two tabulated orders the chord of (α − 1)·v lies above it.
+    * Above the last order nothing is known but ε(∞) (``inf`` unless the curve states it).
+    """
+
+    orders: tuple[float, ...]
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        a = check_orders(self.orders, "orders")
+        if not np.all(np.isfinite(a)) or np.unique(a).size != a.size:
+            raise InvalidParameterError("orders", self.orders, "distinct finite real numbers > 1")
+        v = np.asarray(self.values, dtype=np.float64)
+        if v.shape != a.shape or np.any(np.isnan(v)) or np.any(v < 0):
+            raise InvalidParameterError("values", self.values, "one non-negative number (no NaN) per order")
+        order = np.argsort(a)
+        envelope = np.minimum.accumulate(v[order][::-1])[::-1]
+        object.__setattr__(self, "orders", tuple(a[order].tolist()))
+        object.__setattr__(self, "values", tuple(envelope.tolist()))
+
+    def __call__(self, alphas: FloatArray) -> FloatArray:
+        a = np.asarray(alphas, dtype=np.float64)
+        grid, vals = np.asarray(self.orders), np.asarray(self.values)
+        i = np.searchsorted(grid, a, side="left")  # grid[i-1] < a <= grid[i]
+        out = np.full(a.shape, np.inf)
+        inside = i < grid.size
+        out[inside] = vals[i[inside]]
+        between = inside & (i > 0)
+        if np.any(between):
+            lo, hi = i[between] - 1, i[between]
+            a0, a1, x = grid[lo], grid[hi], a[between]
+            k = ((a1 - x) * (a0 - 1) * vals[lo] + (x - a0) * (a1 - 1) * vals[hi]) / (a1 - a0)
+            out[between] = np.minimum(out[between], k / (x - 1) * (1 + 4 * np.finfo(np.float64).eps))
+        return out
+
+
+@dataclass(frozen=True)
+class _ReplaceOneByTriangle:
+    """Replace-one curve from an add/remove curve by the weak triangle inequality (Mironov 2017, Prop. 11, p = q = 2):
+    D_α(P‖R) ≤ (α − 1/2)/(α − 1) · D_{2α}(P‖Q) + D_{2α−1}(Q‖R), with Q the output on the dataset without the record
+    (replace-one = remove then add)."""
+
+    add_remove: RdpCurve
+
+    def __call__(self, alphas: FloatArray) -> FloatArray:
+        a = np.asarray(alphas, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = (a - 0.5) / (a - 1) * self.add_remove._rdp(2 * a) + self.add_remove._rdp(2 * a - 1)
+        return np.asarray(np.where(np.isnan(out), np.inf, out), dtype=np.float64)
+
+
 @dataclass(frozen=True)
 class RdpCurve(Mechanism):
     """A user-supplied RDP curve ε(α) (a callable, vectorised or scalar) with optional ε(∞).
 
-    The curve must be a valid RDP guarantee of the base mechanism under the neighbouring relation
-    being accounted; privamp checks that its values are non-negative numbers.
+    ``neighboring`` is the relation the curve holds for (required: an add/remove curve used under replace-one
+    under-reports). Under the other relation the curve is converted only by a proven rule: add/remove → replace-one by
+    the weak triangle inequality (Mironov 2017, Prop. 11); replace-one → add/remove is refused. privamp checks that
+    the values are non-negative numbers. :meth:`from_table` accepts a table of orders and values instead.
     """
 
     function: Callable[[Any], ArrayLike] = field(compare=True)
+    neighboring: Neighboring | str = field(kw_only=True)
     epsilon_inf: float = math.inf
     name: str = "custom"
 
     def __post_init__(self) -> None:
         if not callable(self.function):
             raise InvalidParameterError("function", self.function, "a callable alpha -> epsilon(alpha)")
+        object.__setattr__(self, "neighboring", Neighboring.parse(self.neighboring))
         object.__setattr__(self, "epsilon_inf", check_nonnegative("epsilon_inf", self.epsilon_inf, allow_inf=True))
+
+    @classmethod
+    def from_table(
+        cls,
+        orders: ArrayLike,
+        values: ArrayLike,
+        *,
+        neighboring: Neighboring | str,
+        epsilon_inf: float = math.inf,
+        name: str = "table",
+    ) -> RdpCurve:
+        """A curve known at ``orders`` only, extended by monotonicity and CGF convexity (:class:`TabulatedCurve`)."""
+        table = TabulatedCurve(
+            tuple(np.atleast_1d(np.asarray(orders, dtype=np.float64)).tolist()),
+            tuple(np.atleast_1d(np.asarray(values, dtype=np.float64)).tolist()),
+        )
+        return cls(table, neighboring=neighboring, epsilon_inf=epsilon_inf, name=name)
+
+    def supports_relation(self, relation: Neighboring) -> bool:
+        return relation is self.neighboring or self.neighboring is Neighboring.ADD_REMOVE
+
+    def at_relation(self, relation: Neighboring) -> RdpCurve:
+        if relation is self.neighboring:
+            return self
+        if not self.supports_relation(relation):
+            raise InvalidParameterError(
+                "neighboring", relation.value, f"{self.neighboring} for this curve (no proven conversion from it)"
+            )
+        return RdpCurve(
+            _ReplaceOneByTriangle(self),
+            neighboring=relation,
+            epsilon_inf=2 * self.epsilon_inf,
+            name=f"{self.name} (replace-one by Mironov 2017, Prop. 11)",
+        )
 
     def _rdp(self, alphas: FloatArray) -> FloatArray:
         finite = np.isfinite(alphas)
@@ -159,7 +220,7 @@ class RdpCurve(Mechanism):
             values = self._call(alphas[finite])
             if np.any(np.isnan(values)) or np.any(values < 0):
                 raise InvalidParameterError(
-                    f"{self.name} RDP curve", values.tolist(), "non-negative numbers (no NaN) at every order"
+                    f"{self.name} RDP curve", values, "non-negative numbers (no NaN) at every order"
                 )
             out[finite] = np.minimum(values, self.epsilon_inf)
         return out

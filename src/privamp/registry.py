@@ -1,9 +1,16 @@
-"""The one registry that maps an event (mechanism × sampling × neighbouring) to every bound that applies.
+"""The registry: which RDP bound applies to which event, what each rests on, and how "best" and "lower" combine them.
 
-Accountants never dispatch with ``isinstance`` chains: they ask :data:`privamp.catalog.REGISTRY`
-for the bounds of an event. "best" is the pointwise minimum over α of every sound upper bound
-that applies (exact values count as upper bounds); "lower" the pointwise maximum of the lower bounds.
-Where an exact curve is registered for an event, "best" and "lower" are that curve.
+Accountants never dispatch with ``isinstance`` chains: they ask :data:`privamp.coverage.REGISTRY` (populated in one
+place, :mod:`privamp.coverage`) for the bounds of an event.
+
+Every bound states its **evidence** for each side it claims (DESIGN.md §2): a published theorem, a proof written in
+``docs/proofs/``, a realisable pair of neighbouring datasets (lower bounds), or numerical verification only.
+
+* ``"best"`` is the pointwise minimum over α of every upper bound that applies and rests on a proof; numerically
+  verified upper bounds join only when the caller opts in (``allow_numerical=True``). Where a proven exact curve (a
+  proven upper bound attained by a realisable pair) applies, it is the answer.
+* ``"lower"`` is the pointwise maximum of the lower bounds.
+* Upper values are enlarged by :data:`privamp.rounding.SAFETY_MARGIN`, lower values reduced by it.
 """
 
 from __future__ import annotations
@@ -18,49 +25,130 @@ import numpy as np
 
 from privamp.bounds._numerics import FloatArray
 from privamp.errors import UnsupportedError
-from privamp.sampling import Neighboring
+from privamp.rounding import round_down_array, round_up_array
+from privamp.sampling import Neighboring, Sampling
+from privamp.sensitivity import Scale, base_at
 
 if TYPE_CHECKING:
-    from privamp.events import SubsampledMechanism
+    from privamp.events import Mechanism, SubsampledMechanism
 
 BEST = "best"
 LOWER = "lower"
 
 
-class BoundKind(StrEnum):
-    """What a registered curve is: a guarantee, a lower bound, or the exact value (both)."""
+class Basis(StrEnum):
+    """What a claim rests on."""
 
-    UPPER = "upper"
-    LOWER = "lower"
-    EXACT = "exact"
+    THEOREM = "theorem"
+    PROOF = "proof"
+    REALISABLE_PAIR = "realisable pair"
+    NUMERICAL = "numerical only"
+
+    @property
+    def proven(self) -> bool:
+        return self in (Basis.THEOREM, Basis.PROOF)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The basis of one claim and its source: paper, theorem and equation; a ``docs/`` path; or how it was verified."""
+
+    basis: Basis
+    source: str
+
+    @property
+    def proven(self) -> bool:
+        return self.basis.proven
+
+    def __str__(self) -> str:
+        return f"{self.basis.value}: {self.source}"
+
+
+def theorem(source: str) -> Evidence:
+    """A published theorem (cite paper, theorem, equation)."""
+    return Evidence(Basis.THEOREM, source)
+
+
+def proof(source: str) -> Evidence:
+    """A proof written in ``docs/proofs/`` (give the path and the cited ingredients)."""
+    return Evidence(Basis.PROOF, source)
+
+
+def realisable_pair(source: str) -> Evidence:
+    """The exact divergence of a realisable pair of neighbouring datasets: a lower bound."""
+    return Evidence(Basis.REALISABLE_PAIR, source)
+
+
+def numerical(source: str) -> Evidence:
+    """Numerical verification only (say how): never a guarantee unless the caller opts in."""
+    return Evidence(Basis.NUMERICAL, source)
+
+
+class BoundKind(StrEnum):
+    """What a registered curve is, given its evidence."""
+
+    EXACT = "exact"  # a proven upper bound that a realisable pair attains
+    UPPER = "upper"  # a proven upper bound
+    NUMERICAL = "numerical"  # an upper bound verified numerically only (opt-in)
+    LOWER = "lower"  # a lower bound only
 
     @property
     def is_upper(self) -> bool:
         return self is not BoundKind.LOWER
 
-    @property
-    def is_lower(self) -> bool:
-        return self is not BoundKind.UPPER
+
+#: A bound's evaluator: (the base mechanism at the bound's scale, the sampling scheme, the orders) -> RDP values.
+Evaluator = Callable[["Mechanism", Sampling, FloatArray], FloatArray]
 
 
-Evaluator = Callable[["SubsampledMechanism", FloatArray], FloatArray]
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Bound:
-    """A named RDP curve for one (sampling scheme, neighbouring relation) and the mechanisms it supports."""
+    """A named RDP curve for one (sampling scheme, neighbouring relation), the mechanisms it supports, the noise scale
+    it is stated for (:mod:`privamp.sensitivity`), and the evidence of its upper and/or lower claim."""
 
     name: str
-    kind: BoundKind
     sampling: type
     neighboring: Neighboring
+    scale: Scale
     applies: Callable[[SubsampledMechanism], bool]
     evaluate: Evaluator
-    reference: str
     description: str
-    #: False for bounds that never beat another registered bound (e.g. τ-term approximations of an exact sum):
-    #: they stay available by name but are not evaluated for "best".
+    upper: Evidence | None = None
+    lower: Evidence | None = None
+    #: False for bounds that never beat another registered bound (e.g. τ-term approximations of an exact sum) or
+    #: that are costly: they stay available by name but are not evaluated for "best" and "lower".
     in_best: bool = True
+
+    def __post_init__(self) -> None:
+        if self.upper is None and self.lower is None:
+            raise ValueError(f"bound {self.name!r} claims nothing: give its upper and/or lower evidence")
+        if self.lower is not None and self.lower.basis is Basis.NUMERICAL:
+            raise ValueError(f"bound {self.name!r}: a lower bound rests on a realisable pair or a proof")
+
+    @property
+    def kind(self) -> BoundKind:
+        if self.upper is None:
+            return BoundKind.LOWER
+        if not self.upper.proven:
+            return BoundKind.NUMERICAL
+        return BoundKind.EXACT if self.lower is not None else BoundKind.UPPER
+
+    def is_guarantee(self, allow_numerical: bool = False) -> bool:
+        """Whether this bound may certify a guarantee (proven, or numerically verified when opted in)."""
+        return self.upper is not None and (self.upper.proven or allow_numerical)
+
+    @property
+    def evidence_text(self) -> str:
+        parts = []
+        if self.upper is not None:
+            parts.append(f"upper — {self.upper}")
+        if self.lower is not None:
+            parts.append(f"lower — {self.lower}")
+        return "; ".join(parts)
+
+    def values(self, event: SubsampledMechanism, alphas: FloatArray) -> FloatArray:
+        """The raw curve (no safety margin) of ``event`` at ``alphas``."""
+        return self.evaluate(base_at(event.mechanism, self.scale), event.sampling, alphas)
 
 
 @dataclass(frozen=True)
@@ -94,6 +182,7 @@ class Registry:
             for b in self._bounds
             if isinstance(event.sampling, b.sampling)
             and b.neighboring is event.neighboring
+            and (b.scale is Scale.NOISE_MULTIPLIER or event.mechanism.supports_relation(Neighboring(b.scale.value)))
             and b.applies(event)
         ]
 
@@ -106,32 +195,46 @@ class Registry:
         names = ", ".join(sorted({b.name for b in available})) or "none"
         raise UnsupportedError(f"bound {name!r} does not apply to {event.describe()}; available: {names}")
 
-    def curve(self, event: SubsampledMechanism, alphas: Sequence[float] | FloatArray, bound: str = BEST) -> Curve:
-        """RDP of ``event`` at ``alphas`` under ``bound`` ("best", "lower" or a bound name), cached."""
+    def chosen(self, event: SubsampledMechanism, bound: str, allow_numerical: bool = False) -> list[Bound]:
+        """The bounds that ``bound`` ("best", "lower" or a name) combines for ``event``."""
+        if bound not in (BEST, LOWER):
+            return [self.get(event, bound)]
+        candidates = [b for b in self.bounds_for(event) if b.in_best]
+        if bound == BEST:
+            wanted = [b for b in candidates if b.is_guarantee(allow_numerical)]
+        else:
+            wanted = [b for b in candidates if b.lower is not None]
+        if not wanted:
+            what = "proven upper bound" if bound == BEST else "lower bound"
+            hint = "" if allow_numerical or bound == LOWER else " (numerically verified ones are opt-in)"
+            raise UnsupportedError(f"no RDP {what} is known for {event.describe()}{hint}")
+        exact = [b for b in wanted if b.lower is not None and b.is_guarantee(allow_numerical)]
+        return exact if exact else wanted
+
+    def curve(
+        self,
+        event: SubsampledMechanism,
+        alphas: Sequence[float] | FloatArray,
+        bound: str = BEST,
+        *,
+        allow_numerical: bool = False,
+    ) -> Curve:
+        """RDP of ``event`` at ``alphas`` under ``bound`` ("best", "lower" or a bound name), with the safety margin."""
         key = tuple(float(a) for a in np.asarray(alphas, dtype=np.float64).ravel())
-        return _cached_curve(self, event, key, bound)
+        return _cached_curve(self, event, key, bound, allow_numerical)
 
 
 @lru_cache(maxsize=16384)
-def _cached_curve(registry: Registry, event: SubsampledMechanism, alphas: tuple[float, ...], bound: str) -> Curve:
+def _cached_curve(
+    registry: Registry, event: SubsampledMechanism, alphas: tuple[float, ...], bound: str, allow_numerical: bool
+) -> Curve:
     a = np.array(alphas, dtype=np.float64)
-    if bound in (BEST, LOWER):
-        wanted = [
-            b
-            for b in registry.bounds_for(event)
-            if b.in_best and (b.kind.is_upper if bound == BEST else b.kind.is_lower)
-        ]
-        if not wanted:
-            what = "sound upper bound" if bound == BEST else "lower bound"
-            raise UnsupportedError(f"no RDP {what} is known for {event.describe()}")
-        exact = [b for b in wanted if b.kind is BoundKind.EXACT]
-        if exact:  # an exact curve is both the smallest upper bound and the largest lower bound
-            wanted = exact
-    else:
-        wanted = [registry.get(event, bound)]
+    wanted = registry.chosen(event, bound, allow_numerical)
+    lower = bound == LOWER or (bound != BEST and wanted[0].upper is None)
     table = np.vstack([_bound_values(b, event, alphas) for b in wanted])
-    pick = np.argmin(table, axis=0) if bound != LOWER else np.argmax(table, axis=0)
-    values = table[pick, np.arange(a.size)]
+    pick = np.argmax(table, axis=0) if lower else np.argmin(table, axis=0)
+    raw = table[pick, np.arange(a.size)]
+    values = round_down_array(raw) if lower else round_up_array(raw)
     values.setflags(write=False)
     return Curve(a, values, tuple(wanted[i].name for i in pick))
 
@@ -140,7 +243,7 @@ def _cached_curve(registry: Registry, event: SubsampledMechanism, alphas: tuple[
 def _bound_values(bound: Bound, event: SubsampledMechanism, alphas: tuple[float, ...]) -> FloatArray:
     """One bound's curve at ``alphas`` (cached: curves are reused by every query and calibration probe)."""
     a = np.array(alphas, dtype=np.float64)
-    out = np.asarray(bound.evaluate(event, a), dtype=np.float64)
+    out = np.asarray(bound.values(event, a), dtype=np.float64)
     if out.shape != a.shape or np.any(np.isnan(out)):
         raise RuntimeError(f"bound {bound.name!r} returned an invalid curve (shape {out.shape}, NaN present)")
     out.setflags(write=False)

@@ -1,6 +1,10 @@
 """Sampling schemes and neighbouring relations: *how the batch was drawn* and *which datasets are adjacent*.
 
-These are plain immutable values; they carry no privacy mathematics.
+These are plain immutable values; they carry no privacy mathematics. Sampling is what the data loader does at every
+step: Poisson (each record independently), without replacement (a fresh uniformly random subset of exactly m records
+at every step) or with replacement (m independent uniform draws). Shuffling the dataset once per epoch and cutting it
+into consecutive batches is none of these: no amplification upper bound is known for it, and accounting it as any of
+these schemes can under-report ε.
 """
 
 from __future__ import annotations
@@ -82,7 +86,12 @@ class _FixedSize:
 
 @dataclass(frozen=True)
 class WithoutReplacement(_FixedSize):
-    """A uniformly random subset of exactly ``batch_size`` records out of ``dataset_size`` (shuffled batches)."""
+    """A fresh uniformly random subset of exactly ``batch_size`` records out of ``dataset_size``, drawn independently
+    at every step.
+
+    Not shuffled batches: shuffling once per epoch and cutting the permutation into batches is a different scheme with
+    no known amplification upper bound (see the module docstring).
+    """
 
 
 @dataclass(frozen=True)
@@ -91,3 +100,5 @@ class WithReplacement(_FixedSize):
 
 
 Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement
+#: The sampling classes, for ``isinstance`` checks of user input.
+SAMPLING_TYPES = (NoSampling, Poisson, WithoutReplacement, WithReplacement)

@@ -9,7 +9,7 @@ import mpmath as mp
 import pytest
 
 import privamp as pa
-from privamp.profile_accounting import MAX_PROFILE_COUNT
+from privamp.routes.profile import MAX_PROFILE_COUNT
 
 mp.mp.dps = 40
 
@@ -88,7 +88,7 @@ def test_profile_route_limits() -> None:
     hetero = acct.compose(pa.Gaussian(2.0).subsampled(pa.Poisson(0.01)))
     with pytest.raises(pa.UnsupportedError, match="one distinct step"):
         hetero.epsilon(1e-5, bound="profile")
-    custom = pa.Accountant().compose(pa.RdpCurve(lambda a: 0.1 * a).subsampled(pa.Poisson(0.1)))
+    custom = pa.Accountant().compose(pa.RdpCurve(lambda a: 0.1 * a, neighboring="add-remove").subsampled(pa.Poisson(0.1)))
     with pytest.raises(pa.UnsupportedError, match="profile"):
         custom.epsilon(1e-5, bound="profile")
     assert custom.epsilon(1e-5).method == "rdp"
@@ -119,12 +119,24 @@ def test_large_noise_tiny_delta_stays_sound(sigma: float, delta: float) -> None:
         assert res.lower_epsilon is not None and exact(res.lower_epsilon) >= delta
 
 
-def test_profile_route_declines_extreme_noise() -> None:
+def test_epsilon_never_rises_with_noise_across_the_route_hand_over() -> None:
+    # Regression (audit): the profile route declined sigma > 1e4 and RDP took over: sigma = 10 000 gave 9.02e-5,
+    # sigma = 10 001 gave 1.30e-4. Beyond 1e4 the profile of the less noisy Gaussian is used (post-processing).
+    sigmas = [9_999.0, 10_000.0, 10_001.0, 20_000.0, 1e5]
+    eps = [pa.Accountant().compose(pa.Gaussian(s)).epsilon(1e-5) for s in sigmas]
+    values = [r.epsilon for r in eps]
+    assert all(b <= a for a, b in zip(values, values[1:], strict=False))
+    assert values[2] <= 9.03e-5
+    # the clamped profile is no longer attained: no lower bound is claimed from it
+    assert eps[3].lower_epsilon is None and eps[1].lower_epsilon is not None
+
+
+def test_extreme_noise_is_answered_by_the_best_route() -> None:
     with pytest.warns(pa.OrderRangeWarning):
         res = pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300)
     assert res.method == "rdp"
-    with pytest.raises(pa.UnsupportedError, match="loses digits"):
-        pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300, bound="profile")
+    profile = pa.Accountant().compose(pa.Gaussian(1e8)).epsilon(1e-300, bound="profile")
+    assert res.epsilon <= profile.epsilon and profile.lower_epsilon is None
 
 
 def test_poisson_replace_one_profile_needs_the_dataset_size() -> None:

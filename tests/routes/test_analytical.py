@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import privamp as pa
-from privamp.analytical import AnalyticalMomentsAccountant
 
 CASES = [
     (pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000)), 14_062),
@@ -21,12 +20,12 @@ CASES = [
 def test_same_answers_as_grid_accountant_on_integer_orders(
     step: pa.SubsampledMechanism, count: int, conversion: str
 ) -> None:
-    analytical = AnalyticalMomentsAccountant(conversion=conversion).compose(step, count)
+    analytical = pa.Accountant(conversion=conversion).compose(step, count)
     grid = pa.Accountant(conversion=conversion, orders=range(2, 4097), refine=False).compose(step, count)
-    a, g = analytical.epsilon(1e-8), grid.epsilon(1e-8)
+    a, g = analytical.epsilon(1e-8, bound="analytical"), grid.epsilon(1e-8, bound="rdp")
     assert a.epsilon == pytest.approx(g.epsilon, rel=1e-12)
     assert a.alpha == g.alpha
-    da, dg = analytical.delta(1.0), grid.delta(1.0)
+    da, dg = analytical.delta(1.0, bound="analytical"), grid.delta(1.0, bound="rdp")
     assert da.log_delta == pytest.approx(dg.log_delta, rel=1e-12)
 
 
@@ -41,7 +40,7 @@ def test_same_answers_as_grid_accountant_on_integer_orders(
     ],
 )
 def test_zhu_wang_composition_table(step: pa.SubsampledMechanism, count: int, expected: float, alpha: int) -> None:
-    res = AnalyticalMomentsAccountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="poisson-tight")
+    res = pa.Accountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="poisson-tight", route="analytical")
     assert res.epsilon == pytest.approx(expected, rel=1e-5)
     assert res.alpha == alpha
 
@@ -54,7 +53,7 @@ def test_wang_theorem_9_composition_table(sigma: float, count: int, expected: fl
     # Wang et al. spec §7.3: Gaussian base sigma/2 under replace-one (the catalogue halves the noise for the 2C
     # sensitivity of replace-one), gamma = 0.001, delta = 1e-8, Mironov conversion, Thm 9 with caps.
     step = pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(10, 10_000), "replace-one")
-    res = AnalyticalMomentsAccountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="wor-wang-general")
+    res = pa.Accountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="wor-wang-general", route="analytical")
     assert res.epsilon == pytest.approx(expected, rel=1e-5)
     assert res.alpha == alpha
 
@@ -62,19 +61,21 @@ def test_wang_theorem_9_composition_table(sigma: float, count: int, expected: fl
 def test_projection_only_tightens_a_non_convex_bound() -> None:
     # T5 is not convex in alpha (spec O6); its convex projection is a valid, smaller CGF bound.
     step = pa.Laplace(2.0).subsampled(pa.Poisson(0.5))
-    acct = AnalyticalMomentsAccountant().compose(step, 30)
+    acct = pa.Accountant().compose(step, 30)
     orders = np.arange(2.0, 40.0)
-    projected = acct.rdp(orders, bound="poisson-general")
+    projected = acct.rdp(orders, bound="poisson-general", route="analytical")
     raw = pa.Accountant().compose(step, 30).rdp(orders, bound="poisson-general")
     assert np.all(projected <= raw * (1 + 1e-12))
     assert np.any(projected < raw * (1 - 1e-6))
     k = (orders - 1) * projected
     assert np.all(np.diff(k, 2) >= -1e-9 * np.abs(k[1:-1]))
     grid = pa.Accountant(orders=range(2, 4097), refine=False).compose(step, 30).epsilon(1e-6, bound="poisson-general")
-    assert acct.epsilon(1e-6, bound="poisson-general").epsilon <= grid.epsilon
+    assert acct.epsilon(1e-6, bound="poisson-general", route="analytical").epsilon <= grid.epsilon
 
 
-def test_compose_returns_an_analytical_accountant() -> None:
-    acct = AnalyticalMomentsAccountant().compose(pa.Gaussian(1.0)).compose(pa.Laplace(1.0), 2)
-    assert isinstance(acct, AnalyticalMomentsAccountant) and acct.steps == 3
-    assert acct.epsilon(1e-5, bound="base").epsilon > 0
+def test_analytical_route_keeps_the_composition() -> None:
+    acct = pa.Accountant().compose(pa.Gaussian(1.0)).compose(pa.Laplace(1.0), 2)
+    assert acct.steps == 3
+    res = acct.epsilon(1e-5, bound="base", route="analytical")
+    assert res.route == "analytical" and res.epsilon > 0
+    assert any("Prop. 36" in e for e in res.evidence)

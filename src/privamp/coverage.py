@@ -1,0 +1,443 @@
+"""The coverage matrix: every RDP bound registered for its cell (sampling × relation), with its evidence and scale.
+
+This is the single place that adapts events to the pure bound functions of :mod:`privamp.bounds`. Each entry declares
+the noise scale its theorem is stated for (:class:`privamp.sensitivity.Scale`); the registry hands the evaluator the
+base mechanism at that scale, so no bound rescales anything itself. DESIGN.md §3 and ``docs/coverage.md`` list the
+cells.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+
+from privamp._lazy import LazyModule
+from privamp.bounds._numerics import FloatArray, IntArray
+from privamp.registry import (
+    Bound,
+    Registry,
+    numerical,
+    proof,
+    realisable_pair,
+    theorem,
+)
+from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sensitivity import Scale
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from privamp.events import Mechanism, SubsampledMechanism
+    from privamp.mechanisms import Gaussian
+
+REGISTRY = Registry()
+
+poisson = LazyModule("poisson")
+poisson_gaussian = LazyModule("poisson_gaussian")
+poisson_replace_one = LazyModule("poisson_replace_one")
+moments = LazyModule("central_moments")
+wor = LazyModule("without_replacement")
+fixed_size = LazyModule("fixed_size")
+with_replacement = LazyModule("with_replacement")
+fdp = LazyModule("fdp_subsampling")
+
+ADD_REMOVE = Neighboring.ADD_REMOVE
+REPLACE_ONE = Neighboring.REPLACE_ONE
+
+#: Number of terms of the τ-term approximations registered by name.
+TAU_TERMS = 50
+#: Taylor order of Birrell et al.'s replace-one bounds (the paper's recommendation).
+TAYLOR_ORDER_REPLACE_ONE = 4
+#: Taylor order of Birrell et al.'s add/remove bound (the paper's Thm 3.2).
+TAYLOR_ORDER_ADD_REMOVE = 3
+
+
+# ---------------------------------------------------------------- what the evaluators need of an event
+def curve_of(mech: Mechanism) -> Callable[[IntArray | FloatArray], FloatArray]:
+    """The base mechanism's RDP as a vectorised callable of the order (no validation: orders come from bounds)."""
+    return lambda orders: mech._rdp(np.asarray(orders, dtype=np.float64))
+
+
+def sigma_of(mech: Mechanism) -> float:
+    return cast("Gaussian", mech).sigma
+
+
+def rate_of(sampling: Sampling) -> float:
+    return float(sampling.rate)
+
+
+def sizes_of(sampling: Sampling) -> tuple[int, int]:
+    fixed = cast("WithReplacement | WithoutReplacement", sampling)
+    return fixed.batch_size, fixed.dataset_size
+
+
+def add_remove_rate(sampling: Sampling) -> float:
+    """Largest inclusion probability of the differing record over add/remove neighbours of a dataset of size n.
+
+    Removing a record leaves n − 1 records, from which a batch of m can be drawn only if m < n: then q = m/n (the
+    larger dataset holds the record). For m = n only the added neighbour exists, and q = m/(n + 1).
+    """
+    m, n = sizes_of(sampling)
+    return m / n if m < n else m / (n + 1)
+
+
+def log_moments(mech: Mechanism) -> Callable[[IntArray], FloatArray]:
+    """log E_Q[(P/Q − 1)^l] of the base mechanism's worst pair (its scale already applied), for Wang et al. Thm 21."""
+    family = mech.family
+    if family == "gaussian":
+        return lambda ls: moments.gaussian_log_central_moments(ls, sigma_of(mech))
+    if family == "laplace":
+        return lambda ls: moments.laplace_log_central_moments(ls, getattr(mech, "scale"))  # noqa: B009
+    if family == "randomized-response":
+        return lambda ls: moments.randomized_response_log_central_moments(ls, getattr(mech, "p"))  # noqa: B009
+    return lambda ls: moments.pure_dp_log_central_moments(ls, mech.epsilon_infinity)
+
+
+# ------------------------------------------------------------------------ which events a bound applies to
+def any_mechanism(_: SubsampledMechanism) -> bool:
+    return True
+
+
+def exact_pair(event: SubsampledMechanism) -> bool:
+    """Mechanisms whose RDP curve is the divergence of one pair satisfying Zhu & Wang's condition (4)."""
+    return event.mechanism.exact_pair
+
+
+def stated_curve(event: SubsampledMechanism) -> bool:
+    return not event.mechanism.exact_pair
+
+
+def with_moments(event: SubsampledMechanism) -> bool:
+    """Mechanisms whose replace-one central moments are known exactly (Wang et al. Thm 21 applies)."""
+    return event.mechanism.family in ("gaussian", "laplace", "randomized-response", "pure-dp")
+
+
+def gaussian(event: SubsampledMechanism) -> bool:
+    return event.mechanism.family == "gaussian"
+
+
+def gaussian_subsampled(event: SubsampledMechanism) -> bool:
+    """Gaussian with a sampling rate below 1 (Birrell et al. 2024 state their bounds for q < 1)."""
+    return gaussian(event) and event.sampling.rate < 1
+
+
+def full_batch(event: SubsampledMechanism) -> bool:
+    return event.sampling.rate == 1 and event.mechanism.exact_pair
+
+
+# ----------------------------------------------------------------------------------------- no sampling
+for _relation in (ADD_REMOVE, REPLACE_ONE):
+    REGISTRY.register(
+        Bound(
+            name="base",
+            sampling=NoSampling,
+            neighboring=_relation,
+            scale=Scale(_relation.value),
+            applies=exact_pair,
+            evaluate=lambda m, s, a: m._rdp(a),
+            description="closed-form RDP of the mechanism itself (exact divergence of its worst-case pair)",
+            upper=theorem("Mironov 2017, Table II (Props. 5-7)"),
+            lower=realisable_pair("two datasets whose query values differ by the sensitivity"),
+        )
+    )
+    REGISTRY.register(
+        Bound(
+            name="base",
+            sampling=NoSampling,
+            neighboring=_relation,
+            scale=Scale(_relation.value),
+            applies=stated_curve,
+            evaluate=lambda m, s, a: m._rdp(a),
+            description="the mechanism's stated RDP curve (pure DP: the randomized-response curve it implies)",
+            upper=theorem(
+                "pure DP: Kairouz, Oh & Viswanath 2015 (every eps-DP mechanism is a post-processing of randomized "
+                "response); a user curve: the caller's statement"
+            ),
+        )
+    )
+
+# ------------------------------------------------------------------------------- Poisson × add/remove
+REGISTRY.register(
+    Bound(
+        name="poisson-exact",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=gaussian,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
+        description="exact RDP of the Poisson-subsampled Gaussian at every real order",
+        upper=theorem(
+            "Mironov, Talwar & Zhang 2019, Thms 4-5 (the sampled Gaussian's RDP is D_a((1-q)N(0)+qN(1) || N(0)))"
+        ),
+        lower=realisable_pair("a dataset and the same dataset plus one record contributing C, others 0"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-tight",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=exact_pair,
+        evaluate=lambda m, s, a: poisson.poisson_rdp_tight(a, rate_of(s), curve_of(m), m.epsilon_infinity),
+        description="tight bound at integer orders, convex-CGF interpolation between them, Lemma 4 cap",
+        upper=theorem(
+            "Zhu & Wang 2019, Thm 8 (Gaussian, Laplace, randomized response); the supplement's proof of ineq. (7) has "
+            "a gap for odd orders (docs/papers/zhu-wang-2019.md), the statement is not contradicted numerically"
+        ),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-general",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=any_mechanism,
+        evaluate=lambda m, s, a: poisson.poisson_rdp_general(a, rate_of(s), curve_of(m), m.epsilon_infinity),
+        description="general upper bound for any mechanism, convex-CGF interpolation, Lemma 4 cap",
+        upper=theorem("Zhu & Wang 2019, Thm 5 (same proof caveat as Thm 8)"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-tau-term",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=exact_pair,
+        evaluate=lambda m, s, a: poisson.poisson_rdp_tau_term(
+            a, rate_of(s), curve_of(m), TAU_TERMS, variant="two-sided", eps_inf=m.epsilon_infinity
+        ),
+        description=f"tau-term approximation of the tight bound (an upper bound on it; tau = {TAU_TERMS})",
+        upper=theorem("Zhu & Wang 2019, Thm 11"),
+        in_best=False,
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-general-tau-term",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=any_mechanism,
+        evaluate=lambda m, s, a: poisson.poisson_rdp_tau_term(
+            a, rate_of(s), curve_of(m), TAU_TERMS, variant="one-sided", general=True, eps_inf=m.epsilon_infinity
+        ),
+        description=f"fast approximation of the general bound (an upper bound on it; tau = {TAU_TERMS})",
+        upper=theorem("Zhu & Wang 2019, Thm 20"),
+        in_best=False,
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-lower",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=exact_pair,
+        evaluate=lambda m, s, a: poisson.poisson_rdp_lower(a, rate_of(s), curve_of(m), m.epsilon_infinity),
+        description="lower bound attained by the counting-query pair",
+        lower=realisable_pair("Zhu & Wang 2019, Thm 6 (the counting-query pair)"),
+    )
+)
+
+# ---------------------------------------------------------------------- without replacement × replace-one
+REGISTRY.register(
+    Bound(
+        name="wor-fdp-subsampling",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=gaussian,
+        evaluate=lambda m, s, a: fdp.fdp_subsampled_gaussian_rdp(a, rate_of(s), 1.0 / sigma_of(m)),
+        description="RDP of the dominating pair of the f-DP subsampling theorem (symmetrised trade-off)",
+        upper=proof(
+            "docs/proofs/fdp-subsampling-rdp.md: Dong, Roth & Su 2022, Thm 4.2 (C_p(f) = min{f_p, f_p^-1}**); "
+            "Blackwell (DRS 2022, Thm 2.10) and the data-processing inequality; Zhu, Dong & Wang 2022, Prop. 30"
+        ),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-poisson-reduction",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=gaussian,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
+        description="Poisson-subsampled Gaussian at doubled sensitivity (noise sigma/2)",
+        upper=numerical(
+            "no published proof; searches over every configuration of three gradients in the clip ball (1-d "
+            "exhaustive, 2-d random, both orientations) found no larger per-step RDP (docs/proofs/"
+            "wor-replace-one-reduction.md)"
+        ),
+        lower=realisable_pair(
+            "Wang, Balle & Kasiviswanathan 2019, Prop. 11 construction: others contribute -C, the record +C vs -C"
+        ),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-wang-general",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=any_mechanism,
+        evaluate=lambda m, s, a: wor.wor_rdp_upper(a, rate_of(s), curve_of(m), m.epsilon_infinity),
+        description="general upper bound for any mechanism, with the caps eps(alpha) and the pure-DP amplification",
+        upper=theorem("Wang, Balle & Kasiviswanathan 2019, Thm 9 and Cor. 10"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-wang-tighter",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=with_moments,
+        evaluate=lambda m, s, a: wor.wor_rdp_tighter(
+            a, rate_of(s), curve_of(m), log_moments(m), m.epsilon_infinity
+        ),
+        description="tighter bound from exact central moments (Gaussian, Laplace, randomized response, pure DP)",
+        upper=theorem("Wang, Balle & Kasiviswanathan 2019, Thm 21 (per-term minimum with Thm 9)"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="fixed-size-replace-one",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: fixed_size.fixed_size_wor_replace_one_rdp(
+            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_REPLACE_ONE
+        ),
+        description=f"fixed-size DP-SGD bound under replace-one (Taylor order {TAYLOR_ORDER_REPLACE_ONE})",
+        upper=theorem("Birrell et al. 2024, Thm 3.4/3.5"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-wang-lower",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=exact_pair,
+        evaluate=lambda m, s, a: wor.wor_rdp_lower(a, rate_of(s), curve_of(m), m.epsilon_infinity),
+        description="lower bound from a realisable pair of neighbouring datasets",
+        lower=realisable_pair("Wang, Balle & Kasiviswanathan 2019, Prop. 11"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="fixed-size-replace-one-lower",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: fixed_size.fixed_size_wor_replace_one_rdp_lower(a, rate_of(s), sigma_of(m)),
+        description="exact divergences of realisable pairs (dominated by wor-poisson-reduction; by name only)",
+        lower=realisable_pair("Birrell et al. 2024: the pairs (2,0), (0,2), (1,-1), by quadrature"),
+        in_best=False,
+    )
+)
+
+# ----------------------------------------------------------------------- without replacement × add/remove
+REGISTRY.register(
+    Bound(
+        name="fixed-size-add-remove",
+        sampling=WithoutReplacement,
+        neighboring=ADD_REMOVE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, add_remove_rate(s), sigma_of(m) / 2),
+        description="Poisson-subsampled Gaussian RDP at noise sigma/2, every real order",
+        upper=theorem("Birrell et al. 2024, Thm 3.1 (the N(., sigma^2/4) mixture)"),
+        lower=realisable_pair("others contribute -C, the added record +C (Birrell et al. 2024, Lemma A.1 coupling)"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="fixed-size-add-remove-taylor",
+        sampling=WithoutReplacement,
+        neighboring=ADD_REMOVE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: fixed_size.fixed_size_wor_add_remove_rdp(
+            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_ADD_REMOVE
+        ),
+        description="Taylor bound of the paper (an upper bound on fixed-size-add-remove; by name only)",
+        upper=theorem(f"Birrell et al. 2024, Thm 3.2/3.3 (m = {TAYLOR_ORDER_ADD_REMOVE})"),
+        in_best=False,
+    )
+)
+
+# -------------------------------------------------------------------------------- Poisson × replace-one
+REGISTRY.register(
+    Bound(
+        name="poisson-replace-one",
+        sampling=Poisson,
+        neighboring=REPLACE_ONE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: poisson_replace_one.poisson_replace_one_rdp(
+            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_REPLACE_ONE
+        ),
+        description=f"Poisson DP-SGD under replace-one (Taylor order {TAYLOR_ORDER_REPLACE_ONE}, convexity cap)",
+        upper=theorem("Birrell et al. 2024, Thm C.9"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-replace-one-lower",
+        sampling=Poisson,
+        neighboring=REPLACE_ONE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: poisson_replace_one.poisson_replace_one_rdp_lower(a, rate_of(s), sigma_of(m)),
+        description="exact divergence of the anti-parallel pair, by quadrature",
+        lower=realisable_pair("(1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C): the record contributes +C vs -C, others 0"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="poisson-full-batch",
+        sampling=Poisson,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=full_batch,
+        evaluate=lambda m, s, a: m._rdp(a),
+        description="the mechanism itself at the replace-one sensitivity (sampling rate 1: every record is used)",
+        upper=theorem("Mironov 2017, Table II"),
+        lower=realisable_pair("the record contributes +C vs -C"),
+    )
+)
+
+# ------------------------------------------------------------------------------ with replacement × add/remove
+REGISTRY.register(
+    Bound(
+        name="fixed-size-wr",
+        sampling=WithReplacement,
+        neighboring=ADD_REMOVE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp(a, *sizes_of(s), sigma_of(m)),
+        description="fixed-size with-replacement DP-SGD upper bound",
+        upper=theorem("Birrell et al. 2024, Thm 3.6 (general form, eqs. 108, 112-113, per-term caps)"),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="fixed-size-wr-lower",
+        sampling=WithReplacement,
+        neighboring=ADD_REMOVE,
+        scale=Scale.NOISE_MULTIPLIER,
+        applies=gaussian_subsampled,
+        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp_lower(a, *sizes_of(s), sigma_of(m)),
+        description="lower bound from the anti-parallel dataset pair (costly; by name only)",
+        lower=realisable_pair("Birrell et al. 2024, Thm 3.7 and App. D.2.1 (truncated recursion)"),
+        in_best=False,
+    )
+)

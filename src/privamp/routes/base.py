@@ -1,0 +1,74 @@
+"""The one interface every accounting route implements, and the one rule by which ``best`` chooses among routes.
+
+A route turns a composition — distinct steps with their counts — into a certified (ε, δ) statement. It says whether
+it supports a composition (``unsupported`` gives the reason, or ``None``), and answers ε(δ) and log δ(ε) with an
+:class:`Answer`: the certified upper value, a rigorous lower bound on the true value where it has one, what the value
+rests on, and how it was obtained. ``tests/routes/test_contract.py`` is the contract every route passes.
+
+``best`` (:func:`best_of`) takes the smallest certified upper value over the routes that support the composition and,
+independently, the largest rigorous lower value: the interval in which the truth lies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from privamp.events import SubsampledMechanism
+    from privamp.routes.composition import Composition
+
+#: Distinct steps with their counts.
+Entries = tuple[tuple["SubsampledMechanism", int], ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A route's answer to ε(δ) (``value`` = ε) or to δ(ε) (``value`` = log δ).
+
+    ``value`` is certified (an upper bound); ``lower`` is a rigorous lower bound on the true value or ``None``;
+    ``floor`` (RDP routes, ε queries) is the smallest ε any RDP accountant could certify — not a lower bound on the
+    truth. ``evidence`` lists what the value rests on.
+    """
+
+    route: str
+    value: float
+    bound: str
+    method: str
+    evidence: tuple[str, ...]
+    lower: float | None = None
+    floor: float | None = None
+    alpha: float | None = None
+    conversion: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+class Route(Protocol):
+    """An accounting route (RDP, analytical moments, privacy profile, PLD)."""
+
+    name: str
+
+    def unsupported(self, comp: Composition) -> str | None:
+        """``None`` if the route answers for the composition, otherwise the reason it does not."""
+
+    def epsilon(self, comp: Composition, delta: float) -> Answer:
+        """Certified ε at ``delta`` (raises :class:`privamp.errors.UnsupportedError` where unsupported)."""
+
+    def log_delta(self, comp: Composition, epsilon: float) -> Answer:
+        """Certified log δ at ``epsilon`` (raises :class:`privamp.errors.UnsupportedError` where unsupported)."""
+
+
+def best_of(answers: Sequence[Answer]) -> Answer:
+    """The smallest certified value, carrying the largest rigorous lower value and the RDP floor of all answers.
+
+    Ties go to the earlier answer (routes are listed cheapest first).
+    """
+    if not answers:
+        raise ValueError("best_of needs at least one answer")
+    winner = min(answers, key=lambda a: a.value)
+    lowers = [a.lower for a in answers if a.lower is not None]
+    floors = [a.floor for a in answers if a.floor is not None]
+    lower = max(lowers) if lowers else None
+    floor = max(floors) if floors else None
+    return replace(winner, lower=lower, floor=floor)

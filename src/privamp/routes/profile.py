@@ -1,0 +1,262 @@
+"""The privacy-profile route (Balle, Barthe & Gaboardi 2018): one release, or a few identical ones.
+
+RDP accounting is the right tool for long compositions; for a single release the amplified privacy profile gives the
+tight (ε, δ) directly, and for a few identical releases the exact optimal composition of Kairouz, Oh & Viswanath 2015
+(Thm 3.4) applied to points (ε₀, δ₀) of that profile often beats RDP. Any point of the profile is a valid single-release
+guarantee, so the optimum over δ₀ (for ε) or ε₀ (for δ) is certified whatever the search finds; both searches refine
+their grid optimum by golden-section search, which keeps ε(δ) and δ(ε) inverse to each other.
+
+Each amplification theorem is stated for a base relation, and sees the base mechanism at that relation's scale
+(:mod:`privamp.sensitivity`): Poisson × add/remove (Thm 8) under add/remove; without replacement × replace-one
+(Thm 9), with replacement (Thms 10, 11) and Poisson × replace-one (Thm 14 in its proof form; needs the dataset size)
+under replace-one, with group profiles at 2kC for with replacement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privamp._lazy import LazyModule
+from privamp.bounds._numerics import FloatArray
+from privamp.errors import UnsupportedError
+from privamp.events import Mechanism, SubsampledMechanism
+from privamp.rounding import SAFETY_MARGIN
+from privamp.routes.base import Answer
+from privamp.routes.composition import Composition, step_of
+from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+from privamp.sensitivity import Scale, base_at
+
+profiles = LazyModule("profiles")
+amplification = LazyModule("amplification")
+composition = LazyModule("composition")
+
+#: Largest number of identical releases composed with the exact optimal composition theorem.
+MAX_PROFILE_COUNT = 64
+#: Largest Gaussian noise (relative to the sensitivity) whose profile is evaluated: beyond it the profile's two nearly
+#: equal terms cancel more digits than the safety margin covers (measured against mpmath). A noisier Gaussian is a
+#: post-processing of this one (add independent noise), so its profile is bounded by the profile at this noise.
+MAX_GAUSSIAN_SIGMA = 1e4
+#: Relative margin below the tight ε of a realisable pair, reported as a rigorous lower bound.
+LOWER_MARGIN = 1e-7
+#: Fractions of δ/k tried for the per-release δ₀ of the optimal composition (dense near δ/k, where the
+#: per-release ε₀ is smallest and the composition theorem still has slack).
+_FRACTIONS = np.concatenate([np.logspace(-6, 0, 24, endpoint=False), 1.0 - np.logspace(-5, -0.35, 16)])
+_GOLDEN_STEPS = 48
+KOV_EVIDENCE = "theorem: Kairouz, Oh & Viswanath 2015, Thm 3.4 (optimal composition of identical (eps0, delta0) pairs)"
+
+
+@dataclass(frozen=True)
+class _Theorem:
+    log_delta: Callable[[FloatArray], FloatArray]
+    amplification: dict[str, Any]
+    bound: str
+    evidence: str
+    tight: bool
+
+
+def _base_profile(mech: Mechanism) -> tuple[Callable[[FloatArray], FloatArray], Any, str]:
+    """Profile log δ(e^ε) of the base mechanism (its scale applied), its white-box group profile, and its source."""
+    family = mech.family
+    if family == "gaussian":
+        sigma = float(getattr(mech, "sigma"))  # noqa: B009
+        s = min(sigma, MAX_GAUSSIAN_SIGMA)
+        source = "Balle & Wang 2018, Thm 8 (analytic Gaussian profile)"
+        if s < sigma:
+            source += f" at noise {s:g} (a noisier Gaussian is its post-processing)"
+        return (
+            (lambda e: profiles.gaussian_log_delta(e, s)),
+            (lambda e, k: profiles.gaussian_group_log_delta(e, k, s)),
+            source,
+        )
+    if family == "laplace":
+        b = float(getattr(mech, "scale"))  # noqa: B009
+        return (
+            (lambda e: profiles.laplace_log_delta(e, b)),
+            (lambda e, k: profiles.laplace_group_log_delta(e, k, b)),
+            "Balle, Barthe & Gaboardi 2018, §4.2 (Laplace profile)",
+        )
+    if family == "randomized-response":
+        p = float(getattr(mech, "p"))  # noqa: B009
+        return (lambda e: profiles.randomized_response_log_delta(e, p)), None, "randomized-response profile"
+    if family == "pure-dp":
+        e0 = mech.epsilon_infinity
+        return (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)), None, "pure DP: delta(eps) = 0 for eps >= eps0"
+    raise UnsupportedError(f"no privacy profile is known for {mech!r}; use the RDP bounds")
+
+
+def theorem_for(event: SubsampledMechanism) -> _Theorem:
+    """The amplification theorem and base profile that apply to ``event`` (UnsupportedError otherwise)."""
+    mech, sampling, relation = event.mechanism, event.sampling, event.neighboring
+    # beyond MAX_GAUSSIAN_SIGMA the profile is that of a less noisy Gaussian: still an upper bound, no longer tight
+    noisy = mech.family == "gaussian" and float(getattr(mech, "sigma")) > MAX_GAUSSIAN_SIGMA  # noqa: B009
+    exact_sum = mech.family in ("gaussian", "laplace") and not noisy
+    if isinstance(sampling, NoSampling):
+        log_delta, _, source = _base_profile(base_at(mech, Scale(relation.value)))
+        tight = exact_sum or (mech.exact_pair and not noisy)
+        return _Theorem(log_delta, {}, "profile-base", f"theorem: {source}", tight)
+    if isinstance(sampling, Poisson) and relation is Neighboring.ADD_REMOVE:
+        log_delta, _, source = _base_profile(base_at(mech, Scale.ADD_REMOVE))
+        return _Theorem(
+            log_delta,
+            {"sampling": "poisson", "rate": sampling.rate},
+            "profile-poisson",
+            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 8 with {source}",
+            exact_sum,
+        )
+    if isinstance(sampling, Poisson) and sampling.dataset_size is not None and sampling.rate < 1:
+        log_delta, _, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
+        sizes = {"rate": sampling.rate, "dataset_size": sampling.dataset_size}
+        return _Theorem(
+            log_delta,
+            {"sampling": "poisson", **sizes},
+            "profile-poisson-replace-one",
+            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 14 (proof form) with {source}",
+            False,
+        )
+    if isinstance(sampling, WithoutReplacement) and relation is Neighboring.REPLACE_ONE:
+        log_delta, _, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
+        sizes = {"dataset_size": sampling.dataset_size, "sample_size": sampling.batch_size}
+        return _Theorem(
+            log_delta,
+            {"sampling": "without-replacement", **sizes},
+            "profile-without-replacement",
+            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 9 with {source}",
+            exact_sum,
+        )
+    if isinstance(sampling, WithReplacement):
+        log_delta, group, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
+        kwargs: dict[str, Any] = {
+            "sampling": "with-replacement",
+            "dataset_size": sampling.dataset_size,
+            "sample_size": sampling.batch_size,
+        }
+        if group is not None:
+            kwargs["group_log_delta"] = group
+        which = "Thm 10" if relation is Neighboring.REPLACE_ONE else "Thm 11"
+        return _Theorem(
+            log_delta,
+            kwargs,
+            "profile-with-replacement",
+            f"theorem: Balle, Barthe & Gaboardi 2018, {which} with {source}",
+            False,
+        )
+    raise UnsupportedError(
+        f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018, Thm 14, needs the dataset "
+        "size for Poisson under replace-one: Poisson(rate, dataset_size=n); without replacement under add/remove is "
+        "not covered); use the RDP bounds"
+    )
+
+
+def _single_epsilon(t: _Theorem, relation: Neighboring, delta: FloatArray) -> FloatArray:
+    if not t.amplification:
+        return np.asarray(profiles.epsilon_from_log_delta(t.log_delta, delta), dtype=np.float64)
+    out = amplification.amplified_epsilon(delta, t.log_delta, relation=relation.value, **t.amplification)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _single_log_delta(t: _Theorem, relation: Neighboring, epsilon: FloatArray) -> FloatArray:
+    if not t.amplification:
+        return np.asarray(t.log_delta(epsilon), dtype=np.float64)
+    out = amplification.amplified_log_delta(epsilon, t.log_delta, relation=relation.value, **t.amplification)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _golden_min(f: Callable[[float], float], lo: float, hi: float, best: float, f_best: float) -> float:
+    """The smallest value of ``f`` seen by a golden-section search of [lo, hi] started at ``best`` = f⁻¹(f_best)."""
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(_GOLDEN_STEPS):
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = f(d)
+    return min(f_best, fc, fd)
+
+
+class ProfileRoute:
+    """Certified ε(δ) and δ(ε) for at most :data:`MAX_PROFILE_COUNT` releases of one step."""
+
+    name = "profile"
+
+    def unsupported(self, comp: Composition) -> str | None:
+        if not comp.homogeneous:
+            return "the privacy-profile route needs one distinct step (a homogeneous composition)"
+        event, count = comp.entries[0]
+        if count > MAX_PROFILE_COUNT:
+            return (
+                f"the privacy-profile route composes at most {MAX_PROFILE_COUNT} releases (exact optimal "
+                f"composition); got {count}: use the RDP bounds"
+            )
+        try:
+            theorem_for(event)
+        except UnsupportedError as exc:
+            return str(exc)
+        return None
+
+    def _check(self, comp: Composition) -> tuple[SubsampledMechanism, int, _Theorem]:
+        reason = self.unsupported(comp)
+        if reason is not None:
+            raise UnsupportedError(reason)
+        event, count = step_of(comp.entries)
+        return event, count, theorem_for(event)
+
+    def epsilon(self, comp: Composition, delta: float) -> Answer:
+        """One run: the amplified profile, inverted (tight for Gaussian and Laplace under Poisson × add/remove and
+        without replacement × replace-one, and for no sampling: then a lower bound is reported too). A few runs: the
+        exact optimal composition (KOV Thm 3.4) of a point (ε₀, δ₀) of the single-run profile, minimised over δ₀."""
+        event, count, t = self._check(comp)
+        relation = event.neighboring
+        if count == 1:
+            eps = float(_single_epsilon(t, relation, np.array([delta]))[0])
+            lower = eps * (1 - LOWER_MARGIN) if t.tight and math.isfinite(eps) else None
+            return self._answer(t, eps * (1 + SAFETY_MARGIN), "profile", lower)
+
+        def total(log_d0: float) -> float:
+            d0 = math.exp(log_d0)
+            e0 = float(_single_epsilon(t, relation, np.array([d0]))[0])
+            if not math.isfinite(e0):
+                return math.inf
+            return float(composition.kov_optimal_epsilon(delta, e0, d0, count)[0])
+
+        logs = np.log(delta / count * _FRACTIONS)
+        values = [total(x) for x in logs.tolist()]
+        i = int(np.argmin(values))
+        lo, hi = logs[max(i - 1, 0)], logs[min(i + 1, logs.size - 1)]
+        eps = _golden_min(total, float(lo), float(hi), float(logs[i]), values[i])
+        return self._answer(t, eps * (1 + SAFETY_MARGIN), "profile+optimal-composition", None)
+
+    def log_delta(self, comp: Composition, epsilon: float) -> Answer:
+        event, count, t = self._check(comp)
+        relation = event.neighboring
+        if count == 1:
+            log_d = min(float(_single_log_delta(t, relation, np.array([epsilon]))[0]), 0.0)
+            lower = log_d + math.log1p(-LOWER_MARGIN) if t.tight and math.isfinite(log_d) else None
+            return self._answer(t, log_d, "profile", lower)
+
+        def total(e0: float) -> float:
+            d0 = math.exp(float(_single_log_delta(t, relation, np.array([e0]))[0]))
+            if not d0 < 1:
+                return 0.0
+            return min(float(composition.kov_optimal_log_delta(np.array([epsilon]), e0, d0, count)[0]), 0.0)
+
+        splits = epsilon / count * np.linspace(0.02, 1.0, _FRACTIONS.size)
+        values = [total(e0) for e0 in splits.tolist()]
+        i = int(np.argmin(values))
+        lo, hi = splits[max(i - 1, 0)], splits[min(i + 1, splits.size - 1)]
+        log_d = _golden_min(total, float(lo), float(hi), float(splits[i]), values[i])
+        return self._answer(t, log_d, "profile+optimal-composition", None)
+
+    def _answer(self, t: _Theorem, value: float, method: str, lower: float | None) -> Answer:
+        evidence = (t.evidence,) if method == "profile" else (t.evidence, KOV_EVIDENCE)
+        return Answer(route=self.name, value=value, bound=t.bound, method=method, evidence=evidence, lower=lower)

@@ -1,0 +1,269 @@
+"""The RDP route: compose per-step RDP curves, convert to (ε, δ) at the best order.
+
+Two order searches are offered (``search``):
+
+* ``"grid"`` (default): a grid at least as rich as dp_accounting's (1.1–10.9 by 0.1, 11–63, 128, 256, 512, 1024),
+  extended by doubling when the optimum sits on the upper edge (down to 1.001 on the lower edge), then refined
+  continuously between the neighbouring grid points by vectorised zooming. α = ∞ (pure DP) is always considered.
+* ``"analytical"``: the analytical moments accountant of Wang, Balle & Kasiviswanathan 2019, App. G/H: the composed
+  CGF on integer orders replaced by its convex projection (Prop. 36, never larger), searched by doubling then
+  bisection (Cor. 38). On exact, convex curves it agrees with the grid search restricted to integer orders.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from privamp._lazy import LazyModule
+from privamp.bounds._numerics import FloatArray
+from privamp.bounds.conversion import Conversion, epsilon_from_rdp, log_delta_from_rdp
+from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.registry import BEST, LOWER
+from privamp.rounding import SAFETY_MARGIN, round_up
+from privamp.routes.base import Answer
+from privamp.routes.composition import RDP_COMPOSITION, Composition
+from privamp.validation import MAX_FINITE_ORDER, check_orders
+
+wor = LazyModule("without_replacement")
+
+DEFAULT_ORDERS: tuple[float, ...] = (
+    tuple(round(1 + 0.1 * i, 10) for i in range(1, 100))
+    + tuple(float(a) for a in range(11, 64))
+    + (128.0, 256.0, 512.0, 1024.0)
+)
+#: Largest order tried when the optimum sits on the upper edge of the grid.
+MAX_ORDER = MAX_FINITE_ORDER
+#: Orders tried below the grid when the optimum sits on its lower edge.
+LOW_ORDERS: tuple[float, ...] = (1.001, 1.002, 1.005, 1.01, 1.02, 1.05)
+_ZOOM_POINTS = 24
+_ZOOM_ROUNDS = 2
+#: Analytical search: first upper end of the integer search, doubled while the objective still decreases there.
+START_ORDER = 64
+#: Analytical search: every integer order up to this is on the projection grid; beyond it a geometric grid.
+DENSE_ORDERS = 512
+SPARSE_POINTS = 256
+
+CONVERSION_EVIDENCE = {
+    Conversion.IMPROVED: "theorem: Canonne, Kamath & Steinke 2020, Prop. 12 (RDP to (eps, delta))",
+    Conversion.MIRONOV: "theorem: Mironov 2017, Prop. 3 (RDP to (eps, delta))",
+}
+
+
+@dataclass(frozen=True)
+class Optimum:
+    alpha: float
+    value: float
+    at_edge: bool
+
+
+Score = Callable[[FloatArray], FloatArray]
+
+
+class RdpRoute:
+    """Certified ε(δ) and δ(ε) from the composed RDP curve ``curve`` ("best" or a bound's name)."""
+
+    def __init__(
+        self,
+        *,
+        curve: str = BEST,
+        conversion: Conversion = Conversion.IMPROVED,
+        orders: Iterable[float] | None = None,
+        refine: bool = True,
+        allow_numerical: bool = False,
+        search: str = "grid",
+    ) -> None:
+        if search not in ("grid", "analytical"):
+            raise InvalidParameterError("search", search, "'grid' or 'analytical'")
+        self.name = "rdp" if search == "grid" else "analytical"
+        self.curve = curve
+        self.conversion = conversion
+        self.refine = refine
+        self.allow_numerical = allow_numerical
+        self.search = search
+        grid = DEFAULT_ORDERS if orders is None else tuple(float(a) for a in check_orders(list(orders), "orders"))
+        self.orders: tuple[float, ...] = tuple(sorted({a for a in grid if math.isfinite(a)}))
+        if not self.orders:
+            raise InvalidParameterError("orders", orders, "at least one finite order > 1")
+
+    # ---------------------------------------------------------------------------------------- the interface
+    def unsupported(self, comp: Composition) -> str | None:
+        try:
+            self._curve(comp, np.array([2.0]), self.curve)
+        except UnsupportedError as exc:
+            return str(exc)
+        return None
+
+    def epsilon(self, comp: Composition, delta: float) -> Answer:
+        if self.curve == LOWER:
+            raise InvalidParameterError("bound", LOWER, "an upper bound; a lower bound is no guarantee")
+        conv = self.conversion
+        best = self._minimize(comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, self.curve), delta, conv))
+        eps_inf = float(self._curve(comp, np.array([np.inf]), self.curve)[0])
+        alpha, value, notes = best.alpha, best.value, self._edge_notes(best)
+        if eps_inf <= value:
+            alpha, value, notes = math.inf, eps_inf, ()
+        return Answer(
+            route=self.name,
+            value=round_up(value),
+            bound=self._label(comp, alpha),
+            method=self.name,
+            evidence=self._evidence(comp, alpha),
+            floor=self.floor_epsilon(comp, delta) if self.curve == BEST else None,
+            alpha=alpha,
+            conversion=conv.value,
+            warnings=notes,
+        )
+
+    def log_delta(self, comp: Composition, epsilon: float) -> Answer:
+        if self.curve == LOWER:
+            raise InvalidParameterError("bound", LOWER, "an upper bound; a lower bound is no guarantee")
+        conv = self.conversion
+        eps_inf = float(self._curve(comp, np.array([np.inf]), self.curve)[0])
+        if eps_inf <= epsilon:
+            return self._answer(comp, math.inf, -math.inf, ())
+        best = self._minimize(comp, lambda a: log_delta_from_rdp(a, self._curve(comp, a, self.curve), epsilon, conv))
+        # finite orders never certify δ = 0: an overflow to -inf is clamped to the most negative float (δ rounds up to
+        # the smallest subnormal), which still bounds the astronomically small true δ from above
+        log_delta = min(max(best.value + SAFETY_MARGIN, -sys.float_info.max), 0.0)
+        return self._answer(comp, best.alpha, log_delta, self._edge_notes(best))
+
+    def floor_epsilon(self, comp: Composition, delta: float, curve: str = LOWER) -> float | None:
+        """The smallest ε an RDP accountant could certify at ``delta`` from the RDP lower bound ``curve``: NOT a lower
+        bound on the true ε(δ). ``None`` when some step has no known RDP lower bound."""
+        conv = self.conversion
+        try:
+            return self._minimize(comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, curve), delta, conv)).value
+        except UnsupportedError:
+            return None
+
+    def composed(self, comp: Composition, alphas: FloatArray, curve: str | None = None) -> FloatArray:
+        """The composed curve this route converts (the convex projection for the analytical search)."""
+        return self._curve(comp, alphas, self.curve if curve is None else curve)
+
+    # -------------------------------------------------------------------------------------------- helpers
+    def _answer(self, comp: Composition, alpha: float, log_delta: float, notes: tuple[str, ...]) -> Answer:
+        return Answer(
+            route=self.name,
+            value=log_delta,
+            bound=self._label(comp, alpha),
+            method=self.name,
+            evidence=self._evidence(comp, alpha),
+            alpha=alpha,
+            conversion=self.conversion.value,
+            warnings=notes,
+        )
+
+    def _curve(self, comp: Composition, alphas: FloatArray, curve: str) -> FloatArray:
+        values = comp.rdp(alphas, curve, self.allow_numerical).values
+        if self.search == "grid":
+            return values
+        finite = np.isfinite(alphas)
+        if not np.any(finite):
+            return values
+        out = values.copy()
+        a = alphas[finite]
+        out[finite] = np.minimum(values[finite], self._projected_cgf(comp, a, curve) / (a - 1))
+        return out
+
+    def _projected_cgf(self, comp: Composition, alphas: FloatArray, curve: str) -> FloatArray:
+        """F[K̄](α − 1): the convex projection (Wang et al. 2019, Prop. 36) of the composed CGF upper bound.
+
+        The CGF is evaluated on every integer order up to :data:`DENSE_ORDERS`, then on a geometric grid of integers,
+        the grid growing by doubling to cover ``alphas`` (the projection is valid on any grid)."""
+        top = math.ceil(float(np.max(alphas)))
+        size = max(START_ORDER, 1 << max(top - 1, 1).bit_length())
+        dense = np.arange(2, min(size, DENSE_ORDERS) + 1, dtype=np.float64)
+        sparse = np.round(np.geomspace(DENSE_ORDERS, size, SPARSE_POINTS)) if size > DENSE_ORDERS else dense[:0]
+        orders = np.unique(np.concatenate([dense, sparse]))
+        raw = (orders - 1) * comp.rdp(orders, curve, self.allow_numerical).values
+        return np.asarray(wor.project_cgf(orders - 1, raw, at=alphas - 1), dtype=np.float64)
+
+    def _label(self, comp: Composition, alpha: float) -> str:
+        names = comp.rdp(np.array([alpha]), self.curve, self.allow_numerical).sources[0]
+        return "+".join(sorted(names))
+
+    def _evidence(self, comp: Composition, alpha: float) -> tuple[str, ...]:
+        extra = (RDP_COMPOSITION, CONVERSION_EVIDENCE[self.conversion])
+        if self.search == "analytical":
+            extra += ("theorem: Wang, Balle & Kasiviswanathan 2019, Prop. 36 (convex projection of the CGF)",)
+        return comp.evidence(alpha, self.curve, self.allow_numerical) + extra
+
+    @staticmethod
+    def _edge_notes(best: Optimum) -> tuple[str, ...]:
+        if not best.at_edge:
+            return ()
+        return (f"the optimal order alpha = {best.alpha:g} lies on the edge of the searched range",)
+
+    def _minimize(self, comp: Composition, score: Score) -> Optimum:
+        if self.search == "analytical":
+            return _integer_bisection(score)
+        return self._grid_minimize(score)
+
+    def _grid_minimize(self, score: Score) -> Optimum:
+        """Minimise ``score`` over real orders: grid, edge extension, then continuous zooming."""
+        grid = np.array(self.orders)
+        values = score(grid)
+        i = int(np.argmin(values))
+        points, scores = list(grid), list(values)
+        if i == len(grid) - 1 and self.refine:
+            a = grid[-1]
+            while a < MAX_ORDER:
+                a = min(2 * a, MAX_ORDER)
+                v = float(score(np.array([a]))[0])
+                points.append(a)
+                scores.append(v)
+                if v >= scores[-2]:
+                    break
+        elif i == 0 and self.refine:
+            low = np.array([x for x in LOW_ORDERS if x < grid[0]])
+            if low.size:
+                points = [*low.tolist(), *points]
+                scores = [*score(low).tolist(), *scores]
+        order = np.argsort(points)
+        pts = np.asarray(points)[order]
+        scs = np.asarray(scores)[order]
+        j = int(np.argmin(scs))
+        best_alpha, best_value = float(pts[j]), float(scs[j])
+        at_edge = j in (0, len(pts) - 1)
+        if math.isfinite(best_value) and self.refine:
+            lo = pts[max(j - 1, 0)]
+            hi = pts[min(j + 1, len(pts) - 1)]
+            for _ in range(_ZOOM_ROUNDS):
+                if hi <= lo:
+                    break
+                trial = np.linspace(lo, hi, _ZOOM_POINTS)
+                trial_scores = score(trial)
+                k = int(np.argmin(trial_scores))
+                if trial_scores[k] < best_value:
+                    best_alpha, best_value = float(trial[k]), float(trial_scores[k])
+                step = (hi - lo) / (_ZOOM_POINTS - 1)
+                lo, hi = max(best_alpha - step, lo), min(best_alpha + step, hi)
+        return Optimum(best_alpha, best_value, at_edge)
+
+
+def _integer_bisection(score: Score) -> Optimum:
+    """Doubling then bisection over integer orders on a unimodal objective (Wang et al. 2019, App. H)."""
+
+    def f(alpha: int) -> float:
+        return float(score(np.array([float(alpha)]))[0])
+
+    top = int(MAX_ORDER)
+    hi = START_ORDER
+    while hi < top and math.isfinite(f(hi)) and f(hi + 1) < f(hi):
+        hi = min(2 * hi, top - 1)
+    lo = 2
+    if f(lo + 1) >= f(lo):
+        return Optimum(float(lo), f(lo), at_edge=False)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if f(mid + 1) < f(mid):
+            lo = mid
+        else:
+            hi = mid
+    best = lo + 1 if f(lo + 1) < f(lo) else lo
+    return Optimum(float(best), f(best), at_edge=best + 1 >= top)
