@@ -25,6 +25,7 @@ from privamp.bounds._numerics import (
     IntArray,
     lbinom,
     log1mexp,
+    log_amplified,
     logsumexp,
 )
 from privamp.bounds._profile_inputs import (
@@ -35,8 +36,6 @@ from privamp.bounds._profile_inputs import (
     delta_array,
     eps_array,
     log_round_up,
-    round_down,
-    round_up,
 )
 from privamp.bounds.profiles import blackbox_group_log_delta, epsilon_from_log_delta, extended_log_delta
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -47,43 +46,6 @@ from privamp.validation import (
 )
 
 
-def _amp(e: FloatArray, rate: float | FloatArray) -> FloatArray:
-    """log(1 + γ(e^ε − 1)) without overflow; γ may be an array broadcasting with ε (γ = 1 is the identity)."""
-    g = np.asarray(rate, dtype=np.float64)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        small = e < 700.0
-        val_small = np.log1p(g * np.expm1(np.where(small, e, 0.0)))
-        eb = np.where(small, 800.0, e)
-        val_big = eb + np.log(g) + np.log1p((1.0 - g) / g * np.exp(-eb))
-        out = np.where(small, val_small, val_big)
-    out = np.where(g == 1.0, e, out)
-    return np.asarray(np.where(np.isposinf(e), np.inf, out))
-
-
-def _amp_inv(ep: FloatArray, rate: float | FloatArray) -> FloatArray:
-    """log(1 + (e^{ε'} − 1)/γ) without overflow; γ may be an array broadcasting with ε'."""
-    g = np.asarray(rate, dtype=np.float64)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        scaled = np.expm1(np.where(np.isfinite(ep), ep, 0.0)) / g
-        small = np.isfinite(scaled) & (ep < 700.0)
-        val_small = np.log1p(np.where(small, scaled, 0.0))
-        eb = np.where(small, 800.0, ep)
-        val_big = eb - np.log(g) + np.log1p(-(1.0 - g) * np.exp(-eb))
-        out = np.where(small, val_small, val_big)
-    out = np.where(g == 1.0, ep, out)
-    return np.asarray(np.where(np.isposinf(ep), np.inf, out))
-
-
-def _amp_up(e: FloatArray, rate: float | FloatArray) -> FloatArray:
-    """amp(ε, γ) rounded up, but never above ε (amp(ε, γ) ≤ ε holds exactly)."""
-    return np.asarray(np.minimum(round_up(_amp(e, rate)), e))
-
-
-def _amp_inv_down(ep: FloatArray, rate: float | FloatArray) -> FloatArray:
-    """amp⁻¹(ε', γ) rounded down, but never below ε' (amp⁻¹(ε', γ) ≥ ε' holds exactly)."""
-    return np.asarray(np.maximum(round_down(_amp_inv(ep, rate)), ep))
-
-
 def amplify_epsilon(eps: ArrayLike, rate: float) -> FloatArray:
     """ε' = log(1 + γ(e^ε − 1)), the amplified ε of advanced joint convexity, rounded up.
 
@@ -92,7 +54,7 @@ def amplify_epsilon(eps: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = eps_array(eps)
-    return e.copy() if g == 1.0 else _amp_up(e, g)
+    return e.copy() if g == 1.0 else log_amplified(e, g, rounding=1)
 
 
 def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
@@ -103,7 +65,7 @@ def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = eps_array(eps_prime, "eps_prime")
-    return e.copy() if g == 1.0 else _amp_inv_down(e, g)
+    return e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
 
 
 def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tuple[FloatArray, FloatArray]:
@@ -117,7 +79,7 @@ def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tupl
     e = eps_array(epsilon, "epsilon")
     d = delta_array(delta)
     e, d = np.broadcast_arrays(e, d)
-    eps_p = e.copy() if g == 1.0 else _amp_up(np.asarray(e, dtype=np.float64), g)
+    eps_p = e.copy() if g == 1.0 else log_amplified(np.asarray(e, dtype=np.float64), g, rounding=1)
     delta_p = np.minimum(1.0, g * d * (1.0 + ROUND))
     return np.asarray(eps_p), np.asarray(delta_p)
 
@@ -134,7 +96,7 @@ def subsampling_lemma_inverse(
     e = eps_array(epsilon_prime, "epsilon_prime")
     d = delta_array(delta_prime, "delta_prime")
     e, d = np.broadcast_arrays(e, d)
-    eps_b = e.copy() if g == 1.0 else _amp_inv_down(np.asarray(e, dtype=np.float64), g)
+    eps_b = e.copy() if g == 1.0 else log_amplified(np.asarray(e, dtype=np.float64), g, inverse=True, rounding=-1)
     delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
 
@@ -163,7 +125,7 @@ def poisson_remove_add_log_delta(eps_prime: ArrayLike, log_delta: LogDelta, rate
 
 
 def _scaled_profile(e: FloatArray, log_delta: LogDelta, g: float) -> FloatArray:
-    base = e.copy() if g == 1.0 else _amp_inv_down(e, g)
+    base = e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
     out = math.log(g) + call_log_delta(log_delta, base)
     return out if g == 1.0 else log_round_up(out)
 
@@ -255,7 +217,7 @@ def wr_replace_one_log_delta(
     m = check_int("sample_size", sample_size)
     e = eps_array(eps_prime, "eps_prime")
     g = min(1.0, with_replacement_rate(n, m) * (1.0 + ROUND))
-    base = e.copy() if g == 1.0 else _amp_inv_down(e, g)
+    base = e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
     k, logw, dropped = _wr_log_weights(n, m)
     return log_round_up(_mixture_log_delta(base, k, logw, dropped, group_log_delta))
 
@@ -299,7 +261,7 @@ def poisson_replace_one_log_delta(
     e = eps_array(eps_prime, "eps_prime")
     if g == 1.0:
         return call_log_delta(log_delta, e)
-    base = _amp_inv_down(e, g)
+    base = log_amplified(e, g, inverse=True, rounding=-1)
     flat = base.reshape(-1)
     ep = e.reshape(-1)
     with np.errstate(invalid="ignore"):
@@ -350,7 +312,7 @@ def poisson_replace_one_by_size_log_delta(
     logw = _log_binomial_weights(n, k, math.log(g), math.log1p(-g)) + np.log(k) - math.log(n)
     kk, lw, dropped = _truncate_mixture(k, logw)
     flat = e.reshape(-1)
-    base = _amp_inv_down(flat[:, None], (kk / n)[None, :])
+    base = log_amplified(flat[:, None], (kk / n)[None, :], inverse=True, rounding=-1)
     terms = call_log_delta(log_delta, base) + lw[None, :]
     terms = np.concatenate([terms, np.full((flat.size, 1), dropped)], axis=1)
     return log_round_up(logsumexp(terms, axis=1).reshape(e.shape))
@@ -503,7 +465,7 @@ def amplified_epsilon(
                 raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
         else:
             base = epsilon_from_log_delta(log_delta, target)
-        out = base.copy() if scaled_rate == 1.0 else _amp_up(base, scaled_rate)
+        out = base.copy() if scaled_rate == 1.0 else log_amplified(base, scaled_rate, rounding=1)
         out = np.where(d >= scaled_rate, 0.0, out)
         return _settle(forward, out, d)
 

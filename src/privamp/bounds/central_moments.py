@@ -25,6 +25,7 @@ from privamp.bounds._numerics import (
     log_gaussian_central_moments,
     softplus,
 )
+from privamp.bounds._rdp_inputs import check_probability
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
     check_nonnegative,
@@ -183,7 +184,7 @@ def randomized_response_log_central_moments(orders: ArrayLike, p: float) -> Floa
     The supremum over neighbouring pairs (the two pairs are mirror images). p ∈ {0, 1} gives ∞.
     """
     ls = _check_even_orders(orders).astype(np.float64)
-    pr = _check_probability("p", p)
+    pr = check_probability("p", p)
     if pr in (0.0, 1.0):
         return np.full(ls.shape, np.inf)
     if pr == 0.5:
@@ -209,11 +210,3 @@ def pure_dp_log_central_moments(orders: ArrayLike, epsilon: float) -> FloatArray
     log_q = -float(softplus(e))  # log(1 − p)
     log_p = e + log_q
     return _sum_rounded_up(ls * math.log(math.tanh(e / 2.0)), np.logaddexp((1.0 - ls) * log_q, (1.0 - ls) * log_p))
-
-
-def _check_probability(name: str, value: object) -> float:
-    """A probability in [0, 1] (not :func:`privamp.validation.check_rate`, which excludes 0; p = 0 is valid RR)."""
-    x = check_nonnegative(name, value)
-    if x > 1:
-        raise InvalidParameterError(name, value, "in [0, 1]")
-    return x

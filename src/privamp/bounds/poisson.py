@@ -33,126 +33,69 @@ from numpy.typing import ArrayLike
 from privamp.bounds._numerics import (
     FloatArray,
     IntArray,
+    log_amplified,
+    log_binomial_sum,
     log_expm1,
-    log_factorial,
-    logsumexp,
+    order_blocks,
+    rdp_from_log_excess,
+    real_order_lower,
     real_order_upper,
-    softplus,
 )
+from privamp.bounds._rdp_inputs import BaseRdp, check_eps_inf, check_probability, evaluate_base_rdp
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
     check_int,
     check_integer_orders,
-    check_nonnegative,
     check_orders,
-    check_real,
 )
 
-BaseRdp = Callable[[IntArray], ArrayLike]
-
 _LOG3 = math.log(3.0)
-# Number of 2-d cells (orders × ℓ) evaluated at once; bounds the memory of the vectorised sums.
-_CHUNK_CELLS = 1 << 21
 
 
-def _check_rate(rate: object) -> float:
-    """A Poisson sampling probability γ in [0, 1].
+def _log_weights(ell: IntArray, eps: FloatArray, general: bool) -> tuple[FloatArray, FloatArray]:
+    """log(c_ℓ e^{(ℓ−1)ε(ℓ)} − 1) with c_2 = 1, c_ℓ = 3 (T5, ``general``) or 1 (T6), and its rounding magnitude.
 
-    Not :func:`privamp.validation.check_rate`, which requires (0, 1]: γ = 0 (no record ever sampled, ε' = 0) is a
-    valid input of the Poisson bounds here.
+    The exponent K = (ℓ − 1)ε(ℓ) + log c_ℓ carries a relative error of a few ulps (including that of ε(ℓ) itself),
+    which moves log(e^K − 1) by at most ULP·K·e^K/(e^K − 1) ≤ ULP·(K + 1).
     """
-    x = check_real("rate", rate)
-    if not 0.0 <= x <= 1.0:
-        raise InvalidParameterError("rate", rate, "in [0, 1]")
-    return x
-
-
-def _check_eps_inf(eps_inf: object) -> float:
-    return check_nonnegative("eps_inf", eps_inf, allow_inf=True)
-
-
-def _call_base(base_rdp: BaseRdp, orders: IntArray) -> FloatArray:
-    """ε(ℓ) at the integer ``orders`` (one call), checked for shape and NaN; rounding negatives become 0."""
-    if not callable(base_rdp):
-        raise InvalidParameterError("base_rdp", base_rdp, "a callable giving the base RDP at integer orders")
-    values = np.asarray(base_rdp(orders), dtype=np.float64)
-    if values.shape != orders.shape or np.any(np.isnan(values)):
-        raise InvalidParameterError(
-            "base_rdp", base_rdp, "a vectorised callable returning one non-negative RDP value (no NaN) per order"
-        )
-    return np.maximum(values, 0.0)
-
-
-def _chunks(sorted_orders: IntArray) -> list[slice]:
-    """Split ascending orders into consecutive groups whose (rows × largest order) stays below _CHUNK_CELLS."""
-    out: list[slice] = []
-    start = 0
-    n = sorted_orders.size
-    while start < n:
-        stop = start + 1
-        while stop < n and (stop + 1 - start) * int(sorted_orders[stop]) <= _CHUNK_CELLS:
-            stop += 1
-        out.append(slice(start, stop))
-        start = stop
-    return out
-
-
-def _binomial_log_weights(alpha: IntArray, ell: IntArray, gamma: float) -> FloatArray:
-    """log b_ℓ = log C(α, ℓ) + ℓ log γ + (α − ℓ) log(1 − γ) on the grid alpha[:, None] × ell[None, :] (−inf for ℓ > α).
-
-    log C(α, ℓ) = lgamma(α + 1) − lgamma(ℓ + 1) − lgamma(α − ℓ + 1) from one table of lgamma(k + 1), so the 2-d
-    work is a gather and two additions.
-    """
-    top = int(alpha.max())
-    lg = log_factorial(np.arange(top + 1))
-    log_gamma = math.log(gamma)
-    log_1m_gamma = math.log1p(-gamma)
-    row = lg[alpha] + alpha * log_1m_gamma
-    col = -lg[ell] + ell * (log_gamma - log_1m_gamma)
-    diff = alpha[:, None] - ell[None, :]
-    valid = diff >= 0
-    logb = row[:, None] + col[None, :] - lg[np.where(valid, diff, 0)]
-    return np.asarray(np.where(valid, logb, -np.inf))
-
-
-def _eps_from_log_terms(alpha: IntArray, log_terms: FloatArray) -> FloatArray:
-    """ε' = softplus(logsumexp_ℓ log_terms) / (α − 1), row-wise."""
-    log_s_minus_1 = logsumexp(log_terms, axis=1)
-    return np.asarray(softplus(log_s_minus_1) / (alpha - 1.0))
-
-
-def _binomial_sum_bound(orders: IntArray, gamma: float, eps: FloatArray, general: bool) -> FloatArray:
-    """T6 (``general=False``) or T5 at integer orders, 0 < γ < 1, with ``eps[ℓ − 2]`` = ε(ℓ) for ℓ = 2..max(orders)."""
-    ell_all = np.arange(2, eps.size + 2, dtype=np.int64)
-    log_c = np.where(ell_all >= 3, _LOG3, 0.0) if general else np.zeros(ell_all.size)
+    log_c = np.where(ell >= 3, _LOG3, 0.0) if general else np.zeros(ell.shape)
     with np.errstate(over="ignore", invalid="ignore"):
-        log_w = log_expm1((ell_all - 1) * eps + log_c)
-    order = np.argsort(orders, kind="stable")
-    sorted_orders = orders[order]
-    out_sorted = np.empty(orders.size)
-    for sl in _chunks(sorted_orders):
-        alpha = sorted_orders[sl]
-        top = int(alpha[-1])
-        ell = ell_all[: top - 1]
-        log_b = _binomial_log_weights(alpha, ell, gamma)
-        with np.errstate(invalid="ignore"):
-            terms = np.where(np.isneginf(log_b), -np.inf, log_b + log_w[None, : top - 1])
-        out_sorted[sl] = _eps_from_log_terms(alpha, terms)
-    out = np.empty(orders.size)
-    out[order] = out_sorted
-    return out
+        k = (ell - 1) * eps + log_c
+        log_w = log_expm1(k)
+        magnitude = np.abs(k) + np.abs(log_w) + 1.0
+    return np.asarray(log_w), np.asarray(magnitude)
 
 
-def _integer_bound(orders: ArrayLike, rate: object, base_rdp: BaseRdp, general: bool) -> FloatArray:
+def binomial_sum_rdp(
+    orders: IntArray, gamma: float, eps: FloatArray, *, general: bool = False, rounding: int = 1
+) -> FloatArray:
+    """T6 (``general=False``) or T5 at integer orders α ≥ 2 for 0 < γ < 1, with ``eps[ℓ − 2]`` = ε(ℓ), ℓ = 2..max α.
+
+    The S − 1 form of spec §4.2: softplus(log Σ_{ℓ=2}^{α} C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1))/(α − 1),
+    by :func:`privamp.bounds._numerics.log_binomial_sum`, rounded up (``rounding=1``, an upper bound on the exact
+    formula at every order, margin growing with α) or down (``rounding=-1``, for the lower bound of Thm 6).
+    """
+    ell = np.arange(2, eps.size + 2, dtype=np.int64)
+    log_w, magnitude = _log_weights(ell, eps, general)
+    log_gamma = math.log(gamma)
+    with np.errstate(invalid="ignore"):
+        log_terms = log_w + ell * log_gamma
+    s = log_binomial_sum(
+        orders, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=rounding
+    )
+    return rdp_from_log_excess(orders, s, rounding)
+
+
+def _integer_bound(orders: ArrayLike, rate: object, base_rdp: BaseRdp, general: bool, rounding: int = 1) -> FloatArray:
     alphas = check_integer_orders(orders)
-    gamma = _check_rate(rate)
+    gamma = check_probability("rate", rate)
     if gamma == 0.0:
         return np.zeros(alphas.size)
     max_order = int(alphas.max())
-    eps = _call_base(base_rdp, np.arange(2, max_order + 1, dtype=np.int64))
+    eps = evaluate_base_rdp(base_rdp, np.arange(2, max_order + 1, dtype=np.int64))
     if gamma == 1.0:
         return np.asarray(eps[alphas - 2], dtype=np.float64)
-    return _binomial_sum_bound(alphas, gamma, eps, general)
+    return binomial_sum_rdp(alphas, gamma, eps, general=general, rounding=rounding)
 
 
 def poisson_rdp_tight_integer(orders: ArrayLike, rate: float, base_rdp: BaseRdp) -> FloatArray:
@@ -189,18 +132,15 @@ def poisson_amplified_pure_dp(rate: float, eps_inf: float) -> float:
     """Zhu & Wang 2019, Lemma 4 (Li, Qardaji & Su 2012, Thm 1) with δ = 0: ε' = log(1 + γ(e^{ε∞} − 1)).
 
     The pure-DP parameter of the Poisson-subsampled mechanism, i.e. its RDP at α = ∞, and hence an
-    UPPER bound on its RDP at every order (spec §2.7). Stable for tiny γ and ε∞ (log1p/expm1) and for
-    large ε∞ (log-space); ε∞ = inf gives inf for γ > 0, γ = 0 gives 0.
+    UPPER bound on its RDP at every order (spec §2.7), rounded up (:func:`privamp.bounds._numerics.log_amplified`).
+    Stable for tiny γ and ε∞ (log1p/expm1) and for large ε∞ (log-space); ε∞ = inf gives inf for γ > 0, γ = 0
+    gives 0.
     """
-    gamma = _check_rate(rate)
-    eps = _check_eps_inf(eps_inf)
-    if gamma == 0.0 or eps == 0.0:
+    gamma = check_probability("rate", rate)
+    eps = check_eps_inf(eps_inf)
+    if gamma == 0.0:
         return 0.0
-    if math.isinf(eps):
-        return math.inf
-    if eps <= 700.0:
-        return math.log1p(gamma * math.expm1(eps))
-    return float(np.logaddexp(math.log1p(-gamma) if gamma < 1.0 else -math.inf, math.log(gamma) + eps))
+    return float(log_amplified(eps, gamma, rounding=1))
 
 
 def _real_order_upper(
@@ -208,8 +148,8 @@ def _real_order_upper(
 ) -> FloatArray:
     """Integer bound → real orders: cap by Lemma 4 (spec §2.7), then K-chord interpolation (spec §2.8); α = ∞ → cap."""
     a = check_orders(alphas)
-    gamma = _check_rate(rate)
-    cap = poisson_amplified_pure_dp(gamma, float(_check_eps_inf(eps_inf)))
+    gamma = check_probability("rate", rate)
+    cap = poisson_amplified_pure_dp(gamma, check_eps_inf(eps_inf))
     if gamma == 0.0:
         return np.zeros(a.shape)
     return real_order_upper(a, integer_bound, cap)
@@ -253,46 +193,23 @@ def poisson_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf
     A convex function lies above every secant line OUTSIDE the secant's interval, so both extrapolations are
     sound; the chord inside an interval (the upper-bound interpolation) is not, which is why on α ∈ (1, 2)
     only the backward secant of [2, 3] (clipped at 0) is used. The result is the maximum of the applicable rules
-    divided by α − 1, then capped by the Lemma-4 value (the true RDP never exceeds it).
+    divided by α − 1, then capped by the Lemma-4 value (the true RDP never exceeds it); the rules are
+    :func:`privamp.bounds._numerics.real_order_lower`. T6 is evaluated to nearest here, not rounded down: its
+    rounding error (≤ 5e-13 relative at α = 128, growing like ULP·α log α) is far below the gap between this lower
+    bound and the upper bounds it is compared with.
 
     α = ∞: the Lemma-4 value log(1 + γ(e^{ε∞} − 1)). It is attained by the pair: D_∞(P‖Q) =
     log ess sup (1 − γ + γ μ1/μ0) = log(1 − γ + γ e^{ε∞}) when ε∞ = log ess sup μ1/μ0, as for Laplace (ratio
     e^{1/b} on x ≥ 1) and randomized response; for the Gaussian (``eps_inf = inf``) both are +inf. ``eps_inf``
-    must therefore be the pair's exact D_∞ (``math.inf`` when unbounded).
+    must therefore be the pair's exact D_∞ (``math.inf`` when unbounded). It is the same value as
+    :func:`poisson_amplified_pure_dp` (rounded up by at most 8 ulps).
     """
     a = check_orders(alphas)
-    gamma = _check_rate(rate)
-    cap = poisson_amplified_pure_dp(gamma, _check_eps_inf(eps_inf))
+    gamma = check_probability("rate", rate)
+    cap = poisson_amplified_pure_dp(gamma, check_eps_inf(eps_inf))
     if gamma == 0.0:
         return np.zeros(a.shape)
-    out = np.full(a.shape, cap)
-    finite = np.isfinite(a)
-    if not np.any(finite):
-        return out
-    af = a[finite]
-    n = np.floor(af).astype(np.int64)
-    theta = af - n
-    needed = np.unique(np.concatenate([n - 1, n, n + 1, n + 2]))
-    needed = needed[needed >= 2]
-    t6 = poisson_rdp_tight_integer(needed, gamma, base_rdp)
-
-    def k_at(m: IntArray) -> FloatArray:
-        idx = np.searchsorted(needed, np.maximum(m, 2))
-        with np.errstate(invalid="ignore"):
-            return np.asarray(np.where(m >= 2, (m - 1) * t6[np.minimum(idx, needed.size - 1)], 0.0))
-
-    k_n, k_nm1, k_np1, k_np2 = k_at(n), k_at(n - 1), k_at(n + 1), k_at(n + 2)
-    with np.errstate(invalid="ignore"):
-        monotone = (af - 1) * k_n / np.maximum(n - 1, 1)  # (α − 1) T6(n); 0 for n = 1 since K(1) = 0
-        forward = np.where(n >= 2, k_n + theta * (k_n - k_nm1), 0.0)
-        backward = k_np1 - (1 - theta) * (k_np2 - k_np1)
-        rules = np.stack([monotone, forward, backward, np.zeros(af.size)])
-        k_low = np.max(np.where(np.isnan(rules), -np.inf, rules), axis=0)
-        k_low = np.where(np.isposinf(k_n) & (n >= 2), np.inf, k_low)
-        exact = theta == 0
-        eps = np.where(exact, np.where(exact, k_n, 0.0) / (af - 1), k_low / (af - 1))
-    out[finite] = np.minimum(eps, cap)
-    return out
+    return real_order_lower(a, lambda n: _integer_bound(n, gamma, base_rdp, general=False, rounding=0), cap)
 
 
 def _tau_integer(
@@ -310,29 +227,28 @@ def _tau_integer(
     if two_sided and approx.size:
         parts.append((approx[:, None] - np.arange(tau, dtype=np.int64)[None, :]).ravel())
     needed = np.unique(np.concatenate(parts))
-    eps_needed = _call_base(base_rdp, needed)
+    eps_needed = evaluate_base_rdp(base_rdp, needed)
     if gamma == 1.0:
         return np.asarray(eps_needed[np.searchsorted(needed, orders)], dtype=np.float64)
+    log_gamma = math.log(gamma)
     sort = np.argsort(orders, kind="stable")
     sorted_orders = orders[sort]
-    out_sorted = np.empty(orders.size)
-    for sl in _chunks(sorted_orders):
+    out = np.empty(orders.size)
+    for sl in order_blocks(sorted_orders):
         alpha = sorted_orders[sl]
         rows = sort[sl]
         ell = np.arange(2, int(alpha[-1]) + 1, dtype=np.int64)
-        in_range = ell[None, :] <= alpha[:, None]
         keep = exact_row[rows][:, None] | (ell[None, :] <= tau)
         if two_sided:
             keep = keep | (ell[None, :] >= alpha[:, None] - tau + 1)
-        ell_eff = np.where(keep & in_range, ell[None, :], e_order[rows][:, None])
-        eps_t = eps_needed[np.searchsorted(needed, ell_eff)]
-        log_c = np.where(ell >= 3, _LOG3, 0.0) if general else np.zeros(ell.size)
-        with np.errstate(over="ignore", invalid="ignore"):
-            log_w = log_expm1((ell[None, :] - 1) * eps_t + log_c[None, :])
-        terms = _binomial_log_weights(alpha, ell, gamma) + np.where(in_range, log_w, 0.0)
-        out_sorted[sl] = _eps_from_log_terms(alpha, terms)
-    out = np.empty(orders.size)
-    out[sort] = out_sorted
+        ell_eff = np.where(keep & (ell[None, :] <= alpha[:, None]), ell[None, :], e_order[rows][:, None])
+        log_w, magnitude = _log_weights(ell[None, :], eps_needed[np.searchsorted(needed, ell_eff)], general)
+        with np.errstate(invalid="ignore"):
+            log_terms = log_w + ell * log_gamma
+        s = log_binomial_sum(
+            alpha, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=1
+        )
+        out[rows] = rdp_from_log_excess(alpha, s, 1)
     return out
 
 
@@ -370,5 +286,5 @@ def poisson_rdp_tau_term(
     def integer_bound(n: IntArray) -> FloatArray:
         return _tau_integer(np.asarray(n, dtype=np.int64), gamma, base_rdp, tau_, two_sided, general)
 
-    gamma = _check_rate(rate)
+    gamma = check_probability("rate", rate)
     return _real_order_upper(alphas, gamma, eps_inf, integer_bound)

@@ -21,7 +21,8 @@ from privamp.bounds._numerics import (
     log1mexp,
     softplus,
 )
-from privamp.bounds.poisson import _binomial_sum_bound, _check_rate
+from privamp.bounds._rdp_inputs import check_probability
+from privamp.bounds.poisson import binomial_sum_rdp
 from privamp.validation import (
     check_orders,
     check_positive,
@@ -245,7 +246,7 @@ def poisson_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: float) -> FloatA
     α ≤ 1e4 (quadrature ~1e-14; integer sums ~2e-11 at α ≈ 1e4 from log-gamma rounding).
     """
     a = check_orders(alphas)
-    gamma = _check_rate(rate)
+    gamma = check_probability("rate", rate)
     sig = check_positive("sigma", sigma)
     if gamma == 0.0:
         return np.zeros(a.shape)
@@ -259,7 +260,7 @@ def poisson_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: float) -> FloatA
         orders = a[integer].astype(np.int64)
         ell = np.arange(2, int(orders.max()) + 1, dtype=np.float64)
         with np.errstate(over="ignore"):
-            out[integer] = _binomial_sum_bound(orders, gamma, ell / (2.0 * sig * sig), general=False)
+            out[integer] = binomial_sum_rdp(orders, gamma, ell / (2.0 * sig * sig))
     fractional = finite & ~integer
     if np.any(fractional):
         af = a[fractional]

@@ -32,6 +32,7 @@ from privamp.bounds._numerics import (
     FloatArray,
     IntArray,
     lbinom,
+    log_binomial_sum,
     log_diff_exp,
     log_expm1,
     log_gaussian_central_moments,
@@ -180,17 +181,22 @@ def add_remove_taylor_log_excess(alpha: FloatArray, q: float, sigma: float, m: i
     return np.asarray(np.logaddexp(diff, pos + _LOG_EPS))
 
 
-def add_remove_exact_log_excess(alpha: IntArray, q: float, v: float | FloatArray) -> FloatArray:
-    """log(H_{α}(q) − 1) at integer α ≥ 2, v = 2/σ² (scalar or one per α): exact, from the positive form
-    H − 1 = Σ_{k=2}^{α} C(α,k) q^k (1−q)^{α−k} (e^{v k(k−1)} − 1) of the binomial sum in §2.1 (no cancellation).
+def add_remove_exact_log_excess(alpha: IntArray, q: float, v: float | FloatArray, rounding: int = 1) -> FloatArray:
+    """log(H_{α}(q) − 1) at integer α ≥ 2, v = 2/σ² (scalar or one per α), from the positive form
+    H − 1 = Σ_{k=2}^{α} C(α,k) q^k (1−q)^{α−k} (e^{v k(k−1)} − 1) of the binomial sum in §2.1 (no cancellation),
+    by :func:`privamp.bounds._numerics.log_binomial_sum` rounded up (``rounding=1``) or down (−1).
     """
-    k = np.arange(2, int(np.max(alpha)) + 1, dtype=np.float64)[None, :]
-    a = np.asarray(alpha, dtype=np.float64)[:, None]
-    v = np.asarray(v, dtype=np.float64).reshape(-1, 1)
-    valid = k <= a
-    kk = np.minimum(k, a)
-    lt = lbinom(a, kk) + kk * math.log(q) + (a - kk) * math.log1p(-q) + log_expm1(v * kk * (kk - 1))
-    return logsumexp(np.where(valid, lt, -np.inf), axis=1)
+    a = np.asarray(alpha, dtype=np.int64)
+    k = np.arange(2, int(np.max(a)) + 1, dtype=np.float64)
+    v_ = np.asarray(v, dtype=np.float64)
+    per_order = v_.ndim > 0
+    exponent = (v_.reshape(-1, 1) if per_order else v_) * k * (k - 1)
+    log_q = math.log(q)
+    with np.errstate(over="ignore"):
+        log_w = log_expm1(exponent)
+    with np.errstate(invalid="ignore"):
+        magnitude = exponent + np.abs(log_w) + k * abs(log_q) + 1.0
+    return log_binomial_sum(a, log_w + k * log_q, magnitude, log1m=math.log1p(-q), rounding=rounding)
 
 
 def log_convexity_cap(alpha: FloatArray, q: float, sigma: float) -> FloatArray:

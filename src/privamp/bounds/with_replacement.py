@@ -23,6 +23,7 @@ from privamp.bounds._numerics import (
     lbinom,
     log_expm1,
     logsumexp,
+    real_order_lower,
 )
 from privamp.bounds.taylor_bounds import (
     MAX_MOMENT_INDEX,
@@ -322,55 +323,23 @@ def fixed_size_wr_add_remove_rdp_lower(
     integer lower bounds, which can exceed the truth):
 
     * monotonicity of Rényi divergences in α: ε(α) ≥ L(n) (n ≥ 2);
-    * forward convexity extrapolation K(α) ≥ K(n) + θ(K(n) − K(n−1)) ≥ (1+θ)(n−1)L(n) − θ(n−2)U(n−1), θ = α − n;
+    * forward convexity extrapolation K(α) ≥ K(n) + θ(K(n) − K(n−1)) ≥ (1+θ)(n−1)L(n) − θ(n−2)U(n−1), θ = α − n
+      (n ≥ 2, K(1) = 0);
     * backward extrapolation from n+1: K(α) ≥ (1+φ)n L(n+1) − φ(n+1)U(n+2), φ = n + 1 − α (this is the only
       source for α ∈ (1, 2));
-    * ε ≥ 0.
+    * ε ≥ 0 (:func:`privamp.bounds._numerics.real_order_lower`).
 
     α = ∞ gives ∞ (the pair's ε(∞) is ∞). Other parameters as for the integer version.
     """
     a = check_orders(alphas)
     b, n_data = _check_sizes(batch_size, dataset_size)
     s = check_positive("sigma", sigma)
-    out = np.full(a.shape, np.inf)
-    fin = np.isfinite(a)
-    if not np.any(fin):
-        return out
-    af = a[fin]
-    lo = np.floor(af).astype(np.int64)
-    need_low = np.unique(np.concatenate((lo[lo >= 2], lo + 1)))
-    low = dict(
-        zip(
-            need_low.tolist(),
-            fixed_size_wr_add_remove_rdp_lower_integer(need_low, b, n_data, s, index_sets, max_work).tolist(),
-            strict=True,
-        )
+    return real_order_lower(
+        a,
+        lambda n: fixed_size_wr_add_remove_rdp_lower_integer(n, b, n_data, s, index_sets, max_work),
+        math.inf,
+        lambda n: fixed_size_wr_add_remove_rdp(n, b, n_data, s),
     )
-    frac = af != lo
-    need_up = np.unique(np.concatenate((lo[frac & (lo >= 3)] - 1, lo[frac] + 2)))
-    up: dict[int, float] = {}
-    if need_up.size:
-        up = dict(zip(need_up.tolist(), fixed_size_wr_add_remove_rdp(need_up, b, n_data, s).tolist(), strict=True))
-    res = np.zeros(af.shape)
-    for i, (alpha, n) in enumerate(zip(af.tolist(), lo.tolist(), strict=True)):
-        if alpha == n:
-            res[i] = low[n]
-            continue
-        best = 0.0
-        if n >= 2:
-            best = max(best, low[n])
-        cands = []
-        if n >= 3:
-            theta = alpha - n
-            cands.append((1 + theta) * (n - 1) * low[n] - theta * (n - 2) * up[n - 1])
-        phi = n + 1 - alpha
-        cands.append((1 + phi) * n * low[n + 1] - phi * (n + 1) * up[n + 2])
-        for k_val in cands:
-            if np.isfinite(k_val):
-                best = max(best, k_val / (alpha - 1))
-        res[i] = best
-    out[fin] = res
-    return out
 
 
 def fixed_size_wr_add_remove_rdp_lower_crude(

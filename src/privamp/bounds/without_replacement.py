@@ -36,18 +36,18 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from privamp.bounds._numerics import (
-    ULP,
     FloatArray,
     IntArray,
-    lbinom,
+    log_amplified,
+    log_binomial_sum,
     log_expm1,
-    logsumexp,
+    rdp_from_log_excess,
+    real_order_lower,
     real_order_upper,
-    softplus,
 )
+from privamp.bounds._rdp_inputs import BaseRdp, check_eps_inf, evaluate_base_rdp
 from privamp.bounds.central_moments import pure_dp_log_central_moments
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
@@ -71,83 +71,12 @@ __all__ = [
     "wor_rdp_upper_integer",
 ]
 
-BaseRdp = Callable[[FloatArray], ArrayLike]
 LogMoments = Callable[[IntArray], ArrayLike]
 
 _LOG2 = math.log(2.0)
-_EPS4 = 4.0 * ULP
 _LOG4 = math.log(4.0)
-# Elements of the (orders × j) matrix evaluated at once by the binomial log-sum-exp.
-_CHUNK_ELEMENTS = 1 << 21
 # Default largest moment order l for which Thm 21 evaluates B(ε, l); above it the Thm 9 term is used.
 DEFAULT_MAX_MOMENT_ORDER = 256
-
-
-# ---------------------------------------------------------------------------------------------
-# input handling
-# ---------------------------------------------------------------------------------------------
-
-
-def _check_eps_inf(eps_inf: object) -> float:
-    return check_nonnegative("eps_inf", eps_inf, allow_inf=True)
-
-
-def _evaluate_base(base_rdp: BaseRdp, orders: IntArray, eps_inf: float) -> FloatArray:
-    """ε(j) at the given integer orders, validated, clipped at ε(∞) (valid: D_α ≤ D_∞)."""
-    if not callable(base_rdp):
-        raise InvalidParameterError("base_rdp", base_rdp, "a callable mapping an array of orders to RDP values")
-    values = np.asarray(base_rdp(orders.astype(np.float64)), dtype=np.float64)
-    if values.shape != orders.shape:
-        raise InvalidParameterError(
-            "base_rdp", base_rdp, f"a vectorised callable returning one value per order (shape {orders.shape})"
-        )
-    if np.any(np.isnan(values)) or np.any(values < -1e-12):
-        raise InvalidParameterError("base_rdp", base_rdp, "a callable returning RDP values >= 0 (no NaN)")
-    return np.asarray(np.minimum(np.maximum(values, 0.0), eps_inf))
-
-
-def _pure_dp_cap(rate: float, eps_inf: float) -> float:
-    """log(1 + γ(e^{ε(∞)} − 1)): ε'(∞) of the subsample (Lemma 3 with δ = 0; spec §3.1)."""
-    return float(softplus(math.log(rate) + float(log_expm1(eps_inf))))
-
-
-# ---------------------------------------------------------------------------------------------
-# shared evaluation of 1/(α−1) log(1 + Σ_j C(α, j) γ^j e^{ℓ_j})
-# ---------------------------------------------------------------------------------------------
-
-
-def _log_binomial_sums(orders: IntArray, log_terms: FloatArray, magnitudes: FloatArray, direction: float) -> FloatArray:
-    """s(α) = log Σ_{j=2}^{α} C(α, j) e^{log_terms[j−2]} for each order α, rounded toward ``direction`` (±1).
-
-    ``log_terms[k]`` belongs to j = k + 2, and ``magnitudes[k]`` bounds the sum of the absolute values of the
-    float64 quantities it was computed from. log C(α, j) comes from log-gamma differences whose absolute error
-    is ~1e-16 × log Γ(α + 1) (6e-11 relative in the result at α = 1e5), so every entry is moved by
-    4 ε_mach (2 log Γ(α + 1) + magnitude + 1) and the (pairwise) sum by (log₂ α + 4) ε_mach: an upper bound
-    stays an upper bound of the exact formula (direction = +1), a lower bound a lower bound (−1).
-    Evaluated on a chunked (orders × j) matrix so that memory stays bounded for large α.
-    """
-    magnitudes = np.where(np.isfinite(log_terms), magnitudes, 0.0)  # ±inf entries need no margin
-    out = np.empty(orders.shape, dtype=np.float64)
-    order_idx = np.argsort(orders, kind="stable")
-    sorted_orders = orders[order_idx]
-    start = 0
-    while start < sorted_orders.size:
-        rest = sorted_orders[start:]
-        # rows × width of the block (both non-decreasing in the row count) stays below the budget
-        cost = np.arange(1, rest.size + 1) * (rest - 1)
-        stop = start + max(1, int(np.searchsorted(cost, _CHUNK_ELEMENTS, side="right")))
-        block = sorted_orders[start:stop]
-        top = int(block[-1])
-        j = np.arange(2, top + 1, dtype=np.int64)
-        a = block[:, None].astype(np.float64)
-        margin = _EPS4 * (2.0 * special.gammaln(a + 1.0) + magnitudes[None, : top - 1] + 1.0)
-        with np.errstate(invalid="ignore"):
-            mat = lbinom(a, j[None, :]) + log_terms[None, : top - 1] + direction * margin
-        mat = np.where(j[None, :] <= block[:, None], mat, -np.inf)
-        out[order_idx[start:stop]] = logsumexp(mat, axis=1)
-        start = stop
-    summation = (np.log2(orders.astype(np.float64)) + 4.0) * ULP
-    return np.asarray(out + direction * summation)
 
 
 def _thm9_log_coefficients(eps_j: FloatArray, eps_inf: float) -> tuple[FloatArray, FloatArray]:
@@ -169,10 +98,15 @@ def _thm9_log_coefficients(eps_j: FloatArray, eps_inf: float) -> tuple[FloatArra
     return np.asarray(coeff), np.asarray(magnitude)
 
 
+def _pure_dp_cap(rate: float, eps_inf: float, rounding: int = 1) -> float:
+    """log(1 + γ(e^{ε(∞)} − 1)): ε'(∞) of the subsample (Lemma 3 with δ = 0; spec §3.1), rounded up by default."""
+    return float(log_amplified(eps_inf, rate, rounding=rounding))
+
+
 def _finish_upper(
     orders: IntArray, s: FloatArray, eps_alpha: FloatArray, rate: float, eps_inf: float, raw: bool
 ) -> FloatArray:
-    value = softplus(s) / (orders.astype(np.float64) - 1.0) * (1.0 + _EPS4)
+    value = rdp_from_log_excess(orders, s, 1)
     if raw:
         return np.asarray(value)
     return np.asarray(np.minimum(np.minimum(value, eps_alpha), _pure_dp_cap(rate, eps_inf)))
@@ -215,12 +149,12 @@ def wor_rdp_upper_integer(
     """
     a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
-    e_inf = _check_eps_inf(eps_inf)
+    e_inf = check_eps_inf(eps_inf)
     top = int(a.max())
-    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), e_inf)
+    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, top + 1, dtype=np.float64), e_inf)
     coeff, magnitude = _thm9_log_coefficients(eps_j, e_inf)
     j_log_rate = np.arange(2, top + 1) * math.log(g)
-    s = _log_binomial_sums(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), 1.0)
+    s = log_binomial_sum(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), rounding=1)
     return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
 
 
@@ -234,7 +168,7 @@ def wor_rdp_upper(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: fl
     """
     a = check_orders(alphas, "alphas")
     g = check_rate("rate", rate)
-    e_inf = _check_eps_inf(eps_inf)
+    e_inf = check_eps_inf(eps_inf)
     return real_order_upper(a, lambda n: wor_rdp_upper_integer(n, g, base_rdp, e_inf), _pure_dp_cap(g, e_inf))
 
 
@@ -289,12 +223,12 @@ def wor_rdp_tighter_integer(
     """
     a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
-    e_inf = _check_eps_inf(eps_inf)
+    e_inf = check_eps_inf(eps_inf)
     l_cap = check_int("max_moment_order", max_moment_order, minimum=2)
     if not callable(log_moments):
         raise InvalidParameterError("log_moments", log_moments, "a callable mapping even orders l to log moments")
     top = int(a.max())
-    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), e_inf)
+    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, top + 1, dtype=np.float64), e_inf)
     coeff, magnitude = _thm9_log_coefficients(eps_j, e_inf)
     if top >= 3:
         l_max = min(2 * ((top + 1) // 2), l_cap - l_cap % 2)
@@ -317,7 +251,7 @@ def wor_rdp_tighter_integer(
         coeff[1:] = np.where(use, tighter, coeff[1:])
         magnitude[1:] = np.where(use, tighter_magnitude, magnitude[1:])
     j_log_rate = np.arange(2, top + 1) * math.log(g)
-    s = _log_binomial_sums(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), 1.0)
+    s = log_binomial_sum(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), rounding=1)
     return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
 
 
@@ -337,7 +271,7 @@ def wor_rdp_tighter(
     """
     a = check_orders(alphas, "alphas")
     g = check_rate("rate", rate)
-    e_inf = _check_eps_inf(eps_inf)
+    e_inf = check_eps_inf(eps_inf)
     return real_order_upper(
         a,
         lambda n: wor_rdp_tighter_integer(n, g, base_rdp, log_moments, e_inf, max_moment_order=max_moment_order),
@@ -398,20 +332,17 @@ def wor_rdp_lower_integer(orders: ArrayLike, rate: float, base_rdp: BaseRdp) -> 
     a = check_integer_orders(orders, "orders")
     g = check_rate("rate", rate)
     top = int(a.max())
-    eps_j = _evaluate_base(base_rdp, np.arange(2, top + 1, dtype=np.int64), math.inf)
+    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, top + 1, dtype=np.float64), math.inf)
     if g == 1.0:
         return np.asarray(eps_j[a - 2])
     j = np.arange(2, top + 1, dtype=np.float64)
-    log1m = math.log1p(-g)
-    # C(α,j) γ^j (1−γ)^{α−j} (e^{(j−1)ε(j)} − 1): the (1−γ)^α factor is applied after the sum over j.
+    # C(α,j) γ^j (1−γ)^{α−j} (e^{(j−1)ε(j)} − 1), all terms non-negative.
     exponent = (j - 1.0) * eps_j
     log_excess = log_expm1(exponent)
     with np.errstate(invalid="ignore"):
-        magnitude = np.abs(log_excess) + exponent + 1.0 + j * (abs(math.log(g)) + abs(log1m))
-    log_terms = log_excess + j * (math.log(g) - log1m)
-    af = a.astype(np.float64)
-    s = _log_binomial_sums(a, log_terms, magnitude, -1.0) + af * log1m * (1.0 + _EPS4)
-    return np.asarray(softplus(s) / (af - 1.0) * (1.0 - _EPS4))
+        magnitude = np.abs(log_excess) + exponent + 1.0 + j * abs(math.log(g))
+    s = log_binomial_sum(a, log_excess + j * math.log(g), magnitude, log1m=math.log1p(-g), rounding=-1)
+    return rdp_from_log_excess(a, s, -1)
 
 
 def wor_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
@@ -425,44 +356,15 @@ def wor_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: fl
       * [K(n+1) − (n+1−α)(K(n+2) − K(n+1))]/(α−1) (the secant through n+1, n+2 extended left),
       * 0
     is still a lower bound (a convex function lies above its secants outside their interval).
-    Chord interpolation between n and n+1 would be an UPPER bound and is not used.
-    α = ∞: log(1 + γ(e^{ε(∞)} − 1)) = D_∞ of the pair, which requires ``eps_inf`` to be the limit
+    Chord interpolation between n and n+1 would be an UPPER bound and is not used
+    (:func:`privamp.bounds._numerics.real_order_lower`); every value is capped by the α = ∞ value.
+    α = ∞: log(1 + γ(e^{ε(∞)} − 1)) (rounded down) = D_∞ of the pair, which requires ``eps_inf`` to be the limit
     of the exact curve (the pair's D_∞). Same hypothesis on ``base_rdp`` as the integer form.
     """
     a = check_orders(alphas, "alphas")
     g = check_rate("rate", rate)
-    e_inf = _check_eps_inf(eps_inf)
-    out = np.full(a.shape, _pure_dp_cap(g, e_inf))
-    finite = np.isfinite(a)
-    if not np.any(finite):
-        return out
-    af = a[finite]
-    n = np.floor(af).astype(np.int64)
-    theta = af - n
-    frac = theta > 0
-    needed = np.unique(np.concatenate([n[n >= 2], n[frac] + 1, n[frac] + 2, n[frac & (n >= 3)] - 1]))
-    values = wor_rdp_lower_integer(needed, g, base_rdp)
-
-    def lower_at(m: IntArray) -> FloatArray:
-        """Prop. 11 at integer orders m (all in ``needed`` or equal to 1, where D_1 ≥ 0 is used)."""
-        idx = np.minimum(np.searchsorted(needed, m), needed.size - 1)
-        return np.asarray(np.where(m >= 2, values[idx], 0.0))
-
-    result = lower_at(n)  # exact at integer orders
-    if np.any(frac):
-        nf, tf, a_f = n[frac], theta[frac], af[frac]
-        d_n = lower_at(nf)
-        with np.errstate(invalid="ignore"):
-            k_n = (nf - 1) * d_n
-            k_prev = (nf - 2) * lower_at(np.maximum(nf - 1, 1))  # K(1) = 0
-            k_next = nf * lower_at(nf + 1)
-            k_next2 = (nf + 1) * lower_at(nf + 2)
-            left = np.where(np.isinf(k_n), np.inf, k_n + tf * (k_n - k_prev))
-            right = np.where(np.isinf(k_next) | np.isinf(k_next2), -np.inf, k_next - (1 - tf) * (k_next2 - k_next))
-            best = np.fmax(np.fmax(d_n * (a_f - 1), left), np.fmax(right, 0.0))
-        result[frac] = best / (a_f - 1)
-    out[finite] = result
-    return out
+    cap = _pure_dp_cap(g, check_eps_inf(eps_inf), rounding=-1)
+    return real_order_lower(a, lambda n: wor_rdp_lower_integer(n, g, base_rdp), cap)
 
 
 # ---------------------------------------------------------------------------------------------
