@@ -1,0 +1,133 @@
+"""A pair → a privacy-loss PMF on the uniform grid ℓ_j = (offset + j)·h, pessimistic or optimistic.
+
+Both start from the same numbers: for every cell (ℓ_j, ℓ_{j+1}] the P- and Q-masses of {L ∈ cell}, i.e. the
+cell merged into one outcome of mass m = P(cell) and loss ℓ* = log(P(cell)/Q(cell)) ∈ [ℓ_j, ℓ_{j+1}].
+
+Pessimistic — connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022). Every outcome of loss ℓ in a
+cell is split into two outcomes of losses ℓ_j and ℓ_{j+1} keeping both its P- and its Q-mass (fractions
+(1 − e^{ℓ_j−ℓ})/(1 − e^{−h}) up, the rest down). Merging the two copies back gives the original outcome, so the
+original pair is a post-processing of the discretised one: the discretised pair dominates (H_γ larger for every
+γ, Blackwell), and dominance is preserved by composition. By linearity, splitting the whole cell is the same as
+splitting its merged outcome. The mass below the grid is moved up to ℓ_0 and the mass above it to +∞ (moving
+loss up only increases every E[(1 − γe^{−L})_+]).
+
+Optimistic — merging (post-processing) and rounding down. The grid point ℓ_j takes a part U_j of the cell below
+it (merged loss ℓ*_{j−1} < ℓ_j) and a part D_j of the cell above it (ℓ*_j > ℓ_j) in the proportion that makes the
+merged outcome's loss exactly ℓ_j: U_j·(e^{ℓ_j−ℓ*_{j−1}} − 1) = D_j·(1 − e^{ℓ_j−ℓ*_j}). Taking parts of outcomes
+and merging them is a post-processing of the true pair, so it can only lower every H_γ; whatever is left of a cell
+is moved down to its lower grid point (lower loss, lower H_γ). The mass below the grid is dropped and the finite
+mass above it moved down to the top grid point. Every step lowers δ pointwise in the loss, so the composed
+optimistic δ is a certified lower bound. U is rounded down by 4 ulps so that the merged loss is never below ℓ_j.
+
+Masses are inflated (pessimistic) or deflated (optimistic) by a relative 1e-13 to cover the rounding of the
+special functions (log_ndtr, expm1) that produce them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from privamp.bounds._numerics import FloatArray, logsumexp
+from privamp.pld.pairs import Pair
+
+MASS_SLACK = 1e-13
+MERGE_PASSES = 8
+_ULP = float(np.finfo(np.float64).eps)
+
+
+@dataclass(frozen=True)
+class GridPMF:
+    """Untilted P-masses (log) at the grid points ℓ_j = (offset + j)·h, plus the mass at +∞."""
+
+    h: float
+    offset: int
+    log_mass: FloatArray
+    p_inf: float
+    pessimistic: bool
+
+    @property
+    def losses(self) -> FloatArray:
+        return np.asarray((self.offset + np.arange(self.log_mass.size)) * self.h)
+
+
+def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
+    lo, hi = pair.loss_window(tail)
+    k0 = math.floor(lo / h) - 1
+    k1 = math.ceil(hi / h) + 1
+    return k0, max(k1, k0 + 2)
+
+
+def merge_round_down(mass: FloatArray, take_down: FloatArray, take_up: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Merge parts of neighbouring cells into grid points (the optimistic scheme), in a few vectorised passes.
+
+    Point j (0 < j < n−1) receives θ_j·take_down[j] from the cell above it (cell j) and θ_j·take_up[j] from the
+    cell below it (cell j−1), both in the cells' own units; θ_j = min(R_{j−1}, R_j) with R_c = rest_c /
+    (take_down[c] + take_up[c+1]) never overdraws a cell. Each pass works on what the previous ones left; returns
+    Σ θ per point and the cells' remainders.
+    """
+    n = mass.size + 1
+    denom = take_down[:-1] + take_up[1:]
+    safe = np.where(denom > 0, denom, 1.0)
+    theta_total = np.zeros(n)
+    rest = mass.copy()
+    for _ in range(MERGE_PASSES):
+        r = np.where(denom > 0, rest / safe, 0.0) * (1 - 4 * _ULP)
+        theta = np.zeros(n)
+        theta[1:-1] = np.minimum(r[:-1], r[1:])
+        rest = np.maximum(rest - theta[:-1] * take_down[:-1] - theta[1:] * take_up[1:], 0.0)
+        theta_total += theta
+    return theta_total, rest
+
+
+@functools.lru_cache(maxsize=8)
+def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Grid, cell log P-masses, cell merged losses ℓ*, and the log P-masses below and above the grid."""
+    k0, k1 = _window(pair, h, tail)
+    grid = np.arange(k0, k1 + 1) * h
+    lp, lq = pair.cell_log_masses(grid)
+    with np.errstate(invalid="ignore"):
+        star = np.clip(np.where(np.isfinite(lp), lp - lq, grid[:-1]), grid[:-1], grid[1:])
+    below_p, _ = pair.cell_log_masses(np.array([-np.inf, grid[0]]))
+    above_p, _ = pair.cell_log_masses(np.array([grid[-1], np.finfo(np.float64).max]))
+    return k0, grid, lp, star, below_p, above_p
+
+
+def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridPMF:
+    """The pessimistic (connect-the-dots) or optimistic (merge and round down) PMF of ``pair`` on spacing ``h``.
+
+    ``tail`` sets the grid's extent: the P-mass outside it is at most about ``tail`` per side and is accounted
+    exactly (moved to ℓ_0 / +∞, or dropped / moved down).
+    """
+    k0, grid, lp, star, below_p, above_p = _cells(pair, h, tail)
+    n = grid.size
+    u = star - grid[:-1]
+    inf_atoms = [a.log_p for a in pair.atoms if a.loss == math.inf]
+    log_inf = float(logsumexp(np.array(inf_atoms))) if inf_atoms else -math.inf
+    log_den = math.log(-math.expm1(-h))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if pessimistic:
+            log_up = lp + np.log(-np.expm1(-u)) - log_den
+            log_down = lp - h + np.log(np.expm1(h - u)) - log_den
+            parts = np.full((3, n), -np.inf)
+            parts[0, :-1] = log_down
+            parts[1, 1:] = log_up
+            parts[2, 0] = float(below_p[0])
+            log_mass = logsumexp(parts, axis=0) + math.log1p(MASS_SLACK)
+            p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
+            return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
+        m = np.exp(lp)
+        a_coef = np.zeros(n)  # A_j = e^{ℓ_j − ℓ*_{j−1}} − 1, from the cell below point j
+        b_coef = np.zeros(n)  # B_j = 1 − e^{ℓ_j − ℓ*_j}, from the cell above point j
+        a_coef[1:] = np.expm1(grid[1:] - star)
+        b_coef[:-1] = -np.expm1(-u)
+        b_used = b_coef * (1 - 4 * _ULP)
+        theta, left = merge_round_down(m, a_coef, b_used)  # point j takes θ_j·A_j from cell j, θ_j·B_j from cell j−1
+        mass = theta * (a_coef + b_used)
+        mass[:-1] += left
+        mass[-1] += math.exp(float(above_p[0]))
+        mass *= 1 - MASS_SLACK
+        return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)

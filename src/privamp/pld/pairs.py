@@ -1,0 +1,324 @@
+"""Dominating and realisable pairs (P, Q), described analytically.
+
+A pair is what the discretiser needs: the privacy loss L = log(dP/dQ) as a monotone function of the outcome on
+a few pieces of the real line, the P- and Q-masses of any loss interval, and the exact hockey-stick curve
+δ(ε) = H_{e^ε}(P‖Q) = E_P[(1 − e^{ε−L})_+], mass at L = +∞ included.
+
+Distributions are mixtures of unit-scale Gaussians N(m, 1) or Laplaces Lap(m, 1) (the noise scale is folded into
+the means: m = sensitivity/σ or sensitivity/b). Each pair carries ``evidence``: the theorem it rests on, or
+"realisable pair (lower bound only)" when it is only a pair of neighbouring datasets.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from privamp.bounds._numerics import FloatArray, log1mexp, log_diff_exp, logsumexp
+from privamp.errors import InvalidParameterError
+from privamp.validation import check_positive, check_rate, check_real
+
+_LOG_HALF = -math.log(2.0)
+_BISECTION_STEPS = 200
+
+
+def _log_ndtr(x: FloatArray) -> FloatArray:
+    from scipy.special import log_ndtr
+
+    return np.asarray(log_ndtr(x), dtype=np.float64)
+
+
+def _log_cdf(family: str, z: FloatArray) -> FloatArray:
+    if family == "gaussian":
+        return _log_ndtr(z)
+    with np.errstate(over="ignore"):
+        return np.asarray(np.where(z < 0, _LOG_HALF + np.minimum(z, 0.0), log1mexp(_LOG_HALF - np.maximum(z, 0.0))))
+
+
+def _log_interval(family: str, a: FloatArray, b: FloatArray) -> FloatArray:
+    """log of the unit-scale CDF difference F(b) − F(a) for a ≤ b, accurate in both tails."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    out = np.full(a.shape, -np.inf)
+    ok = b > a
+    upper = ok & (a >= 0)
+    lower = ok & (b <= 0) & ~upper
+    middle = ok & ~upper & ~lower
+    if upper.any():  # survival functions: S(a) − S(b), S(x) = F(−x) by symmetry
+        sa, sb = _log_cdf(family, -a[upper]), _log_cdf(family, -b[upper])
+        out[upper] = log_diff_exp(sa, sb)
+    if lower.any():
+        fb, fa = _log_cdf(family, b[lower]), _log_cdf(family, a[lower])
+        out[lower] = log_diff_exp(fb, fa)
+    if middle.any():
+        tails = np.exp(_log_cdf(family, a[middle])) + np.exp(_log_cdf(family, -b[middle]))
+        out[middle] = np.log1p(-np.minimum(tails, 1.0))
+    return out
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """Σ_i w_i D(m_i) with D = N(·, 1) (``family="gaussian"``) or Lap(·, 1) (``"laplace"``); log-weights stored."""
+
+    family: str
+    means: tuple[float, ...]
+    log_weights: tuple[float, ...]
+
+    def log_mass(self, a: ArrayLike, b: ArrayLike) -> FloatArray:
+        """log D(x ∈ (a, b]) for arrays a ≤ b (−inf for empty intervals)."""
+        a_ = np.asarray(a, dtype=np.float64)
+        b_ = np.asarray(b, dtype=np.float64)
+        terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in zip(self.means, self.log_weights, strict=True)]
+        return logsumexp(np.stack(terms), axis=0)
+
+    def log_density_shifted(self, x: FloatArray) -> FloatArray:
+        """log density up to a term that depends on x only and is the same for every mixture of the family."""
+        if self.family == "gaussian":  # log φ(x − m) + x²/2 + log √(2π) = m x − m²/2
+            terms = [lw + m * x - 0.5 * m * m for m, lw in zip(self.means, self.log_weights, strict=True)]
+        else:  # log of the Laplace density + log 2 + |x|
+            terms = [lw - np.abs(x - m) + np.abs(x) for m, lw in zip(self.means, self.log_weights, strict=True)]
+        return logsumexp(np.stack(terms), axis=0)
+
+    def tail_window(self, tail: float) -> tuple[float, float]:
+        """An x-interval outside which the mixture has mass at most ``tail`` on each side."""
+        z = math.sqrt(2.0 * math.log(1.0 / tail)) + 0.5 if self.family == "gaussian" else math.log(1.0 / tail)
+        return min(self.means) - z, max(self.means) + z
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An x-interval (lo, hi] on which L(x) = log p(x) − log q(x) is strictly increasing (P, Q restricted to it)."""
+
+    p: Mixture
+    q: Mixture
+    lo: float
+    hi: float
+
+    def loss(self, x: ArrayLike) -> FloatArray:
+        x_ = np.asarray(x, dtype=np.float64)
+        return np.asarray(self.p.log_density_shifted(x_) - self.q.log_density_shifted(x_))
+
+    def inverse(self, ell: ArrayLike) -> FloatArray:
+        """The x in [lo, hi] with L(x) = ℓ, by vectorised bisection; ℓ outside the range of L maps to lo or hi.
+
+        The bisection runs on [min mean − 50, max mean + 50] ∩ [lo, hi]; beyond it the mixtures carry mass below
+        e^{−1200}, which is far below the resolution of a float64.
+        """
+        ell_ = np.asarray(ell, dtype=np.float64)
+        means = self.p.means + self.q.means
+        b0, b1 = max(self.lo, min(means) - 50.0), min(self.hi, max(means) + 50.0)
+        l0, l1 = (float(v) for v in self.loss(np.array([b0, b1])))
+        lo = np.full(ell_.shape, b0)
+        hi = np.full(ell_.shape, b1)
+        for _ in range(_BISECTION_STEPS):
+            mid = 0.5 * (lo + hi)
+            above = self.loss(mid) > ell_
+            hi = np.where(above, mid, hi)
+            lo = np.where(above, lo, mid)
+            if np.all(hi - lo <= 4e-16 * np.maximum(np.abs(hi), 1.0)):
+                break
+        x = np.where(ell_ <= l0, self.lo, np.where(ell_ >= l1, self.hi, 0.5 * (lo + hi)))
+        return np.asarray(x)
+
+    def log_masses_x(self, x1: FloatArray, x2: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(log P, log Q) of the x-interval (x1, x2] ∩ (lo, hi]."""
+        a = np.clip(x1, self.lo, self.hi)
+        b = np.clip(np.maximum(x2, x1), self.lo, self.hi)
+        return self.p.log_mass(a, b), self.q.log_mass(a, b)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """An outcome with P-mass e^{log_p} and Q-mass e^{log_q}; its loss is log_p − log_q (+∞ when log_q = −∞)."""
+
+    log_p: float
+    log_q: float
+
+    @property
+    def loss(self) -> float:
+        return math.inf if self.log_q == -math.inf else self.log_p - self.log_q
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A pair (P, Q) as pieces and atoms; ``evidence`` names what makes it dominating (or says it is realisable)."""
+
+    name: str
+    evidence: str
+    pieces: tuple[Piece, ...]
+    atoms: tuple[Atom, ...] = ()
+    upper_bound: bool = True
+
+    def cell_log_masses(self, edges: ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """(log P(L ∈ (e_i, e_{i+1}]), log Q(L ∈ (e_i, e_{i+1}])) for increasing loss edges (ends may be ±inf)."""
+        e = np.asarray(edges, dtype=np.float64)
+        lp: list[FloatArray] = []
+        lq: list[FloatArray] = []
+        for piece in self.pieces:
+            x = piece.inverse(e)
+            p, q = piece.log_masses_x(x[:-1], x[1:])
+            lp.append(p)
+            lq.append(q)
+        for atom in self.atoms:
+            inside = (e[:-1] < atom.loss) & (atom.loss <= e[1:])
+            lp.append(np.where(inside, atom.log_p, -np.inf))
+            lq.append(np.where(inside, atom.log_q, -np.inf))
+        if not lp:
+            empty = np.full(e.size - 1, -np.inf)
+            return empty, empty.copy()
+        return logsumexp(np.stack(lp), axis=0), logsumexp(np.stack(lq), axis=0)
+
+    def tail_log_masses(self, epsilon: ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """(log P(L > ε), log Q(L > ε)) for an array of ε (atoms at +∞ included in P)."""
+        eps = np.asarray(epsilon, dtype=np.float64)
+        lp: list[FloatArray] = [np.full(eps.shape, -np.inf)]
+        lq: list[FloatArray] = [np.full(eps.shape, -np.inf)]
+        for piece in self.pieces:
+            x = piece.inverse(eps)
+            p, q = piece.log_masses_x(x, np.full(eps.shape, piece.hi))
+            lp.append(p)
+            lq.append(q)
+        for atom in self.atoms:
+            lp.append(np.where(atom.loss > eps, atom.log_p, -np.inf))
+            lq.append(np.where(atom.loss > eps, atom.log_q, -np.inf))
+        return logsumexp(np.stack(lp), axis=0), logsumexp(np.stack(lq), axis=0)
+
+    def loss_window(self, tail: float) -> tuple[float, float]:
+        """A loss interval [lo, hi] outside which P has mass at most about ``tail`` on each side (atoms included)."""
+        los: list[float] = []
+        his: list[float] = []
+        for piece in self.pieces:
+            w0, w1 = piece.p.tail_window(tail)
+            v0, v1 = piece.q.tail_window(tail)
+            x0, x1 = max(piece.lo, min(w0, v0)), min(piece.hi, max(w1, v1))
+            if x1 > x0:
+                ends = piece.loss(np.array([x0, x1]))
+                los.append(float(np.min(ends)))
+                his.append(float(np.max(ends)))
+        finite = [a.loss for a in self.atoms if math.isfinite(a.loss) and a.log_p > -math.inf]
+        lo = min(los + finite, default=0.0)
+        hi = max(his + finite, default=0.0)
+        return lo, max(hi, lo)
+
+    def delta(self, epsilon: ArrayLike) -> FloatArray:
+        """The exact hockey-stick divergence H_{e^ε}(P‖Q) (vectorised; for tests and single steps)."""
+        eps = np.atleast_1d(np.asarray(epsilon, dtype=np.float64))
+        lp, lq = self.tail_log_masses(eps)
+        return np.asarray(np.exp(log_diff_exp(lp, np.minimum(eps + lq, lp))))
+
+
+def _mix(family: str, comps: dict[float, float]) -> Mixture:
+    items = [(m, w) for m, w in comps.items() if w > 0]
+    return Mixture(family, tuple(m for m, _ in items), tuple(math.log(w) for _, w in items))
+
+
+def _real_line_pair(family: str, p: dict[float, float], q: dict[float, float]) -> tuple[tuple[Piece, ...], tuple[Atom, ...]]:
+    """Pieces and atoms of (P, Q) for mixtures over the same family whose loss is monotone non-decreasing in x."""
+    pm, qm = _mix(family, p), _mix(family, q)
+    if family == "gaussian":
+        return (Piece(pm, qm, -math.inf, math.inf),), ()
+    knots = sorted(set(p) | set(q))
+    lo, hi = knots[0], knots[-1]
+    atoms = (
+        Atom(float(pm.log_mass(-np.inf, lo)), float(qm.log_mass(-np.inf, lo))),
+        Atom(float(pm.log_mass(hi, np.inf)), float(qm.log_mass(hi, np.inf))),
+    )
+    pieces = tuple(Piece(pm, qm, a, b) for a, b in zip(knots[:-1], knots[1:], strict=True) if b > a)
+    return pieces, atoms
+
+
+def _check_mu(name: str, value: float) -> float:
+    mu = check_positive(name, value)
+    if mu > 1e4:
+        raise InvalidParameterError(name, value, "at most 1e4 (sensitivity / noise scale)")
+    return mu
+
+
+def gaussian(mu: float) -> Pair:
+    """N(μ, 1) vs N(0, 1), μ = sensitivity/σ: the tight pair of the Gaussian mechanism (Dong, Roth & Su 2022, Thm 2.7)."""
+    mu = _check_mu("mu", mu)
+    pieces, atoms = _real_line_pair("gaussian", {mu: 1.0}, {0.0: 1.0})
+    return Pair(f"gaussian(mu={mu:g})", "Gaussian mechanism, exact pair (Dong, Roth & Su 2022, Thm 2.7)", pieces, atoms)
+
+
+def laplace(mu: float) -> Pair:
+    """Lap(μ, 1) vs Lap(0, 1), μ = sensitivity/b: the tight pair of the Laplace mechanism."""
+    mu = _check_mu("mu", mu)
+    pieces, atoms = _real_line_pair("laplace", {mu: 1.0}, {0.0: 1.0})
+    return Pair(f"laplace(mu={mu:g})", "Laplace mechanism, exact pair (worst-case neighbours, scalar query)", pieces, atoms)
+
+
+def randomized_response(p: float) -> Pair:
+    """Binary randomized response reporting the true bit with probability p: atoms (p, 1−p) and (1−p, p)."""
+    p = check_real("p", p)
+    if not 0 <= p <= 1:
+        raise InvalidParameterError("p", p, "in [0, 1]")
+    hi, lo = max(p, 1 - p), min(p, 1 - p)
+    lg = (lambda v: math.log(v) if v > 0 else -math.inf)
+    return Pair(f"randomized_response(p={p:g})", "randomized response, exact pair (two outcomes)", (),
+                (Atom(lg(hi), lg(lo)), Atom(lg(lo), lg(hi))))
+
+
+def _subsampled(family: str, mu: float, q: float, direction: str) -> Pair:
+    mu = _check_mu("mu", mu)
+    q = check_rate("q", q)
+    mixture = {0.0: 1.0 - q, mu: q} if q < 1 else {mu: 1.0}
+    if direction == "remove":
+        pieces, atoms = _real_line_pair(family, mixture, {0.0: 1.0})
+    elif direction == "add":  # (N(0), (1−q)N(0) + qN(μ)); x ↦ −x makes the loss increasing
+        flipped = {-m: w for m, w in mixture.items()}
+        pieces, atoms = _real_line_pair(family, {0.0: 1.0}, flipped)
+    else:
+        raise InvalidParameterError("direction", direction, "'remove' or 'add'")
+    evidence = ("Poisson subsampling x add/remove: the pair of the larger dataset, composed separately per direction "
+                "and the larger delta taken (Zhu, Dong & Wang 2022, Thm 11)")
+    return Pair(f"poisson_{family}_{direction}(mu={mu:g}, q={q:g})", evidence, pieces, atoms)
+
+
+def poisson_gaussian(mu: float, q: float, direction: str = "remove") -> Pair:
+    """Poisson-subsampled Gaussian, add/remove: remove = ((1−q)N(0)+qN(μ), N(0)); add = (N(0), (1−q)N(0)+qN(μ))."""
+    return _subsampled("gaussian", mu, q, direction)
+
+
+def poisson_laplace(mu: float, q: float, direction: str = "remove") -> Pair:
+    """Poisson-subsampled Laplace, add/remove, the same mixtures as :func:`poisson_gaussian`."""
+    return _subsampled("laplace", mu, q, direction)
+
+
+def wor_symmetrised_gaussian(mu: float, p: float) -> Pair:
+    """The symmetrised dominating pair of the f-DP subsampling theorem (sampling without replacement × replace-one).
+
+    With M = (1−p)N(0) + pN(μ) (μ = 2·C/(σC) = 2/σ under replace-one, p = batch/dataset size) and R+ = {x > μ/2}
+    = {M > P0}: on R+ the pair is (P0, M), on a mirrored copy of R+ it is (M, P0), plus an atom of loss 0 with mass
+    1 − M(R+) − P0(R+) under both. For ε ≥ 0 its δ(ε) equals H_{e^ε}(M‖P0); it is symmetric, so composing it is
+    valid against an adaptive replace-one adversary.
+    """
+    mu = _check_mu("mu", mu)
+    p = check_rate("p", p)
+    m = _mix("gaussian", {0.0: 1.0 - p, mu: p} if p < 1 else {mu: 1.0})
+    p0 = _mix("gaussian", {0.0: 1.0})
+    cut = mu / 2.0
+    # x ↦ μ − x maps the mirrored copy's loss −log(M/P0)(x) to an increasing function: reflect the mixtures
+    m_ref = Mixture("gaussian", tuple(mu - v for v in m.means), m.log_weights)
+    p0_ref = Mixture("gaussian", (mu,), (0.0,))
+    pieces = (Piece(m, p0, cut, math.inf), Piece(p0_ref, m_ref, -math.inf, cut))
+    log_m_plus = float(m.log_mass(cut, np.inf))
+    log_p0_plus = float(p0.log_mass(cut, np.inf))
+    rest = -math.expm1(float(logsumexp(np.array([log_m_plus, log_p0_plus]))))
+    atom = Atom(math.log(rest), math.log(rest)) if rest > 0 else Atom(-math.inf, -math.inf)
+    evidence = ("without replacement x replace-one: symmetrised pair of the f-DP subsampling theorem "
+                "(Dong, Roth & Su 2022, Thm 4.2; Zhu, Dong & Wang 2022, Prop. 30 / Cor. 32)")
+    return Pair(f"wor_symmetrised_gaussian(mu={mu:g}, p={p:g})", evidence, pieces, (atom,))
+
+
+def poisson_antiparallel_gaussian(mu: float, q: float) -> Pair:
+    """(1−q)N(0)+qN(μ) vs (1−q)N(0)+qN(−μ): Poisson × replace-one, a realisable pair (lower bound only)."""
+    mu = _check_mu("mu", mu)
+    q = check_rate("q", q)
+    pm = {0.0: 1.0 - q, mu: q} if q < 1 else {mu: 1.0}
+    qm = {0.0: 1.0 - q, -mu: q} if q < 1 else {-mu: 1.0}
+    pieces, atoms = _real_line_pair("gaussian", pm, qm)
+    return Pair(f"poisson_antiparallel_gaussian(mu={mu:g}, q={q:g})", "realisable pair (lower bound only)",
+                pieces, atoms, upper_bound=False)
