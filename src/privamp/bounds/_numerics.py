@@ -1,7 +1,13 @@
 """Numerical primitives in log space shared by every bound module.
 
 All functions are vectorised over NumPy arrays and never return NaN for valid inputs:
-``log(0)`` is ``-inf`` and overflow is ``+inf``.
+``log(0)`` is ``-inf`` and overflow is ``+inf``. Sections: elementary log-space functions; the real-order
+extension of integer-order upper bounds; the Gaussian central-moment table; the amplification map
+log(1 + γ(e^ε − 1)); the binomial sums of the integer-order RDP bounds with their rounding margin; the real-order
+extension of lower bounds.
+
+Longer than the ~500 lines a module should have, on purpose: it is the one home of every numerical helper that
+more than one bound module uses (one implementation each), and its names are imported across the package.
 """
 
 from __future__ import annotations

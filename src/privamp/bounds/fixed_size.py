@@ -46,14 +46,10 @@ from privamp.bounds.taylor_bounds import (
     UPPER_SAFETY,
     add_remove_exact_log_excess,
     add_remove_taylor_log_excess,
-    check_paper_only_range,
-    check_taylor_order,
     finish_rdp,
     is_integer_order,
-    log_convexity_cap,
-    order_chunks,
     replace_one_rdp,
-    taylor_supported,
+    taylor_or_cap_log_excess,
 )
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
@@ -98,25 +94,11 @@ def fixed_size_wor_add_remove_rdp(
 
     Parameters: ``rate`` q = |B|/|D| ∈ (0, 1); ``sigma`` > 0 the noise multiplier; ``m`` ∈ [3, 100].
     """
-    a = check_orders(alphas)
-    q = check_open_unit("rate", rate)
-    s = check_positive("sigma", sigma)
-    mm = check_taylor_order(m)
-    if paper_only:
-        check_paper_only_range(a, mm)
-    log_x = np.full(a.shape, np.inf)
-    taylor = taylor_supported(a, mm)
-    for sl in order_chunks(a.size):
-        idx = np.nonzero(taylor[sl])[0] + sl.start
-        if idx.size:
-            log_x[idx] = add_remove_taylor_log_excess(a[idx], q, s, mm)
-    if not paper_only:
-        fin = np.isfinite(a)
-        log_x[fin] = np.minimum(log_x[fin], log_convexity_cap(a[fin], q, s))
-        ints = np.nonzero(is_integer_order(a) & (a <= MAX_MOMENT_INDEX))[0]
-        if ints.size:
-            exact = add_remove_exact_log_excess(a[ints].astype(np.int64), q, 2.0 / (s * s))
-            log_x[ints] = np.minimum(log_x[ints], exact)
+    a, q, s, log_x = taylor_or_cap_log_excess(alphas, rate, sigma, m, paper_only, add_remove_taylor_log_excess)
+    ints = np.nonzero(is_integer_order(a) & (a <= MAX_MOMENT_INDEX))[0]
+    if ints.size and not paper_only:
+        exact = add_remove_exact_log_excess(a[ints].astype(np.int64), q, 2.0 / (s * s))
+        log_x[ints] = np.minimum(log_x[ints], exact)
     return finish_rdp(a, log_x, UPPER_SAFETY)
 
 

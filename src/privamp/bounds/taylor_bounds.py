@@ -21,7 +21,7 @@ quadrature error estimate). Upper bounds never return NaN; they are ``inf`` only
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -292,25 +292,48 @@ def _replace_one_log_excess(alpha: FloatArray, q: float, sigma_eff: float, log_s
     return logsumexp(np.stack(parts, axis=1), axis=1)
 
 
-def replace_one_rdp(
-    alphas: ArrayLike, rate: float, sigma: float, m: int, paper_only: bool, poisson: bool
-) -> FloatArray:
+def taylor_or_cap_log_excess(
+    alphas: ArrayLike,
+    rate: float,
+    sigma: float,
+    m: int,
+    paper_only: bool,
+    taylor_log_excess: Callable[[FloatArray, float, float, int], FloatArray],
+) -> tuple[FloatArray, float, float, FloatArray]:
+    """Checked (α, q, σ) and log X = min(Taylor bound, convexity cap) at every order (α = ∞: +inf).
+
+    ``taylor_log_excess(α, q, σ, m)`` is evaluated in chunks of orders wherever the moment table covers ⌈α⌉ + m + 2;
+    unless ``paper_only``, every finite order is capped by :func:`log_convexity_cap` (which alone covers larger α).
+    With ``paper_only`` an order beyond the table raises :class:`InvalidParameterError`.
+    """
     a = check_orders(alphas)
     q = check_open_unit("rate", rate)
     s = check_positive("sigma", sigma)
     mm = check_taylor_order(m)
     if paper_only:
         check_paper_only_range(a, mm)
-    inv = 1.0 / (s * s)
-    log_second = (-inv if poisson else 2.0 * inv) + float(log_expm1(2.0 * inv))
-    sigma_eff = 2.0 * s if poisson else s
     log_x = np.full(a.shape, np.inf)
     taylor = taylor_supported(a, mm)
     for sl in order_chunks(a.size):
         idx = np.nonzero(taylor[sl])[0] + sl.start
         if idx.size:
-            log_x[idx] = _replace_one_log_excess(a[idx], q, sigma_eff, log_second, mm)
+            log_x[idx] = taylor_log_excess(a[idx], q, s, mm)
     if not paper_only:
         fin = np.isfinite(a)
         log_x[fin] = np.minimum(log_x[fin], log_convexity_cap(a[fin], q, s))
+    return a, q, s, log_x
+
+
+def replace_one_rdp(
+    alphas: ArrayLike, rate: float, sigma: float, m: int, paper_only: bool, poisson: bool
+) -> FloatArray:
+    """Birrell et al. Thm 3.4 (``poisson=False``, eq. 14) or Thm C.9 (``poisson=True``, eq. 98), capped unless
+    ``paper_only``; see :func:`privamp.bounds.fixed_size.fixed_size_wor_replace_one_rdp`."""
+
+    def taylor(a: FloatArray, q: float, s: float, mm: int) -> FloatArray:
+        inv = 1.0 / (s * s)
+        log_second = (-inv if poisson else 2.0 * inv) + float(log_expm1(2.0 * inv))
+        return _replace_one_log_excess(a, q, 2.0 * s if poisson else s, log_second, mm)
+
+    a, _, _, log_x = taylor_or_cap_log_excess(alphas, rate, sigma, m, paper_only, taylor)
     return finish_rdp(a, log_x, UPPER_SAFETY)

@@ -103,13 +103,27 @@ def _pure_dp_cap(rate: float, eps_inf: float, rounding: int = 1) -> float:
     return float(log_amplified(eps_inf, rate, rounding=rounding))
 
 
+def _checked_base(
+    orders: ArrayLike, rate: object, base_rdp: BaseRdp, eps_inf: object
+) -> tuple[IntArray, float, float, FloatArray]:
+    """Checked integer orders, γ ∈ (0, 1], ε(∞), and ε(j) for j = 2..max(orders) (one call of ``base_rdp``)."""
+    a = check_integer_orders(orders, "orders")
+    g = check_rate("rate", rate)
+    e_inf = check_eps_inf(eps_inf)
+    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, int(a.max()) + 1, dtype=np.float64), e_inf)
+    return a, g, e_inf, eps_j
+
+
 def _finish_upper(
-    orders: IntArray, s: FloatArray, eps_alpha: FloatArray, rate: float, eps_inf: float, raw: bool
+    a: IntArray, g: float, e_inf: float, eps_j: FloatArray, coeff: FloatArray, magnitude: FloatArray, raw: bool
 ) -> FloatArray:
-    value = rdp_from_log_excess(orders, s, 1)
+    """1/(α−1) log(1 + Σ_j C(α, j) γ^j e^{coeff_j}), rounded up; unless ``raw`` capped by ε(α) and ε'(∞)."""
+    j_log_rate = np.arange(2, eps_j.size + 2) * math.log(g)
+    s = log_binomial_sum(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), rounding=1)
+    value = rdp_from_log_excess(a, s, 1)
     if raw:
         return np.asarray(value)
-    return np.asarray(np.minimum(np.minimum(value, eps_alpha), _pure_dp_cap(rate, eps_inf)))
+    return np.asarray(np.minimum(np.minimum(value, eps_j[a - 2]), _pure_dp_cap(g, e_inf)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,15 +161,9 @@ def wor_rdp_upper_integer(
     Returns:
         float64 array, one upper bound per order (``inf`` where ε(j) is infinite).
     """
-    a = check_integer_orders(orders, "orders")
-    g = check_rate("rate", rate)
-    e_inf = check_eps_inf(eps_inf)
-    top = int(a.max())
-    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, top + 1, dtype=np.float64), e_inf)
+    a, g, e_inf, eps_j = _checked_base(orders, rate, base_rdp, eps_inf)
     coeff, magnitude = _thm9_log_coefficients(eps_j, e_inf)
-    j_log_rate = np.arange(2, top + 1) * math.log(g)
-    s = log_binomial_sum(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), rounding=1)
-    return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
+    return _finish_upper(a, g, e_inf, eps_j, coeff, magnitude, raw)
 
 
 def wor_rdp_upper(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
@@ -221,14 +229,11 @@ def wor_rdp_tighter_integer(
             the Theorem 9 term (cost control: the exact moments cost O(l²) multiprecision operations).
         raw: return the formula without the caps ε(α) and log(1 + γ(e^{ε(∞)} − 1)).
     """
-    a = check_integer_orders(orders, "orders")
-    g = check_rate("rate", rate)
-    e_inf = check_eps_inf(eps_inf)
     l_cap = check_int("max_moment_order", max_moment_order, minimum=2)
     if not callable(log_moments):
         raise InvalidParameterError("log_moments", log_moments, "a callable mapping even orders l to log moments")
+    a, g, e_inf, eps_j = _checked_base(orders, rate, base_rdp, eps_inf)
     top = int(a.max())
-    eps_j = evaluate_base_rdp(base_rdp, np.arange(2, top + 1, dtype=np.float64), e_inf)
     coeff, magnitude = _thm9_log_coefficients(eps_j, e_inf)
     if top >= 3:
         l_max = min(2 * ((top + 1) // 2), l_cap - l_cap % 2)
@@ -250,9 +255,7 @@ def wor_rdp_tighter_integer(
         use = tighter < coeff[1:]
         coeff[1:] = np.where(use, tighter, coeff[1:])
         magnitude[1:] = np.where(use, tighter_magnitude, magnitude[1:])
-    j_log_rate = np.arange(2, top + 1) * math.log(g)
-    s = log_binomial_sum(a, coeff + j_log_rate, magnitude + np.abs(j_log_rate), rounding=1)
-    return _finish_upper(a, s, eps_j[a - 2], g, e_inf, raw)
+    return _finish_upper(a, g, e_inf, eps_j, coeff, magnitude, raw)
 
 
 def wor_rdp_tighter(
@@ -277,10 +280,6 @@ def wor_rdp_tighter(
         lambda n: wor_rdp_tighter_integer(n, g, base_rdp, log_moments, e_inf, max_moment_order=max_moment_order),
         _pure_dp_cap(g, e_inf),
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# central moments B(ε, l) = E_q[(p/q − 1)^l] of the worst-case pairs
 
 
 # ---------------------------------------------------------------------------------------------
