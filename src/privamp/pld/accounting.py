@@ -119,6 +119,7 @@ class _Direction:
         self.steps: dict[tuple[float, bool, int], GridPMF] = {}
         self.cache: dict[tuple[float, float, bool], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
+        self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
         self._coarse = [(discretise(p, self._coarse_h(p), pessimistic=True, tail=1e-30), c) for p, c in self.parts]
 
     @staticmethod
@@ -148,16 +149,21 @@ class _Direction:
             dk += c * np.sum(np.exp(t - z[:, None]) * g.losses[None, :], axis=1)
         return k, dk
 
+    def _cumulant_grid(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        if self._kgrid is None:
+            grid = np.linspace(0.0, float(LADDER[-1]), 513)
+            k, dk = self.cumulants(grid)
+            self._kgrid = (grid, k, dk)
+        return self._kgrid
+
     def tilt_for_delta(self, delta: float) -> float:
-        grid = np.linspace(0.0, float(LADDER[-1]), 513)
-        k, dk = self.cumulants(grid)
+        grid, k, dk = self._cumulant_grid()
         g = grid * dk - k
         star = float(grid[min(int(np.searchsorted(g, math.log(1 / delta))), grid.size - 1)])
         return _snap(star)
 
     def tilt_for_epsilon(self, epsilon: float) -> float:
-        grid = np.linspace(0.0, float(LADDER[-1]), 513)
-        _, dk = self.cumulants(grid)
+        grid, _, dk = self._cumulant_grid()
         star = float(grid[min(int(np.searchsorted(dk, epsilon)), grid.size - 1)])
         return _snap(star)
 
@@ -274,9 +280,9 @@ class PLDAccountant:
 
     @staticmethod
     def _saddle_epsilon(d: _Direction, delta: float) -> float:
-        lam = d.tilt_for_delta(delta)
-        _, dk = d.cumulants(np.array([lam]))
-        return float(dk[0])
+        grid, k, dk = d._cumulant_grid()
+        i = min(int(np.searchsorted(grid * dk - k, math.log(1 / delta))), grid.size - 1)
+        return float(dk[i])
 
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
         ups, los = [], []

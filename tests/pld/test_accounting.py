@@ -1,0 +1,115 @@
+"""Composed PLDs: certified intervals against closed forms and the headline numbers."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privamp.pld import PLDAccountant, pairs, pld_delta, pld_epsilon
+from privamp.pld.discretise import discretise
+from privamp.pld.pmf import tilt
+
+mp.mp.dps = 50
+
+
+def _gauss_delta(mu_t: float, eps: float) -> float:
+    e = mp.mpf(eps)
+    return float(mp.ncdf(-e / mu_t + mu_t / 2) - mp.e ** e * mp.ncdf(-e / mu_t - mu_t / 2))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0.0, 4.0))
+def test_single_step_discretisations_bracket_the_exact_curve(eps: float) -> None:
+    pair = pairs.poisson_gaussian(1.0, 0.05, "remove")
+    exact = float(pair.delta(np.array([eps]))[0])
+    up = PLDAccountant([[(pair, 1)]], grid_spacing=2.0**-10).delta(eps)
+    assert up.lower[0] <= exact * (1 + 1e-12) + 1e-300
+    assert exact <= up.upper[0] * (1 + 1e-12)
+
+
+def test_gaussian_composition_brackets_closed_form() -> None:
+    acc = PLDAccountant([[(pairs.gaussian(0.5), 16)]], grid_spacing=2.0**-10)
+    eps = np.array([0.0, 1.0, 3.0, 6.0])
+    r = acc.delta(eps)
+    for e, lo, up in zip(eps, r.lower, r.upper, strict=True):
+        ref = _gauss_delta(2.0, e)
+        assert lo <= ref <= up
+        assert up - lo <= 2e-3 * ref
+
+
+@pytest.mark.parametrize(("eps", "expected_order"), [(8.0, 1e-15), (9.4, 1e-20)])
+def test_tiny_delta_resolved(eps: float, expected_order: float) -> None:
+    acc = PLDAccountant([[(pairs.gaussian(0.1), 100)]], grid_spacing=2.0**-10)  # μ_T = 1
+    r = acc.delta(eps)
+    ref = _gauss_delta(1.0, eps)
+    assert 0.01 * expected_order < ref < 100 * expected_order
+    assert r.lower[0] <= ref <= r.upper[0]
+    assert r.upper[0] <= ref * 1.05
+    assert r.lower[0] >= ref * 0.95
+    e = acc.epsilon(ref)
+    assert e.lower[0] <= eps <= e.upper[0]
+
+
+def test_headline_poisson_gaussian_q001() -> None:
+    remove = pairs.poisson_gaussian(1.0, 0.01, "remove")
+    add = pairs.poisson_gaussian(1.0, 0.01, "add")
+    acc = PLDAccountant([[(remove, 10_000)], [(add, 10_000)]])
+    r = acc.epsilon(1e-5)
+    truth = 6.18771
+    assert r.lower[0] <= truth <= r.upper[0]
+    assert r.upper[0] - truth <= 1e-4 * truth
+    assert truth - r.lower[0] <= 1e-3 * truth
+    t = time.perf_counter()
+    acc.epsilon(1e-5)
+    assert time.perf_counter() - t < 0.5
+
+
+def test_headline_mnist_dpsgd() -> None:
+    q = 256 / 60_000
+    r = pld_epsilon([[(pairs.poisson_gaussian(1 / 1.1, q, "remove"), 14_062)],
+                     [(pairs.poisson_gaussian(1 / 1.1, q, "add"), 14_062)]], 1e-5)
+    truth = 2.38160
+    assert r.lower[0] <= truth <= r.upper[0]
+    assert r.upper[0] - truth <= 1e-4 * truth
+    assert truth - r.lower[0] <= 1e-3 * truth
+    assert r.upper_is_guarantee
+
+
+def test_heterogeneous_composition_equals_merged_gaussian() -> None:
+    # N(μ1) then N(μ2) composes to a Gaussian of μ = √(μ1² + μ2²)
+    r = pld_delta([[(pairs.gaussian(0.6), 4), (pairs.gaussian(0.8), 1)]], [0.5, 2.0], grid_spacing=2.0**-10)
+    mu = math.sqrt(4 * 0.36 + 0.64)
+    for e, lo, up in zip([0.5, 2.0], r.lower, r.upper, strict=True):
+        ref = _gauss_delta(mu, e)
+        assert lo <= ref <= up
+
+
+def test_pessimistic_and_optimistic_single_step_masses() -> None:
+    pair = pairs.poisson_gaussian(1.0, 0.01, "remove")
+    pess = discretise(pair, 1e-3, pessimistic=True, tail=1e-30)
+    opt = discretise(pair, 1e-3, pessimistic=False, tail=1e-30)
+    assert np.exp(pess.log_mass).sum() == pytest.approx(1.0, abs=1e-10)
+    assert np.exp(opt.log_mass).sum() <= 1.0
+    assert tilt(pess, 2.0).v.sum() == pytest.approx(1.0)
+
+
+def test_realisable_pair_is_not_a_guarantee() -> None:
+    r = pld_epsilon([[(pairs.poisson_antiparallel_gaussian(1.0, 0.1), 10)]], 1e-5, grid_spacing=2.0**-9)
+    assert not r.upper_is_guarantee
+    assert 0 < r.lower[0] <= r.upper[0]
+
+
+def test_invalid_inputs() -> None:
+    acc = PLDAccountant([[(pairs.gaussian(1.0), 1)]], grid_spacing=2.0**-8)
+    with pytest.raises(ValueError):
+        acc.epsilon(0.0)
+    with pytest.raises(ValueError):
+        acc.delta(-1.0)
+    with pytest.raises(ValueError):
+        PLDAccountant([[(pairs.gaussian(1.0), 0)]])
