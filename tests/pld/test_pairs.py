@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -21,11 +23,11 @@ def _hockey_quad(p, q, eps: float, lo: float, hi: float) -> float:
     f = lambda x: p(x) - g * q(x)  # noqa: E731
     grid = [mp.mpf(lo) + (mp.mpf(hi) - lo) * k / 400 for k in range(401)]
     points = [grid[0]]
-    for a, b in zip(grid[:-1], grid[1:], strict=True):
+    for a, b in itertools.pairwise(grid):
         if f(a) * f(b) < 0:
             points.append(mp.findroot(f, (a, b), solver="anderson"))
     points.append(grid[-1])
-    return float(sum(mp.quad(lambda x: max(f(x), 0), [a, b]) for a, b in zip(points[:-1], points[1:], strict=True)))
+    return float(sum(mp.quad(lambda x: max(f(x), 0), [a, b]) for a, b in itertools.pairwise(points)))
 
 
 @pytest.mark.parametrize("mu", [0.3, 1.0, 3.0])

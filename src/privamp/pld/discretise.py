@@ -93,7 +93,7 @@ def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArr
         star = np.clip(np.where(np.isfinite(lp), lp - lq, grid[:-1]), grid[:-1], grid[1:])
     below_p, _ = pair.cell_log_masses(np.array([-np.inf, grid[0]]))
     above_p, _ = pair.cell_log_masses(np.array([grid[-1], np.finfo(np.float64).max]))
-    return k0, grid, lp, star, below_p, above_p
+    return k0, np.asarray(grid, dtype=np.float64), lp, np.asarray(star, dtype=np.float64), below_p, above_p
 
 
 def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridPMF:

@@ -11,6 +11,7 @@ the means: m = sensitivity/σ or sensitivity/b). Each pair carries ``evidence``:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -70,7 +71,8 @@ class Mixture:
         """log D(x ∈ (a, b]) for arrays a ≤ b (−inf for empty intervals)."""
         a_ = np.asarray(a, dtype=np.float64)
         b_ = np.asarray(b, dtype=np.float64)
-        terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in zip(self.means, self.log_weights, strict=True)]
+        pairs = zip(self.means, self.log_weights, strict=True)
+        terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in pairs]
         return logsumexp(np.stack(terms), axis=0)
 
     def log_density_shifted(self, x: FloatArray) -> FloatArray:
@@ -214,7 +216,9 @@ def _mix(family: str, comps: dict[float, float]) -> Mixture:
     return Mixture(family, tuple(m for m, _ in items), tuple(math.log(w) for _, w in items))
 
 
-def _real_line_pair(family: str, p: dict[float, float], q: dict[float, float]) -> tuple[tuple[Piece, ...], tuple[Atom, ...]]:
+def _real_line_pair(
+    family: str, p: dict[float, float], q: dict[float, float]
+) -> tuple[tuple[Piece, ...], tuple[Atom, ...]]:
     """Pieces and atoms of (P, Q) for mixtures over the same family whose loss is monotone non-decreasing in x."""
     pm, qm = _mix(family, p), _mix(family, q)
     if family == "gaussian":
@@ -225,7 +229,7 @@ def _real_line_pair(family: str, p: dict[float, float], q: dict[float, float]) -
         Atom(float(pm.log_mass(-np.inf, lo)), float(qm.log_mass(-np.inf, lo))),
         Atom(float(pm.log_mass(hi, np.inf)), float(qm.log_mass(hi, np.inf))),
     )
-    pieces = tuple(Piece(pm, qm, a, b) for a, b in zip(knots[:-1], knots[1:], strict=True) if b > a)
+    pieces = tuple(Piece(pm, qm, a, b) for a, b in itertools.pairwise(knots) if b > a)
     return pieces, atoms
 
 
@@ -237,7 +241,7 @@ def _check_mu(name: str, value: float) -> float:
 
 
 def gaussian(mu: float) -> Pair:
-    """N(μ, 1) vs N(0, 1), μ = sensitivity/σ: the tight pair of the Gaussian mechanism (Dong, Roth & Su 2022, Thm 2.7)."""
+    """N(μ, 1) vs N(0, 1), μ = sensitivity/σ: the tight pair of the Gaussian mechanism (Dong, Roth & Su, Thm 2.7)."""
     mu = _check_mu("mu", mu)
     pieces, atoms = _real_line_pair("gaussian", {mu: 1.0}, {0.0: 1.0})
     return Pair(f"gaussian(mu={mu:g})", "Gaussian mechanism, exact pair (Dong, Roth & Su 2022, Thm 2.7)", pieces, atoms)
@@ -247,7 +251,8 @@ def laplace(mu: float) -> Pair:
     """Lap(μ, 1) vs Lap(0, 1), μ = sensitivity/b: the tight pair of the Laplace mechanism."""
     mu = _check_mu("mu", mu)
     pieces, atoms = _real_line_pair("laplace", {mu: 1.0}, {0.0: 1.0})
-    return Pair(f"laplace(mu={mu:g})", "Laplace mechanism, exact pair (worst-case neighbours, scalar query)", pieces, atoms)
+    evidence = "Laplace mechanism, exact pair (worst-case neighbours, scalar query)"
+    return Pair(f"laplace(mu={mu:g})", evidence, pieces, atoms)
 
 
 def randomized_response(p: float) -> Pair:
@@ -256,7 +261,10 @@ def randomized_response(p: float) -> Pair:
     if not 0 <= p <= 1:
         raise InvalidParameterError("p", p, "in [0, 1]")
     hi, lo = max(p, 1 - p), min(p, 1 - p)
-    lg = (lambda v: math.log(v) if v > 0 else -math.inf)
+
+    def lg(v: float) -> float:
+        return math.log(v) if v > 0 else -math.inf
+
     return Pair(f"randomized_response(p={p:g})", "randomized response, exact pair (two outcomes)", (),
                 (Atom(lg(hi), lg(lo)), Atom(lg(lo), lg(hi))))
 
