@@ -321,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
 class _Config:
     """What the command answers for, echoed as ``"inputs"`` in JSON and as text."""
 
-    mechanism: Mechanism
+    mechanism: Mechanism | None  # None for calibrate, which solves for the Gaussian's sigma
     inputs: dict[str, Any] = field(default_factory=dict)
     steps: int = 1
     steps_rule: str = ""
@@ -438,8 +438,8 @@ def _config(
     args: argparse.Namespace, *, with_mechanism: bool = True, with_steps: bool = True
 ) -> tuple[_Config, Sampling, Neighboring]:
     inputs: dict[str, Any] = {}
-    mechanism: Mechanism = _mechanism(args, inputs) if with_mechanism else Gaussian(1.0)
-    if not with_mechanism:
+    mechanism = _mechanism(args, inputs) if with_mechanism else None
+    if mechanism is None:
         inputs["mechanism"] = "gaussian"
     sampling = _sampling(args, inputs)
     relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value)
@@ -451,6 +451,11 @@ def _config(
     return config, sampling, relation
 
 
+def _event(config: _Config, sampling: Sampling, relation: Neighboring) -> SubsampledMechanism:
+    assert config.mechanism is not None
+    return SubsampledMechanism(config.mechanism, sampling, relation)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # the commands
 
@@ -459,7 +464,7 @@ def _orders(text: str) -> list[float]:
     try:
         values = [float(t) for t in text.split(",") if t.strip()]
     except ValueError:
-        raise InvalidParameterError("alpha", _short_repr(text), "comma-separated real numbers > 1 (or inf)") from None
+        raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf)") from None
     return [float(a) for a in check_orders(values)]
 
 
@@ -596,13 +601,13 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         return _calibrate(args)
     if args.command == "rdp":
         config, sampling, relation = _config(args, with_steps=False)
-        event = SubsampledMechanism(config.mechanism, sampling, relation)
+        event = _event(config, sampling, relation)
         alphas = _orders(args.alpha)
         values = event.rdp(alphas, bound=args.bound)
         config.inputs.update(alpha=alphas, bound=args.bound)
         return {"alpha": alphas, "rdp": [float(v) for v in values], "bound": args.bound, "inputs": config.inputs}
     config, sampling, relation = _config(args)
-    event = SubsampledMechanism(config.mechanism, sampling, relation)
+    event = _event(config, sampling, relation)
     acct = Accountant(conversion=args.conversion).compose(event, config.steps)
     inputs = config.inputs
     if args.command == "epsilon":
