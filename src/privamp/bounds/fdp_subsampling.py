@@ -107,45 +107,42 @@ def _psi_series(w: FloatArray) -> FloatArray:
 
 
 def _log_l(s: FloatArray, p: float) -> FloatArray:
-    """L = log(1 + u) = log(1 − p + p e^s) for s ≥ 0, 0 < p < 1 (log-space beyond s = 700)."""
+    """L = log(1 + u) = log(1 − p + p e^s) for s ≥ 0, 0 < p ≤ 1 (log-space beyond s = 700)."""
     moderate = s <= 700.0
     big_l = np.log1p(p * np.expm1(np.where(moderate, s, 0.0)))
     if not np.all(moderate):
-        big_l = np.where(moderate, big_l, np.logaddexp(math.log1p(-p), math.log(p) + s))
+        log_1mp = math.log1p(-p) if p < 1.0 else -math.inf
+        big_l = np.where(moderate, big_l, np.logaddexp(log_1mp, math.log(p) + s))
     return np.asarray(big_l)
 
 
-def _log_integrand(y: FloatArray, alpha: FloatArray, p: float, mu: float) -> tuple[FloatArray, FloatArray]:
-    """log[φ(y + μ/2) g(u(y))], the integrand of I(α) in y = x − μ/2 ≥ 0 (same-shape arrays ``y``, ``alpha``), and a
-    bound, in units of ULP/16, on the absolute rounding error of that logarithm (see :func:`_quadrature`).
+def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, FloatArray]:
+    """log g(u) at u = p(e^s − 1), s ≥ 0, 0 < p ≤ 1 (flat arrays of one shape), and a bound, in units of ULP/16, on
+    its absolute rounding error.
 
-    g(u) = (1 + u)^α + (1 + u)^{1−α} − 2 − u, u = p(e^{μy} − 1), in four regimes (d = α − 1, L = log(1 + u)):
+    g(u) = (1 + u)^α + (1 + u)^{1−α} − 2 − u in four regimes (d = α − 1, L = log(1 + u)):
 
     * u < 1e-80: the upper bound log[α(α − 1)u²] + αu (g'' ≤ 2α(α − 1)(1 + u)^α on [0, u]; the true value is
       smaller by a relative O(αu) ≤ 1e-74);
     * dL < 1/4: g = d·u·L + (1 + u)ψ(dL) + ψ(−dL), ψ(w) = e^w − 1 − w, three non-negative terms;
     * 1/4 ≤ dL, αL ≤ 700: g = (1 + u)e^{dL} + e^{−dL} − 2 − u (sum of magnitudes ≤ 70 g);
-    * αL > 700: log g = αL + log(1 − e^t), t = −dL + log1p(−(1 − e^{−dL})e^{−L}) < 0.
+    * αL > 700: log g = αL + log(1 − e^t), t = −dL + log1p(−(1 − e^{−dL})e^{−L}) < 0 (error ≤ 4αs ulps: L ≤ s).
     """
-    y_flat = y.ravel()
-    a = alpha.ravel()
-    s = mu * y_flat
-    x = y_flat + 0.5 * mu
     moderate = s <= 700.0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         em1 = np.expm1(np.where(moderate, s, 700.0))
         log_u = math.log(p) + np.where(moderate, np.log(em1), s)  # beyond 700: log p + s, high by < e^−700
         u = np.where(moderate, p * em1, np.exp(log_u))  # inf only where αL > 700 (u is not used there)
         big_l = _log_l(s, p)
-        d = a - 1.0
+        d = alpha - 1.0
         d_l = d * big_l
-        a_l = a * big_l
+        a_l = alpha * big_l
         tiny = log_u < _LOG_TINY_U
         big = ~tiny & (a_l > 700.0)
         series = ~tiny & (d_l < 0.25)
         direct = ~tiny & ~big & ~series
         log_g = np.empty(s.shape)
-        scale = x * x + 16.0
+        scale = np.full(s.shape, 16.0)
         if np.any(direct):
             i = np.nonzero(direct)[0]
             ui, wi = u[i], d_l[i]
@@ -160,15 +157,24 @@ def _log_integrand(y: FloatArray, alpha: FloatArray, p: float, mu: float) -> tup
             li, di = big_l[i], d[i]
             t = -di * li + np.log1p(np.expm1(-di * li) * np.exp(-li))
             log_g[i] = a_l[i] + log1mexp(np.minimum(t, 0.0))
-            scale[i] += 4.0 * a[i] * s[i]
+            scale[i] += 4.0 * alpha[i] * s[i]
         if np.any(tiny):
             i = np.nonzero(tiny)[0]
             lu = log_u[i]
-            terms = (np.log(a[i]), np.log(d[i]), 2.0 * lu)
-            log_g[i] = terms[0] + terms[1] + terms[2] + a[i] * np.exp(lu)
+            terms = (np.log(alpha[i]), np.log(d[i]), 2.0 * lu)
+            log_g[i] = terms[0] + terms[1] + terms[2] + alpha[i] * np.exp(lu)
             scale[i] += np.abs(terms[0]) + np.abs(terms[1]) + np.abs(terms[2])
+    return np.asarray(log_g), np.asarray(scale)
+
+
+def _log_integrand(y: FloatArray, alpha: FloatArray, p: float, mu: float) -> tuple[FloatArray, FloatArray]:
+    """log[φ(y + μ/2) g(u(y))], u = p(e^{μy} − 1): the Gaussian integrand of I(α) in y = x − μ/2 ≥ 0 (same-shape
+    arrays ``y``, ``alpha``), and a bound, in units of ULP/16, on the absolute rounding error of that logarithm."""
+    y_flat = y.ravel()
+    x = y_flat + 0.5 * mu
+    log_g, scale = _log_g(mu * y_flat, alpha.ravel(), p)
     out = log_g - 0.5 * x * x - _LOG_SQRT_2PI
-    return np.asarray(out.reshape(y.shape)), np.asarray(scale.reshape(y.shape))
+    return np.asarray(out.reshape(y.shape)), np.asarray((scale + x * x).reshape(y.shape))
 
 
 def _h(y: FloatArray, alpha: FloatArray, p: float, mu: float) -> FloatArray:
@@ -215,7 +221,7 @@ def _superlevel_intervals(alpha: FloatArray, p: float, mu: float) -> tuple[Float
         logit_lo = np.log(w_lo) - np.log1p(-w_lo)
     y_lo = np.where(two, (logit_lo - logit_p) / mu, -half)
     y_hi = np.where(two, (-logit_lo - logit_p) / mu, -half)
-    has_a = two & (slope(y_lo, alpha) < 0)
+    has_a = two & (slope(y_lo, alpha) <= 0)  # with has_b below, at least one maximum always exists
     has_b = ~two | (slope(y_hi, alpha) > 0)
     both = has_a & has_b
     top = am - half
@@ -233,8 +239,9 @@ def _superlevel_intervals(alpha: FloatArray, p: float, mu: float) -> tuple[Float
     level = np.max(log_f, axis=0) - _DEPTH
     lev_h = level + _LOG_SQRT_2PI  # compare h (no normalising constant) against this
 
-    h_peaks = _h(np.concatenate([y_a, y_b]), np.tile(alpha, 2), p, mu)
+    h_peaks = _h(np.maximum(np.concatenate([y_a, y_b]), 0.0), np.tile(alpha, 2), p, mu)
     h_max = np.maximum(np.where(has_a, h_peaks[:n], -np.inf), np.where(has_b, h_peaks[n:], -np.inf))
+    h_max = np.maximum(h_max, _h(np.zeros(n), alpha, p, mu))  # sup of h over y ≥ 0
     # For x = y + μ/2 ≥ αμ, h' ≤ αμ − x, so h(αμ − μ/2 + r) ≤ max h − r²/2.
     far = np.maximum(top, 0.0) + np.sqrt(2.0 * np.maximum(h_max - lev_h, 0.0)) + 1.0
 
@@ -267,18 +274,26 @@ def _superlevel_intervals(alpha: FloatArray, p: float, mu: float) -> tuple[Float
     return lo, hi, log_left_out
 
 
-def _quadrature(
-    alpha: FloatArray, lo: FloatArray, hi: FloatArray, p: float, mu: float, width: float
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Composite Gauss–Legendre over the intervals [lo, hi] (rows: orders), panels of at most ``width``.
+LogIntegrand = Callable[[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
 
-    Returns (shift, Q, T, R), all but shift scaled by e^{−shift}: Q the 16-node rule, T = Σ_panels |Q16 − Q12| (an
-    estimate of the truncation error of Q12, hence a conservative one of Q16's), R = Σ_nodes w f (e^δ − 1) with δ the
-    bound on the absolute rounding error of each log-term.
+
+def _quadrature(
+    alpha: FloatArray, lo: FloatArray, hi: FloatArray, width: float, refine: int, log_integrand: LogIntegrand
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Composite Gauss–Legendre over the intervals [lo, hi] (rows: orders): each interval is cut into
+    max(⌈4^refine·length/width⌉, 4^refine) equal panels (at most _MAX_PANELS).
+
+    ``log_integrand(nodes, alphas)`` returns the log-integrand and a bound on its absolute rounding error in units
+    of ULP/16. Returns (shift, Q, T, R), all but shift scaled by e^{−shift}: Q the 16-node rule,
+    T = Σ_panels |Q16 − Q12| (an estimate of the truncation error of Q12, hence a conservative one of Q16's),
+    R = Σ_nodes w f (e^δ − 1) with δ the bound on the absolute rounding error of each log-term.
     """
     n = alpha.size
     length = np.maximum(hi - lo, 0.0).ravel()
-    panels = np.where(length > 0, np.clip(np.ceil(length / width), 1, _MAX_PANELS), 0).astype(np.int64)
+    split = 4**refine
+    with np.errstate(invalid="ignore"):
+        wanted = np.maximum(np.ceil(split * length / width), split)
+    panels = np.where(length > 0, np.clip(wanted, 1, _MAX_PANELS), 0).astype(np.int64)
     owner = np.repeat(np.repeat(np.arange(n), lo.shape[1]), panels)
     step = np.repeat(length / np.maximum(panels, 1), panels)
     first = np.cumsum(panels) - panels
@@ -288,8 +303,8 @@ def _quadrature(
     a_col = np.broadcast_to(alpha[owner][:, None], (owner.size, _GL_X.size))
     a_col_c = np.broadcast_to(alpha[owner][:, None], (owner.size, _GL_X_CHECK.size))
     log_half = np.log(half)[:, None]
-    log_f, scale = _log_integrand(centre[:, None] + half[:, None] * _GL_X, a_col, p, mu)
-    log_f_c, _ = _log_integrand(centre[:, None] + half[:, None] * _GL_X_CHECK, a_col_c, p, mu)
+    log_f, scale = log_integrand(centre[:, None] + half[:, None] * _GL_X, a_col)
+    log_f_c, _ = log_integrand(centre[:, None] + half[:, None] * _GL_X_CHECK, a_col_c)
     terms = log_f + _LOG_GL_W + log_half
     terms_c = log_f_c + _LOG_GL_W_CHECK + log_half
     delta = 16.0 * ULP * (scale + np.abs(terms))
@@ -307,31 +322,46 @@ def _quadrature(
     return np.asarray(shift, dtype=np.float64), total, truncation, rounding_sum
 
 
-def _log_excess_upper(alpha: FloatArray, p: float, mu: float) -> FloatArray:
-    """An upper bound on log I(α), finite α > 1, 0 < p < 1.
+def _integral_upper(
+    alpha: FloatArray,
+    lo: FloatArray,
+    hi: FloatArray,
+    width: float,
+    log_integrand: LogIntegrand,
+    log_extra: FloatArray,
+) -> FloatArray:
+    """An upper bound on log(∫ e^{log_integrand} over the intervals + e^{log_extra}), per order.
 
-    Q + T + R + _QUAD_REL·Q + (bound on the mass left out), see :func:`_quadrature`; orders whose estimated
-    truncation error T exceeds both _REFINE_TARGET·Q and the rounding bound R are recomputed with panels 4 times
-    narrower (up to _REFINE_ROUNDS times). Finally 4 ulps of |log I| cover the last logarithm.
+    Q + T + R + _QUAD_REL·Q (see :func:`_quadrature`) + e^{log_extra} (the caller's own upper bound on the rest);
+    orders whose estimated truncation error T exceeds both _REFINE_TARGET·Q and the rounding bound R are recomputed
+    with panels 4 times narrower (up to _REFINE_ROUNDS times). Finally 4 ulps of |log I| cover the last logarithm.
     """
-    lo, hi, log_left_out = _superlevel_intervals(alpha, p, mu)
     n = alpha.size
     shift, total, truncation, rounding = (np.empty(n) for _ in range(4))
     rows = np.arange(n)
-    width = _PANEL * min(1.0, mu**-0.5)
     for attempt in range(_REFINE_ROUNDS + 1):
-        parts = _quadrature(alpha[rows], lo[rows], hi[rows], p, mu, width)
+        parts = _quadrature(alpha[rows], lo[rows], hi[rows], width, attempt, log_integrand)
         shift[rows], total[rows], truncation[rows], rounding[rows] = parts
         rough = parts[2] > np.maximum(_REFINE_TARGET * parts[1], parts[3])  # not when rounding noise dominates
         if attempt == _REFINE_ROUNDS or not np.any(rough):
             break
         rows = rows[rough]
-        width /= 4.0
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        bound = total * (1.0 + _QUAD_REL) + truncation + rounding + np.exp(log_left_out - shift)
-        log_i = np.log(bound) + shift
+        top = np.maximum(shift, np.where(np.isnan(log_extra), -np.inf, log_extra))
+        bound = (total * (1.0 + _QUAD_REL) + truncation + rounding) * np.exp(shift - top) + np.exp(log_extra - top)
+        log_i = np.log(bound) + top
         log_i = log_i + 4.0 * ULP * np.abs(log_i)
     return np.asarray(np.where(np.isnan(log_i), np.inf, log_i))
+
+
+def _log_excess_upper(alpha: FloatArray, p: float, mu: float) -> FloatArray:
+    """An upper bound on log I(α) for the Gaussian, finite α > 1, 0 < p < 1."""
+    lo, hi, log_left_out = _superlevel_intervals(alpha, p, mu)
+
+    def integrand(y: FloatArray, a: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return _log_integrand(y, a, p, mu)
+
+    return _integral_upper(alpha, lo, hi, _PANEL * min(1.0, mu**-0.5), integrand, log_left_out)
 
 
 def fdp_subsampled_gaussian_rdp(alphas: ArrayLike, rate: float, mu: float) -> FloatArray:
