@@ -85,3 +85,30 @@ def test_no_nan_at_extremes() -> None:
         assert not np.any(np.isnan(values))
     assert math.isinf(float(randomized_response_rdp(2.0, 1.0)))
     assert np.all(randomized_response_rdp(a, 0.5) == 0)
+
+
+SIGMAS = [1e-12, 1e-8, 1e-3, 1.0, 1e3, 1e100, 1e154, 1e160, 1e200, 1e300]
+EXTREME_ORDERS = np.array([1.001, 1.5, 2.0, 10.0, 1e3, 2.0**20, np.inf])
+
+
+@pytest.mark.parametrize("sigma", SIGMAS)
+def test_base_curves_at_extreme_noise(sigma: float) -> None:
+    """No NaN (the Gaussian gave inf·0 = NaN at α = ∞ for σ ≳ 1e154), positive, non-decreasing, and an upper bound."""
+    with mp.workdps(450):
+        for alpha in EXTREME_ORDERS[:-1].tolist():
+            a, s = mp.mpf(alpha), mp.mpf(sigma)
+            assert mp.mpf(float(gaussian_rdp(alpha, sigma))) >= a / (2 * s * s)
+            lap = mp.log(a / (2 * a - 1) * mp.exp((a - 1) / s) + (a - 1) / (2 * a - 1) * mp.exp(-a / s)) / (a - 1)
+            assert mp.mpf(float(laplace_rdp(alpha, sigma))) >= lap
+            if lap > mp.mpf("1e-300"):
+                assert float(laplace_rdp(alpha, sigma)) == pytest.approx(float(lap), rel=1e-13)
+    for values in (
+        gaussian_rdp(EXTREME_ORDERS, sigma),
+        laplace_rdp(EXTREME_ORDERS, sigma),
+        pure_dp_rdp(EXTREME_ORDERS, 1.0 / sigma),
+        randomized_response_rdp(EXTREME_ORDERS, 1.0 / (1.0 + math.exp(-1.0 / sigma))),
+    ):
+        assert not np.any(np.isnan(values))
+        assert np.all(values >= 0) and np.all(values[1:] >= values[:-1])
+    assert gaussian_rdp(np.inf, sigma) == np.inf
+    assert laplace_rdp(np.inf, sigma) == pytest.approx(1.0 / sigma, rel=1e-15)

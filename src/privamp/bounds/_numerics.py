@@ -132,17 +132,29 @@ def log1mexp(x: ArrayLike) -> FloatArray:
 
 
 def expm1mx(w: ArrayLike) -> FloatArray:
-    """e^w − 1 − w, accurate for small |w| (Taylor series) and large w."""
+    """e^w − 1 − w, accurate for small |w| (w² × :func:`expm1mx_over_square`) and large w."""
     w_ = np.asarray(w, dtype=np.float64)
     small = np.abs(w_) < 0.25
     ws = np.where(small, w_, 0.0)
-    term = ws * ws / 2.0
+    with np.errstate(over="ignore"):
+        direct = np.expm1(np.where(small, 0.0, w_)) - np.where(small, 0.0, w_)
+    return np.asarray(np.where(small, ws * ws * expm1mx_over_square(ws), direct))
+
+
+def expm1mx_over_square(w: ArrayLike) -> FloatArray:
+    """(e^w − 1 − w)/w² = Σ_{k≥2} w^{k−2}/k!: the series for |w| < 1/4 (1/2 at w = 0, no underflow for tiny w),
+    else the direct form."""
+    w_ = np.asarray(w, dtype=np.float64)
+    small = np.abs(w_) < 0.25
+    ws = np.where(small, w_, 0.0)
+    term = np.full(w_.shape, 0.5)
     series = term.copy()
     for k in range(3, 20):
         term = term * ws / k
         series = series + term
+    wd = np.where(small, 1.0, w_)
     with np.errstate(over="ignore"):
-        direct = np.expm1(np.where(small, 0.0, w_)) - np.where(small, 0.0, w_)
+        direct = (np.expm1(wd) - wd) / (wd * wd)
     return np.asarray(np.where(small, series, direct))
 
 

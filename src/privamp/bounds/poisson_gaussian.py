@@ -22,6 +22,7 @@ from privamp.bounds._numerics import (
     softplus,
 )
 from privamp.bounds._rdp_inputs import check_probability
+from privamp.bounds.base import gaussian_rdp
 from privamp.bounds.poisson import binomial_sum_rdp
 from privamp.validation import (
     check_orders,
@@ -250,9 +251,8 @@ def poisson_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: float) -> FloatA
     sig = check_positive("sigma", sigma)
     if gamma == 0.0:
         return np.zeros(a.shape)
-    with np.errstate(over="ignore"):
-        if gamma == 1.0:
-            return np.asarray(a / (2.0 * sig * sig))
+    if gamma == 1.0:
+        return gaussian_rdp(a, sig)
     out = np.full(a.shape, np.inf)
     finite = np.isfinite(a)
     integer = finite & (a == np.floor(a))
