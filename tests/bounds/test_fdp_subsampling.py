@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from privamp.bounds.fdp_subsampling import (
     FDP_SUBSAMPLING_EVIDENCE,
     fdp_subsampled_gaussian_rdp,
+    fdp_subsampled_laplace_rdp,
+    fdp_subsampled_pure_dp_rdp,
     fdp_wor_replace_one_gaussian_rdp,
 )
 from privamp.errors import InvalidParameterError
@@ -298,3 +300,115 @@ def test_speed_200_orders() -> None:
 def test_evidence_string() -> None:
     assert "Thm 4.2" in FDP_SUBSAMPLING_EVIDENCE
     assert "docs/proofs/fdp-subsampling-rdp.md" in FDP_SUBSAMPLING_EVIDENCE
+
+
+# --- ε-DP base (randomized-response pair) and the one-dimensional Laplace pair -------------------------------------
+
+
+def _mp_g(u: mp.mpf, a: mp.mpf) -> mp.mpf:
+    """g(u) = (1+u)^α + (1+u)^{1−α} − 2 − u with the bits lost to cancellation added."""
+    lost = (2 * max(0, -int(mp.log(u, 2))) if u < 1 else 0) + max(0, -int(mp.log(a - 1, 2))) + 30
+    with mp.extraprec(lost):
+        return (1 + u) ** a + (1 + u) ** (1 - a) - 2 - u
+
+
+def mp_pure_dp(alpha: float, p: float, eps: float) -> mp.mpf:
+    with mp.workdps(40):
+        a, q, e = mp.mpf(alpha), mp.mpf(p), mp.mpf(eps)
+        return mp.log1p(_mp_g(q * mp.expm1(e), a) / (1 + mp.exp(e))) / (a - 1)
+
+
+def mp_laplace(alpha: float, p: float, eps: float) -> mp.mpf:
+    """Lap(0,1) vs Lap(ε,1): ∫_{ε/2}^{ε} e^{−x}/2 g(p(e^{2x−ε} − 1)) dx + e^{−ε}/2 g(p(e^ε − 1)), in x (not v)."""
+    with mp.workdps(40):
+        a, q, e = mp.mpf(alpha), mp.mpf(p), mp.mpf(eps)
+        pts = [e / 2 + (e / 2) * k / 40 for k in range(41)]
+        integral = mp.quad(lambda x: mp.exp(-x) / 2 * _mp_g(q * mp.expm1(2 * x - e), a), pts, method="gauss-legendre")
+        return mp.log1p(integral + mp.exp(-e) / 2 * _mp_g(q * mp.expm1(e), a)) / (a - 1)
+
+
+PURE_POINTS = [
+    (alpha, p, eps)
+    for alpha in (1.001, 1.5, 3.5, 16.0, 100.5, 1024.0)
+    for p in (1e-6, 0.01, 0.5, 1.0)
+    for eps in (0.01, 1.0, 3.0, 8.0)
+]
+
+
+@pytest.mark.parametrize(("alpha", "p", "eps"), PURE_POINTS)
+def test_pure_dp_and_laplace_match_mpmath_from_above(alpha: float, p: float, eps: float) -> None:
+    for fun, ref in ((fdp_subsampled_pure_dp_rdp, mp_pure_dp), (fdp_subsampled_laplace_rdp, mp_laplace)):
+        exact = ref(alpha, p, eps)
+        value = fun([alpha], p, eps)[0]
+        assert mp.mpf(value) >= exact
+        assert value <= float(exact) * (1 + 1e-11)
+
+
+@pytest.mark.parametrize("alpha", [1.5, 3.0, 20.0, 300.0])
+@pytest.mark.parametrize("eps", [0.1, 0.5, 2.0])
+def test_rate_one_is_the_base_mechanism(alpha: float, eps: float) -> None:
+    """p = 1: randomized response's RDP and the Laplace mechanism's (Mironov 2017, Prop. 6)."""
+    with mp.workdps(40):
+        a, e = mp.mpf(alpha), mp.mpf(eps)
+        q = mp.exp(e) / (1 + mp.exp(e))
+        rr = mp.log(q**a * (1 - q) ** (1 - a) + (1 - q) ** a * q ** (1 - a)) / (a - 1)
+        laplace = mp.log(a / (2 * a - 1) * mp.exp((a - 1) * e) + (a - 1) / (2 * a - 1) * mp.exp(-a * e)) / (a - 1)
+    assert fdp_subsampled_pure_dp_rdp([alpha], 1.0, eps)[0] == pytest.approx(float(rr), rel=1e-12)
+    assert fdp_subsampled_laplace_rdp([alpha], 1.0, eps)[0] == pytest.approx(float(laplace), rel=1e-12)
+    assert fdp_subsampled_pure_dp_rdp([alpha], 1.0, eps)[0] >= float(rr)
+    assert fdp_subsampled_laplace_rdp([alpha], 1.0, eps)[0] >= float(laplace)
+
+
+@pytest.mark.parametrize(("p", "eps"), [(0.01, 0.5), (0.1, 2.0), (1e-4, 5.0), (0.5, 1.0)])
+def test_pure_dp_above_realisable_pairs_and_below_pure_dp_cap(p: float, eps: float) -> None:
+    """RR(bit = [the batch holds the odd record with value 1]) realises M = (1−p)P0 + pP1 vs P0 (both orders)."""
+    alphas = np.array([1.01, 1.5, 2.0, 4.0, 16.0, 64.0, 256.0])
+    value = fdp_subsampled_pure_dp_rdp(alphas, p, eps)
+    with mp.workdps(40):
+        e = mp.mpf(eps)
+        p0 = [mp.exp(e) / (1 + mp.exp(e)), 1 / (1 + mp.exp(e))]
+        m = [(1 - p) * p0[0] + p * p0[1], (1 - p) * p0[1] + p * p0[0]]
+        for a, v in zip(alphas, value, strict=True):
+            forward = mp.log(sum(mi**a * pi ** (1 - a) for mi, pi in zip(m, p0, strict=True))) / (a - 1)
+            backward = mp.log(sum(pi**a * mi ** (1 - a) for mi, pi in zip(m, p0, strict=True))) / (a - 1)
+            assert mp.mpf(v) >= max(forward, backward)
+    cap = math.log1p(p * math.expm1(eps))
+    assert np.all(value <= cap * (1 + 1e-12))
+    for fun in (fdp_subsampled_pure_dp_rdp, fdp_subsampled_laplace_rdp):
+        at_inf = fun([math.inf], p, eps)[0]
+        assert cap <= at_inf <= cap * (1 + 1e-12)
+
+
+def test_pure_dp_and_laplace_edge_values() -> None:
+    alphas = [1 + 1e-12, 1.5, 2.0**20, math.inf]
+    assert np.array_equal(fdp_subsampled_pure_dp_rdp(alphas, 0.1, 0.0), np.zeros(4))
+    assert np.all(np.isinf(fdp_subsampled_pure_dp_rdp(alphas, 0.1, math.inf)))
+    assert np.all(np.isinf(fdp_subsampled_laplace_rdp(alphas, 0.1, math.inf)))
+    for p in (1e-300, 1e-6, 0.3, 1.0):
+        for eps in (1e-12, 0.5, 50.0, 1000.0):
+            for fun in (fdp_subsampled_pure_dp_rdp, fdp_subsampled_laplace_rdp):
+                value = fun(alphas, p, eps)
+                assert not np.any(np.isnan(value))
+                assert np.all(value > 0)
+                assert np.all(np.diff(value) >= -1e-9 * value[1:])
+
+
+@pytest.mark.parametrize(
+    ("fun", "kwargs", "name"),
+    [
+        (fdp_subsampled_pure_dp_rdp, {"alphas": [1.0], "rate": 0.1, "epsilon": 1.0}, "alpha"),
+        (fdp_subsampled_pure_dp_rdp, {"alphas": [2.0], "rate": 0.0, "epsilon": 1.0}, "rate"),
+        (fdp_subsampled_pure_dp_rdp, {"alphas": [2.0], "rate": 0.1, "epsilon": -1.0}, "epsilon"),
+        (fdp_subsampled_pure_dp_rdp, {"alphas": [2.0], "rate": 0.1, "epsilon": float("nan")}, "epsilon"),
+        (fdp_subsampled_laplace_rdp, {"alphas": [0.5], "rate": 0.1, "epsilon": 1.0}, "alpha"),
+        (fdp_subsampled_laplace_rdp, {"alphas": [2.0], "rate": 2.0, "epsilon": 1.0}, "rate"),
+        (fdp_subsampled_laplace_rdp, {"alphas": [2.0], "rate": 0.1, "epsilon": 0.0}, "epsilon"),
+        (fdp_subsampled_laplace_rdp, {"alphas": [2.0], "rate": 0.1, "epsilon": "1"}, "epsilon"),
+    ],
+)
+def test_pure_dp_and_laplace_invalid_input(
+    fun: Callable[..., np.ndarray], kwargs: dict[str, object], name: str
+) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        fun(**kwargs)
+    assert info.value.name == name

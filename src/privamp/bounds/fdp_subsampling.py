@@ -17,7 +17,9 @@ D_α ≤ D_α(A*‖B*) = D_α(B*‖A*), where
 
 Gaussian: P0 = N(0, 1), P1 = N(μ, 1), R+ = {x > μ/2}, u = p(e^{μx − μ²/2} − 1). For DP-SGD under replace-one the
 clipped sum has per-record sensitivity 2C, so the caller passes **μ = 2/σ** for noise multiplier σ
-(:func:`fdp_wor_replace_one_gaussian_rdp` does this).
+(:func:`fdp_wor_replace_one_gaussian_rdp` does this). Also here: :func:`fdp_subsampled_pure_dp_rdp` (any ε-DP base
+mechanism: the randomized-response pair, closed form) and :func:`fdp_subsampled_laplace_rdp` (the 1-d Laplace pair
+Lap(0, b) vs Lap(Δ, b), ε = Δ/b, by quadrature on a graded mesh).
 
 Numerics (Gaussian). With y = x − μ/2 ≥ 0, d = α − 1, L = log(1 + u), ψ(w) = e^w − 1 − w:
 
@@ -49,11 +51,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp.bounds._numerics import ROUND, ULP, FloatArray, log1mexp, softplus
-from privamp.validation import check_orders, check_positive, check_rate
+from privamp.validation import check_nonnegative, check_orders, check_positive, check_rate
 
 __all__ = [
     "FDP_SUBSAMPLING_EVIDENCE",
     "fdp_subsampled_gaussian_rdp",
+    "fdp_subsampled_laplace_rdp",
+    "fdp_subsampled_pure_dp_rdp",
     "fdp_wor_replace_one_gaussian_rdp",
 ]
 
@@ -69,6 +73,7 @@ _GL_X_CHECK, _GL_W_CHECK = np.polynomial.legendre.leggauss(12)
 _LOG_GL_W = np.log(_GL_W)
 _LOG_GL_W_CHECK = np.log(_GL_W_CHECK)
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+_LOG2 = math.log(2.0)
 #: Integrate where the log-integrand bound is within this many nats of a sampled value of the integrand.
 _DEPTH = 46.0
 #: Bisection steps for the stationary points of h (brackets shorter than αμ ≤ 2^30: error < 1e-5) and for the
@@ -405,3 +410,107 @@ def fdp_wor_replace_one_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: floa
     """
     s = check_positive("sigma", sigma)
     return fdp_subsampled_gaussian_rdp(alphas, rate, 2.0 / s)
+
+
+# --- ε-DP base mechanisms (randomized response) and the one-dimensional Laplace mechanism -------------------------
+
+
+def _log_one_plus_pu(eps: float, p: float) -> float:
+    """log(1 − p + p e^ε) = D_∞ of the subsampled pair, rounded up."""
+    value = float(_log_l(np.array([eps]), p)[0])
+    return float(np.nextafter(value * (1.0 + ROUND), np.inf))
+
+
+def _finish(a: FloatArray, log_i: FloatArray, cap: float) -> FloatArray:
+    """ε = softplus(log I)/(α − 1) rounded outward, capped by D_∞ (``cap``, also the value at α = ∞)."""
+    out = np.full(a.shape, cap)
+    finite = np.isfinite(a)
+    with np.errstate(over="ignore"):
+        eps = softplus(log_i[finite]) / (a[finite] - 1.0) * (1.0 + ROUND)
+    out[finite] = np.minimum(np.nextafter(eps, np.inf), cap)
+    return out
+
+
+def fdp_subsampled_pure_dp_rdp(alphas: ArrayLike, rate: float, epsilon: float) -> FloatArray:
+    """RDP UPPER bound of ANY ε-DP mechanism (replace-one) subsampled WITHOUT replacement, m of n, p = m/n.
+
+    An ε-DP mechanism is f_{ε,0}-DP (DRS 2022, §2), and f_{ε,0} = T(P0, P1) for the symmetric randomized-response
+    pair P0 = (e^ε, 1)/(1 + e^ε), P1 = (1, e^ε)/(1 + e^ε). The proof of ``docs/proofs/fdp-subsampling-rdp.md`` then
+    gives, with R+ the second outcome (ratio e^ε) and u = p(e^ε − 1),
+
+        ε(α) = log(1 + g(u)/(1 + e^ε)) / (α − 1),   g(u) = (1 + u)^α + (1 + u)^{1−α} − 2 − u,
+
+    in closed form; α = ∞ gives D_∞ = log(1 + p(e^ε − 1)), which also caps every value. p = 1 gives the RDP of
+    randomized response itself. ``epsilon`` ∈ [0, inf] (0 → 0, inf → inf); ``rate`` ∈ (0, 1].
+    """
+    a = check_orders(alphas)
+    p = check_rate("rate", rate)
+    eps = check_nonnegative("epsilon", epsilon, allow_inf=True)
+    if eps == 0.0:
+        return np.zeros(a.shape)
+    if math.isinf(eps):
+        return np.full(a.shape, math.inf)
+    cap = _log_one_plus_pu(eps, p)
+    finite = a[np.isfinite(a)]
+    log_g, scale = _log_g(np.full(finite.shape, eps), finite, p)
+    log_i = log_g - float(softplus(eps))
+    log_i = log_i + 16.0 * ULP * (scale + np.abs(log_g) + eps + 1.0)
+    full = np.zeros(a.shape)
+    full[np.isfinite(a)] = log_i
+    return _finish(a, full, cap)
+
+
+#: Largest panel of the graded Laplace mesh, in units of v = (2x − Δ)/b.
+_LAPLACE_PANEL = 2.0
+
+
+def fdp_subsampled_laplace_rdp(alphas: ArrayLike, rate: float, epsilon: float) -> FloatArray:
+    """RDP UPPER bound of a mechanism whose trade-off function is that of the ONE-DIMENSIONAL Laplace pair
+    P0 = Lap(0, b), P1 = Lap(Δ, b), ε = Δ/b (replace-one), subsampled WITHOUT replacement, m of n, p = m/n.
+
+    The pair is symmetric (x ↦ Δ − x), R+ = {x > Δ/2}; with v = (2x − Δ)/b the proof of
+    ``docs/proofs/fdp-subsampling-rdp.md`` gives ε(α) = log(1 + I(α))/(α − 1),
+
+        I(α) = (e^{−ε/2}/4) ∫_0^ε e^{−v/2} g(p(e^v − 1)) dv + (e^{−ε}/2) g(p(e^ε − 1)).
+
+    The integral is done by Gauss–Legendre on a mesh graded toward v = ε (first panel 2/(1 + αw), w the
+    logistic weight at ε, doubling up to 2), with the same margins as the Gaussian version; α = ∞ gives
+    D_∞ = log(1 + p(e^ε − 1)), which caps every value; p = 1 gives the Laplace mechanism's RDP. Only the 1-d
+    pair is claimed: for a d-dimensional Laplace mechanism with ℓ1 sensitivity the caller must justify that its
+    trade-off function is at least this one. ``epsilon`` ∈ (0, inf] (inf → inf); ``rate`` ∈ (0, 1].
+    """
+    a = check_orders(alphas)
+    p = check_rate("rate", rate)
+    e0 = check_positive("epsilon", epsilon, allow_inf=True)
+    if math.isinf(e0):
+        return np.full(a.shape, math.inf)
+    cap = _log_one_plus_pu(e0, p)
+    finite = np.isfinite(a)
+    af = a[finite]
+    if af.size == 0:
+        return _finish(a, np.zeros(a.shape), cap)
+    n = af.size
+    logit = math.inf if p == 1.0 else e0 + math.log(p) - math.log1p(-p)
+    w_end = 1.0 if math.isinf(logit) else float(_expit(np.array([logit]))[0])
+    first = 2.0 / (1.0 + af * w_end)
+    doublings = math.ceil(math.log2(_LAPLACE_PANEL / float(first.min()))) + 2
+    count = doublings + math.ceil(e0 / _LAPLACE_PANEL) + 1
+    k = np.arange(count)
+    widths = np.minimum(_LAPLACE_PANEL, first[:, None] * np.exp2(np.maximum(k - 1, 0))[None, :])
+    right = e0 - np.concatenate([np.zeros((n, 1)), np.cumsum(widths, axis=1)[:, :-1]], axis=1)
+    hi = np.maximum(right, 0.0)
+    lo = np.maximum(right - widths, 0.0)
+
+    def integrand(v: FloatArray, al: FloatArray) -> tuple[FloatArray, FloatArray]:
+        v_flat = v.ravel()
+        log_g, scale = _log_g(v_flat, al.ravel(), p)
+        out = log_g - 0.5 * v_flat - (0.5 * e0 + 2.0 * _LOG2)
+        return np.asarray(out.reshape(v.shape)), np.asarray((scale + v_flat + e0 + 2.0).reshape(v.shape))
+
+    log_g_end, scale_end = _log_g(np.full(n, e0), af, p)
+    log_atom = log_g_end - e0 - _LOG2
+    log_atom = log_atom + 16.0 * ULP * (scale_end + np.abs(log_atom) + e0 + 2.0)
+    log_i = _integral_upper(af, lo, hi, math.inf, integrand, log_atom)
+    full = np.zeros(a.shape)
+    full[finite] = log_i
+    return _finish(a, full, cap)
