@@ -86,7 +86,7 @@ _PANEL = 3.0
 _REFINE_TARGET = 1e-12
 _REFINE_ROUNDS = 3
 #: Below this u, g(u) is bounded by α(α − 1)u²(1 + u)^α (the second-order Taylor bound) in log space.
-_LOG_TINY_U = math.log(1e-80)
+_TINY_U = 1e-80
 #: Relative safety margin added on top of the estimated quadrature error.
 _QUAD_REL = 1e-12
 #: Beyond this separation the cap αμ²/2 (base mechanism, no amplification) is returned.
@@ -135,14 +135,18 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
     """
     moderate = s <= 700.0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        em1 = np.expm1(np.where(moderate, s, 700.0))
-        log_u = math.log(p) + np.where(moderate, np.log(em1), s)  # beyond 700: log p + s, high by < e^−700
-        u = np.where(moderate, p * em1, np.exp(log_u))  # inf only where αL > 700 (u is not used there)
-        big_l = _log_l(s, p)
+        em1 = np.expm1(np.where(moderate, s, 0.0))
+        u = p * em1
+        big_l = np.log1p(u)
+        if not np.all(moderate):  # u = p(e^s − 1) ≥ e^{log p + s − 1e-300}: inf only where αL > 700 (unused there)
+            far = ~moderate
+            u = np.where(far, np.exp(math.log(p) + s), u)
+            log_1mp = math.log1p(-p) if p < 1.0 else -math.inf
+            big_l = np.where(far, np.logaddexp(log_1mp, math.log(p) + s), big_l)
         d = alpha - 1.0
         d_l = d * big_l
         a_l = alpha * big_l
-        tiny = log_u < _LOG_TINY_U
+        tiny = moderate & ~(u >= _TINY_U)  # u < 1e-80, computed in log space below
         big = ~tiny & (a_l > 700.0)
         series = ~tiny & (d_l < 0.25)
         direct = ~tiny & ~big & ~series
@@ -165,7 +169,7 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
             scale[i] += 4.0 * alpha[i] * s[i]
         if np.any(tiny):
             i = np.nonzero(tiny)[0]
-            lu = log_u[i]
+            lu = math.log(p) + np.log(em1[i])
             terms = (np.log(alpha[i]), np.log(d[i]), 2.0 * lu)
             log_g[i] = terms[0] + terms[1] + terms[2] + alpha[i] * np.exp(lu)
             scale[i] += np.abs(terms[0]) + np.abs(terms[1]) + np.abs(terms[2])
