@@ -22,10 +22,10 @@ from privamp.bounds._numerics import FloatArray, logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld.discretise import GridPMF, discretise
 from privamp.pld.pairs import Pair
-from privamp.pld.pmf import TiltedPMF, compose, tilt
+from privamp.pld.pmf import LAMBDAS, TiltedPMF, compose, tilt
 from privamp.validation import check_int, check_positive
 
-LADDER = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0])
+LADDER = np.array(LAMBDAS)
 TAU = 1e-27
 MAX_POINTS = 1 << 16
 MAX_STEP_POINTS = 1 << 20
@@ -61,52 +61,52 @@ class DeltaInterval:
     notes: tuple[str, ...] = field(default=())
 
 
-def _log_p(x: TiltedPMF) -> tuple[FloatArray, FloatArray]:
-    return x.losses, x.log_untilted()
-
-
 def delta_of(x: TiltedPMF, epsilon: float) -> float:
-    """δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+ of a certified PMF, every term non-negative (no cancellation)."""
-    ell, lp = _log_p(x)
-    m = ell > epsilon
-    if not m.any():
-        return x.p_inf
-    with np.errstate(divide="ignore"):
-        t = lp[m] + np.log(-np.expm1(epsilon - ell[m]))
-    return float(math.exp(float(logsumexp(t))) + x.p_inf)
+    """Certified δ(ε) of a composed PMF (see :meth:`TiltedPMF.delta`)."""
+    return x.delta(epsilon)
 
 
 def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
-    """The ε with δ(ε) = δ of a certified PMF, rounded outward (up for the upper, down for the lower side)."""
-    ell, lp = _log_p(x)
+    """The ε with δ(ε) = δ of a certified PMF, rounded outward (up for the upper, down for the lower side).
+
+    Bisection over the grid finds the cell [ℓ_k, ℓ_{k+1}] where δ crosses; inside it δ(ε) = S0 − e^ε·S1 with
+    S0 = P(L = ∞) + Σ_{j>k} p_j and S1 = Σ_{j>k} p_j e^{−ℓ_j}, solved in closed form, then checked against the
+    certified δ; if the check fails the grid end of the cell (certified by the bisection) is returned.
+    """
+    ell = x.losses
     n = ell.size
-    if delta_of(x, float(ell[-1])) > delta:
+    if x.delta(float(ell[-1])) > delta:
         return math.inf  # only the +∞ atom is left above the grid and it exceeds δ
     lo, hi = -1, n - 1  # invariant: δ(ℓ_lo) > δ ≥ δ(ℓ_hi), with δ(ℓ_{−1}) := δ(−∞)
-    if delta_of(x, float(ell[0])) <= delta:
+    if x.delta(float(ell[0])) <= delta:
         hi = 0
     else:
         lo = 0
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if delta_of(x, float(ell[mid])) > delta:
+            if x.delta(float(ell[mid])) > delta:
                 lo = mid
             else:
                 hi = mid
-    tail = lp[lo + 1:]
-    log_s0 = float(logsumexp(tail))
-    log_s1 = float(logsumexp(tail - ell[lo + 1:]))
-    ratio = (x.p_inf - delta) / math.exp(log_s0) if log_s0 > -700 else -1.0
-    eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
     left = float(ell[lo]) if lo >= 0 else -math.inf
+    # the round-off term is decreasing in ε: its value at the left end is a safe stand-in inside the cell
+    slack = x.roundoff(left if lo >= 0 else float(ell[0]) - 1.0)
+    vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
+    with np.errstate(divide="ignore"):
+        lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
+    log_s0 = float(logsumexp(lp))
+    log_s1 = float(logsumexp(lp - ell[lo + 1:]))
+    target = delta - slack
+    ratio = (x.p_inf - target) / math.exp(log_s0) if log_s0 > -700 else -1.0
+    eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
     eps = min(max(eps, left), float(ell[hi]))
     if upper:
         eps = float(np.nextafter(eps, np.inf)) if math.isfinite(eps) else float(ell[hi])
-        if delta_of(x, eps) > delta:
+        if x.delta(eps) > delta:
             eps = float(ell[hi])
     else:
         eps = float(np.nextafter(eps, -np.inf))
-        if eps > left and delta_of(x, eps) < delta:
+        if eps > left and x.delta(eps) < delta:
             eps = left
     return eps
 
@@ -120,40 +120,20 @@ class _Direction:
         self.cache: dict[tuple[float, float, bool], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        self._coarse = [(discretise(p, self._coarse_h(p), pessimistic=True, tail=1e-30), c) for p, c in self.parts]
-
-    @staticmethod
-    def _coarse_h(pair: Pair) -> float:
-        lo, hi = pair.loss_window(1e-30)
-        return max(hi - lo, 1e-3) / 4096
+        self._kgrid_lams = np.linspace(0.0, float(LADDER[-1]), 257)
+        self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
 
     def stats(self) -> tuple[float, float]:
-        """(Σ T·Var, largest per-step loss window) of the coarse per-step PMFs (to size the grid)."""
-        var = 0.0
-        width = 0.0
-        for g, c in self._coarse:
-            m = np.exp(g.log_mass)
-            mean = float(np.sum(m * g.losses) / np.sum(m))
-            var += c * float(np.sum(m * (g.losses - mean) ** 2) / np.sum(m))
-            width = max(width, float(g.losses[-1] - g.losses[0]))
-        return var, width
-
-    def cumulants(self, lam: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """K(λ) and K'(λ) of the composed loss (finite part), from the coarse per-step PMFs."""
-        k = np.zeros(lam.size)
-        dk = np.zeros(lam.size)
-        for g, c in self._coarse:
-            t = g.log_mass[None, :] + lam[:, None] * g.losses[None, :]
-            z = logsumexp(t, axis=1)
-            k += c * z
-            dk += c * np.sum(np.exp(t - z[:, None]) * g.losses[None, :], axis=1)
-        return k, dk
+        """(smallest per-step loss standard deviation, largest per-step loss window), to size the grid."""
+        std = min(math.sqrt(max(m[2], 0.0)) for m, _ in self._moments)
+        width = max(float(np.subtract(*p.loss_window(1e-30)[::-1])) for p, _ in self.parts)
+        return std, width
 
     def _cumulant_grid(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         if self._kgrid is None:
-            grid = np.linspace(0.0, float(LADDER[-1]), 513)
-            k, dk = self.cumulants(grid)
-            self._kgrid = (grid, k, dk)
+            k = sum(c * m[0] for m, c in self._moments)
+            dk = sum(c * m[1] for m, c in self._moments)
+            self._kgrid = (self._kgrid_lams, np.asarray(k), np.asarray(dk))
         return self._kgrid
 
     def tilt_for_delta(self, delta: float) -> float:
@@ -167,15 +147,21 @@ class _Direction:
         star = float(grid[min(int(np.searchsorted(dk, epsilon)), grid.size - 1)])
         return _snap(star)
 
+    def step_spacing(self, h: float) -> tuple[float, ...]:
+        """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
+        out = []
+        for pair, count in self.parts:
+            lo, hi = pair.loss_window(TAU / count)
+            out.append(h * 2.0 ** max(0, math.ceil(math.log2((hi - lo) / MAX_STEP_POINTS / h))))
+        return tuple(out)
+
     def composed(self, h: float, lam: float, pessimistic: bool) -> TiltedPMF:
         key = (h, lam, pessimistic)
         if key not in self.cache:
             steps = []
-            for i, (pair, count) in enumerate(self.parts):
-                skey = (h, pessimistic, i)
+            for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h), strict=True)):
+                skey = (hh, pessimistic, i)
                 if skey not in self.steps:
-                    lo, hi = pair.loss_window(TAU / count)
-                    hh = h * 2.0 ** max(0, math.ceil(math.log2((hi - lo) / MAX_STEP_POINTS / h)))
                     self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=TAU / count)
                 steps.append((tilt(self.steps[skey], lam), count))
             self.cache[key] = compose(steps, math.log(TAU), MAX_POINTS)
@@ -213,12 +199,18 @@ class PLDAccountant:
             return self.fixed_h
         hs = []
         for d in self.directions:
-            var, width = d.stats()
+            # discretisation moves the mean loss by ~h²/12 and its variance by ~h²/6 per step: keep T·h² ≲ rel·ε
+            # and h²/6 ≲ rel·(per-step variance)
+            std, width = d.stats()
             h = math.sqrt(self.rel_accuracy * max(eps_scale, 0.1) / d.total)
-            h = min(h, max(math.sqrt(var), 1e-12) / 4, max(width, 1e-9) / 64)
+            h = min(h, std * math.sqrt(6 * self.rel_accuracy), max(width, 1e-9) / 64)
             hs.append(max(h, width / MAX_STEP_POINTS))
         h = min(hs)
         return float(2.0 ** math.floor(math.log2(h)))  # powers of two: every grid is a coarsening of a finer one
+
+    def _can_refine(self, h: float) -> bool:
+        """Whether halving h changes any single-step grid (it does not once every grid is at its size cap)."""
+        return any(d.step_spacing(h / 2) != d.step_spacing(h) for d in self.directions)
 
     def _too_wide(self, upper: float, lower: float) -> bool:
         return upper - lower > 10 * self.rel_accuracy * max(abs(upper), 1e-3)
@@ -240,8 +232,8 @@ class PLDAccountant:
                 u_, l_ = self._epsilon_at(float(dv), h)
                 if not self._too_wide(u_, l_) or self.fixed_h is not None:
                     break
-                if r == MAX_REFINEMENTS:
-                    notes.append(f"delta={dv:g}: interval wider than the target after {r} refinements")
+                if r == MAX_REFINEMENTS or not self._can_refine(h):
+                    notes.append(f"delta={dv:g}: interval wider than the target after {r} refinement(s)")
                     break
                 h /= 2
                 refinements = max(refinements, r + 1)
@@ -267,8 +259,8 @@ class PLDAccountant:
                 u_, l_ = self._delta_at(float(ev), h)
                 if not self._too_wide(u_, l_) or self.fixed_h is not None:
                     break
-                if r == MAX_REFINEMENTS:
-                    notes.append(f"epsilon={ev:g}: interval wider than the target after {r} refinements")
+                if r == MAX_REFINEMENTS or not self._can_refine(h):
+                    notes.append(f"epsilon={ev:g}: interval wider than the target after {r} refinement(s)")
                     break
                 h /= 2
                 refinements = max(refinements, r + 1)

@@ -83,6 +83,12 @@ class Mixture:
             terms = [lw - np.abs(x - m) + np.abs(x) for m, lw in zip(self.means, self.log_weights, strict=True)]
         return logsumexp(np.stack(terms), axis=0)
 
+    def log_density(self, x: FloatArray) -> FloatArray:
+        """The log density of the mixture."""
+        if self.family == "gaussian":
+            return np.asarray(self.log_density_shifted(x) - 0.5 * x * x - 0.5 * math.log(2 * math.pi))
+        return np.asarray(self.log_density_shifted(x) - np.abs(x) - math.log(2.0))
+
     def tail_window(self, tail: float) -> tuple[float, float]:
         """An x-interval outside which the mixture has mass at most ``tail`` on each side."""
         z = math.sqrt(2.0 * math.log(1.0 / tail)) + 0.5 if self.family == "gaussian" else math.log(1.0 / tail)
@@ -203,6 +209,38 @@ class Pair:
         lo = min(los + finite, default=0.0)
         hi = max(his + finite, default=0.0)
         return lo, max(hi, lo)
+
+    def loss_moments(self, lams: ArrayLike, points: int = 4001) -> tuple[FloatArray, FloatArray, float]:
+        """(K(λ), K'(λ), Var L) of the loss under P, K(λ) = log E_P[e^{λL}; L < ∞], by the trapezoidal rule in x.
+
+        Approximate (for choosing grids and tilts only, never for a bound).
+        """
+        lam = np.atleast_1d(np.asarray(lams, dtype=np.float64))
+        logs: list[FloatArray] = []
+        losses: list[FloatArray] = []
+        for piece in self.pieces:
+            w0, w1 = piece.p.tail_window(1e-40)
+            x0, x1 = max(piece.lo, w0), min(piece.hi, w1)
+            if not x1 > x0:
+                continue
+            x = np.linspace(x0, x1, points)
+            wts = np.full(points, math.log(x[1] - x[0]))
+            wts[[0, -1]] -= math.log(2.0)
+            logs.append(piece.p.log_density(x) + wts)
+            losses.append(piece.loss(x))
+        for atom in self.atoms:
+            if math.isfinite(atom.loss) and atom.log_p > -math.inf:
+                logs.append(np.array([atom.log_p]))
+                losses.append(np.array([atom.loss]))
+        lw = np.concatenate(logs) if logs else np.zeros(1)
+        ell = np.concatenate(losses) if losses else np.zeros(1)
+        t = lw[None, :] + lam[:, None] * ell[None, :]
+        k = logsumexp(t, axis=1)
+        dk = np.sum(np.exp(t - k[:, None]) * ell[None, :], axis=1)
+        pw = np.exp(lw - logsumexp(lw))
+        mean = float(np.sum(pw * ell))
+        var = float(np.sum(pw * (ell - mean) ** 2))
+        return np.asarray(k), np.asarray(dk), var
 
     def delta(self, epsilon: ArrayLike) -> FloatArray:
         """The exact hockey-stick divergence H_{e^ε}(P‖Q) (vectorised; for tests and single steps)."""

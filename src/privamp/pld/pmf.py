@@ -15,8 +15,8 @@ Safe side, at every step:
   smaller of Chernoff and the stored values plus ``err``; both bounds go to the +∞ atom. Optimistic — cut mass is
   dropped.
 * Coarsening (to keep the grid size bounded when T is large): pessimistic by connect-the-dots of the odd points
-  onto the even ones (a dominating split); optimistic by the merge-and-round-down scheme of
-  :mod:`privamp.pld.discretise`.
+  onto the even ones (a dominating split); optimistic by the sequential exact merge of
+  :mod:`privamp.pld.discretise` (a post-processing).
 No wrap-around: every FFT is zero-padded to at least len(a) + len(b) − 1.
 """
 
@@ -28,10 +28,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from privamp.bounds._numerics import FloatArray, logsumexp
-from privamp.pld.discretise import GridPMF, merge_round_down
+from privamp.pld.discretise import GridPMF, sequential_merge
 
 U = float(np.finfo(np.float64).eps) / 2
 THETAS = np.concatenate([-np.geomspace(0.02, 256.0, 32), np.geomspace(0.02, 256.0, 32)])
+LAMBDAS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0)
+"""The tilts the engine uses (the accountant snaps the saddle point to them)."""
+THETAS = np.concatenate([THETAS, np.array(LAMBDAS)])
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class TiltedPMF:
     log_mgf: FloatArray
     pessimistic: bool
     rel: float = 0.0
+    err1: float = 0.0
 
     @property
     def losses(self) -> FloatArray:
@@ -56,6 +60,38 @@ class TiltedPMF:
         if self.pessimistic:
             return np.asarray(self.v * (1 + 2 * self.rel) + self.err)
         return np.asarray(np.maximum(self.v * (1 - 2 * self.rel) - self.err, 0.0))
+
+    def delta(self, epsilon: float) -> float:
+        """Certified δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+, every term non-negative (no cancellation).
+
+        Pessimistic: the stored values times (1 + 2·rel), plus the round-off as the smaller of err·Σ_j w_j and
+        err1·max_j w_j, w_j = e^{log_scale − λℓ_j}(1 − e^{ε−ℓ_j})_+; optimistic: the certified sub-measure.
+        """
+        ell = self.losses
+        m = ell > epsilon
+        if not m.any():
+            return self.p_inf
+        with np.errstate(divide="ignore"):
+            log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
+            if not self.pessimistic:
+                return float(math.exp(float(logsumexp(np.log(self.certified()[m]) + log_w))) + self.p_inf)
+            main = math.exp(float(logsumexp(np.log(self.v[m]) + log_w))) * (1 + 2 * self.rel)
+        return main + self._roundoff(log_w) + self.p_inf
+
+    def _roundoff(self, log_w: FloatArray) -> float:
+        by_inf = self.err * math.exp(float(logsumexp(log_w)))
+        by_one = self.err1 * math.exp(float(np.max(log_w)))
+        return min(by_inf, by_one)
+
+    def roundoff(self, epsilon: float) -> float:
+        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε."""
+        ell = self.losses
+        m = ell > epsilon
+        if not self.pessimistic or not m.any():
+            return 0.0
+        with np.errstate(divide="ignore"):
+            log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
+        return self._roundoff(log_w)
 
     def log_untilted(self) -> FloatArray:
         with np.errstate(divide="ignore"):
@@ -87,13 +123,14 @@ def tilt(g: GridPMF, lam: float) -> TiltedPMF:
 
 
 def _normalise(x: TiltedPMF) -> TiltedPMF:
-    tiny = x.v < 1e-250  # flushed to 0 (denormals are slow); the change is covered by err
+    tiny = x.v < 1e-140  # flushed to 0 (their squares would be denormal, which is slow); covered by err
     v = np.where(tiny, 0.0, x.v)
     s = float(np.sum(v))
-    x = replace(x, v=v, err=x.err + (1e-250 if tiny.any() else 0.0))
+    x = replace(x, v=v, err=x.err + (1e-140 if tiny.any() else 0.0), err1=x.err1 + 1e-140 * int(np.sum(tiny)))
     if not s > 0:
         return replace(x, v=np.zeros(1), log_scale=-math.inf)
-    return replace(x, v=x.v / s, log_scale=x.log_scale + math.log(s), err=x.err / s * (1 + 4 * U), rel=x.rel + 2 * U)
+    return replace(x, v=x.v / s, log_scale=x.log_scale + math.log(s), err=x.err / s * (1 + 4 * U),
+                   err1=x.err1 / s * (1 + 4 * U), rel=x.rel + 2 * U)
 
 
 def _log_tail_from_top(log_terms: FloatArray) -> FloatArray:
@@ -140,8 +177,22 @@ def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
 def _fft_bound(a: FloatArray, b: FloatArray, nfft: int) -> float:
     eta = 8 * U * math.log2(max(nfft, 2))
     a1, b1 = float(np.sum(np.abs(a))), float(np.sum(np.abs(b)))
-    a2, b2 = math.sqrt(float(np.dot(a, a))), math.sqrt(float(np.dot(b, b)))
+    # flush tiny entries first (denormal squares are slow): ‖a‖₂ ≤ ‖a_flushed‖₂ + 1e-140·√n
+    af, bf = a * (a >= 1e-140), b * (b >= 1e-140)
+    a2 = math.sqrt(float(np.sum(af * af))) + 1e-140 * math.sqrt(a.size)  # np.sum, not BLAS dot: no thread start-up
+    b2 = math.sqrt(float(np.sum(bf * bf))) + 1e-140 * math.sqrt(b.size)
     return (3 * eta + 4 * U) * (a2 * b1 + a1 * b2) * (1 + 1e-6)
+
+
+def _exact_mass_bound(x: TiltedPMF) -> float:
+    """An upper bound on Σ_j v_exact_j: the smaller of ‖ṽ‖₁(1 + rel) + n·err and, for the pessimistic side,
+    e^{−log_scale}·M(λ) from the tracked moment generating function (which bounds the exact measure)."""
+    direct = float(np.sum(x.v)) * (1 + x.rel) + min(x.v.size * x.err, x.err1)
+    if x.pessimistic:
+        hit = np.flatnonzero(x.lam == THETAS)
+        if hit.size:
+            direct = min(direct, math.exp(min(float(x.log_mgf[hit[0]]) - x.log_scale, 700.0)))
+    return direct
 
 
 def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
@@ -152,16 +203,18 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
         raise ValueError("convolve: PMFs on different grids, tilts or sides")
     if not a.pessimistic:  # the optimistic inputs are made exact sub-measures first
         same = b is a
-        a = replace(a, v=a.certified(), err=0.0, rel=0.0)
-        b = a if same else replace(b, v=b.certified(), err=0.0, rel=0.0)
+        a = replace(a, v=a.certified(), err=0.0, err1=0.0, rel=0.0)
+        b = a if same else replace(b, v=b.certified(), err=0.0, err1=0.0, rel=0.0)
     n = a.v.size + b.v.size - 1
     nfft = fft.next_fast_len(n, real=True)
     fa = fft.rfft(a.v, nfft)
     fb = fa if b is a else fft.rfft(b.v, nfft)
     c = fft.irfft(fa * fb, nfft)[:n]
     e = _fft_bound(a.v, b.v, nfft)
-    # |ṽa*ṽb − a*b| ≤ (ra + rb + ra·rb)·a*b + ea·‖ṽb‖₁ + (1 + ra)·eb·‖a‖₁, ‖a‖₁ ≤ ‖ṽa‖₁ + na·ea
-    err = a.err * float(np.sum(b.v)) + (1 + a.rel) * b.err * (float(np.sum(a.v)) + a.v.size * a.err) + e
+    # |ṽa*ṽb − a*b| ≤ (ra + rb + ra·rb)·a*b + ea·‖ṽb‖₁ + (1 + ra)·eb·‖a‖₁
+    mass_a = _exact_mass_bound(a)
+    err = a.err * float(np.sum(b.v)) + (1 + a.rel) * b.err * mass_a + e
+    err1 = a.err1 * float(np.sum(b.v)) + (1 + a.rel) * b.err1 * mass_a + e * math.sqrt(nfft)  # ‖·‖₁ ≤ √n‖·‖₂
     rel = a.rel + b.rel + a.rel * b.rel
     v = np.maximum(c, 0.0)
     if a.pessimistic:
@@ -173,7 +226,7 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
             fin_b = math.exp(float(logsumexp(b.log_untilted())))
             p_inf = (a.p_inf * (fin_b + b.p_inf) + fin_a * b.p_inf) * (1 - 1e-12)
     out = TiltedPMF(a.h, a.offset + b.offset, a.lam, v, a.log_scale + b.log_scale, p_inf, err,
-                    a.log_mgf + b.log_mgf, a.pessimistic, rel)
+                    a.log_mgf + b.log_mgf, a.pessimistic, rel, err1)
     return _cut(_normalise(out), log_tau)
 
 
@@ -186,7 +239,8 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
         offset -= 1
     if v.size % 2 == 0:
         v = np.concatenate([v, [0.0]])
-    even, odd = v[0::2].copy(), v[1::2]
+    even: FloatArray = np.asarray(v[0::2], dtype=np.float64).copy()
+    odd: FloatArray = np.asarray(v[1::2], dtype=np.float64)
     h, lam = x.h, x.lam
     if x.pessimistic:
         f_up = 1.0 / (1.0 + math.exp(-h))
@@ -197,18 +251,12 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
         ratio = (np.exp(-h - THETAS * h) + np.exp(THETAS * h)) / (1.0 + math.exp(-h))
         mgf = x.log_mgf + np.maximum(np.log(ratio), 0.0) + 1e-15
         out = replace(x, h=2 * h, offset=offset // 2, v=even, err=x.err * (1 + a + b), rel=x.rel + 4 * U,
-                      log_mgf=mgf)
+                      err1=x.err1 * max(1.0, a + b), log_mgf=mgf)
         return _normalise(out)
-    big_a, big_b = math.expm1(h), -math.expm1(-h) * (1 - 4 * U)
-    up_l, dn_l = math.exp(lam * h), math.exp(-lam * h)
-    # odd point c (own tilted units) gives θ_c·A·e^{λh} down to even c and θ_{c+1}·B·e^{−λh} up to even c + 1,
-    # θ in the receiving even point's units; the rest is rounded down to even c
-    take_down = np.full(even.size, big_a * up_l)
-    take_up = np.full(even.size, big_b * dn_l)
-    theta, left = merge_round_down(odd, take_down, take_up)
-    new = even + theta * (big_a + big_b)
-    new[:-1] += left * dn_l
-    return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new, err=0.0, rel=x.rel + 8 * U))
+    coarse = np.asarray((offset + 2 * np.arange(even.size)) * h, dtype=np.float64)
+    new = even + sequential_merge(coarse, odd, np.asarray(coarse[:-1] + h, dtype=np.float64), lam)
+    return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new * (1 - 8 * U), err=0.0, err1=0.0,
+                              rel=x.rel + 8 * U))
 
 
 def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
@@ -220,7 +268,7 @@ def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
 def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> TiltedPMF:
     """The ``count``-fold composition by repeated squaring; coarsened while the grid exceeds ``max_points``.
 
-    The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2}: each coarsening then costs about as
+    The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
     much discretisation error as the first discretisation, whatever the count.
     """
     result: TiltedPMF | None = None
@@ -240,7 +288,7 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
             break
         square = convolve(square, square, log_tau)
         level += 1
-        while square.v.size > max_points and 2 * square.h <= h0 * 2 ** (level / 2) * (1 + 1e-9):
+        while square.v.size > max_points and 2 * square.h <= h0 * 2 ** (level / 2 - 1.5) * (1 + 1e-9):
             square = coarsen(square)
     assert result is not None
     return result
