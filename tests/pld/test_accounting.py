@@ -149,3 +149,27 @@ def test_billion_steps_tiny_rate_is_certified_but_wide() -> None:
     clt = _clt_epsilon(q * math.sqrt(steps * math.expm1(1.0)), 1e-5)
     assert r.lower[0] <= clt <= r.upper[0] < math.inf
     assert r.notes
+
+
+def test_randomized_response_composition_against_binomial() -> None:
+    p, steps = 0.6, 50
+    a = math.log(p / (1 - p))
+    acc = PLDAccountant([[(pairs.randomized_response(p), steps)]], grid_spacing=2.0**-12)
+    for eps in [0.0, 2.0, 5.0, 9.0]:
+        ref = mp.fsum(mp.binomial(steps, k) * mp.mpf(p) ** k * mp.mpf(1 - p) ** (steps - k)
+                      * max(0, 1 - mp.e ** (eps - (2 * k - steps) * a)) for k in range(steps + 1))
+        r = acc.delta(eps)
+        assert r.lower[0] <= float(ref) * (1 + 1e-12) + 1e-300
+        assert float(ref) <= r.upper[0] * (1 + 1e-12)
+        assert r.upper[0] - r.lower[0] <= 0.05 * float(ref) + 1e-12
+
+
+def test_wor_symmetrised_single_step_brackets_exact() -> None:
+    pair = pairs.wor_symmetrised_gaussian(2.0 / 1.5, 0.05)
+    acc = PLDAccountant([[(pair, 1)]], grid_spacing=2.0**-12)
+    for eps in [0.0, 0.1, 1.0]:
+        exact = float(pair.delta(np.array([eps]))[0])
+        r = acc.delta(eps)
+        assert r.lower[0] <= exact * (1 + 1e-12) and exact <= r.upper[0] * (1 + 1e-12)
+    composed = PLDAccountant([[(pair, 1000)]]).epsilon(1e-6)
+    assert 0 < composed.lower[0] <= composed.upper[0] < math.inf
