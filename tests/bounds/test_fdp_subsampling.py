@@ -323,8 +323,11 @@ def mp_laplace(alpha: float, p: float, eps: float) -> mp.mpf:
     with mp.workdps(40):
         a, q, e = mp.mpf(alpha), mp.mpf(p), mp.mpf(eps)
         pts = [e / 2 + (e / 2) * k / 40 for k in range(41)]
-        integral = mp.quad(lambda x: mp.exp(-x) / 2 * _mp_g(q * mp.expm1(2 * x - e), a), pts, method="gauss-legendre")
-        return mp.log1p(integral + mp.exp(-e) / 2 * _mp_g(q * mp.expm1(e), a)) / (a - 1)
+        atom = mp.exp(-e) / 2 * _mp_g(q * mp.expm1(e), a)  # the integrand's largest value: mp.quad's tolerance
+        scaled = mp.quad(
+            lambda x: mp.exp(-x) / 2 * _mp_g(q * mp.expm1(2 * x - e), a) / atom, pts, method="gauss-legendre"
+        )
+        return mp.log1p((scaled + 1) * atom) / (a - 1)
 
 
 PURE_POINTS = [
