@@ -413,7 +413,12 @@ def fdp_wor_replace_one_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: floa
     size.
     """
     s = check_positive("sigma", sigma)
-    return fdp_subsampled_gaussian_rdp(alphas, rate, 2.0 / s)
+    mu = 2.0 / s
+    if math.isinf(mu):  # σ below 2/1.8e308: no privacy
+        a = check_orders(alphas)
+        check_rate("rate", rate)
+        return np.full(a.shape, math.inf)
+    return fdp_subsampled_gaussian_rdp(alphas, rate, mu)
 
 
 # --- ε-DP base mechanisms (randomized response) and the one-dimensional Laplace mechanism -------------------------
