@@ -11,8 +11,9 @@ or K'(λ) = ε), snapped to a small ladder so that warm queries reuse cached com
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,7 +98,7 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     log_s0 = float(logsumexp(lp))
     log_s1 = float(logsumexp(lp - ell[lo + 1:]))
     target = delta - slack
-    ratio = (x.p_inf - target) / math.exp(log_s0) if log_s0 > -700 else -1.0
+    ratio = (x.p_inf - target) * math.exp(-min(log_s0, 700.0)) if log_s0 > -700 else -1.0
     eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
     eps = min(max(eps, left), float(ell[hi]))
     if upper:
@@ -120,7 +121,7 @@ class _Direction:
         self.cache: dict[tuple[float, float, bool], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        self._kgrid_lams = np.linspace(0.0, float(LADDER[-1]), 257)
+        self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 256)])
         self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
 
     def stats(self) -> tuple[float, float]:
@@ -138,14 +139,12 @@ class _Direction:
 
     def tilt_for_delta(self, delta: float) -> float:
         grid, k, dk = self._cumulant_grid()
-        g = grid * dk - k
-        star = float(grid[min(int(np.searchsorted(g, math.log(1 / delta))), grid.size - 1)])
-        return _snap(star)
+        g = np.maximum.accumulate(grid * dk - k)
+        return _snap(float(np.interp(math.log(1 / delta), g, grid)))
 
     def tilt_for_epsilon(self, epsilon: float) -> float:
         grid, _, dk = self._cumulant_grid()
-        star = float(grid[min(int(np.searchsorted(dk, epsilon)), grid.size - 1)])
-        return _snap(star)
+        return _snap(float(np.interp(epsilon, np.maximum.accumulate(dk), grid)))
 
     def step_spacing(self, h: float) -> tuple[float, ...]:
         """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
@@ -208,12 +207,35 @@ class PLDAccountant:
         h = min(hs)
         return float(2.0 ** math.floor(math.log2(h)))  # powers of two: every grid is a coarsening of a finer one
 
+    def _refine(self, query: Callable[[float], tuple[float, float]], h: float, floor: float, label: str,
+                notes: list[str]) -> tuple[float, float, float, int]:
+        """Run ``query`` at spacing h, halving h (at most MAX_REFINEMENTS times) while the interval is too wide.
+
+        Every spacing gives certified bounds, so the smallest upper and largest lower are kept. Refinement stops
+        early when it stops paying (width not reduced by a third: the round-off bound, not the grid, dominates).
+        """
+        up, lo = query(h)
+        r = 0
+        while self.fixed_h is None and self._too_wide(up, lo, floor):
+            if r == MAX_REFINEMENTS or not self._can_refine(h):
+                notes.append(f"{label}: interval wider than the target after {r} refinement(s)")
+                break
+            h /= 2
+            r += 1
+            u2, l2 = query(h)
+            old = up - lo
+            up, lo = min(up, u2), max(lo, l2)
+            if up - lo > (2 / 3) * old and self._too_wide(up, lo, floor):
+                notes.append(f"{label}: refinement does not narrow the interval (round-off bound dominates)")
+                break
+        return up, lo, h, r
+
     def _can_refine(self, h: float) -> bool:
         """Whether halving h changes any single-step grid (it does not once every grid is at its size cap)."""
         return any(d.step_spacing(h / 2) != d.step_spacing(h) for d in self.directions)
 
-    def _too_wide(self, upper: float, lower: float) -> bool:
-        return upper - lower > 10 * self.rel_accuracy * max(abs(upper), 1e-3)
+    def _too_wide(self, upper: float, lower: float, floor: float = 1e-3) -> bool:
+        return upper - lower > 10 * self.rel_accuracy * max(abs(upper), floor)
 
     def epsilon(self, delta: ArrayLike) -> EpsilonInterval:
         """Certified interval for ε(δ), vectorised over δ ∈ (0, 1)."""
@@ -228,15 +250,9 @@ class PLDAccountant:
         for i, dv in enumerate(d):
             scale = max(self._saddle_epsilon(dir_, float(dv)) for dir_ in self.directions)
             h = self._initial_h(scale)
-            for r in range(MAX_REFINEMENTS + 1):
-                u_, l_ = self._epsilon_at(float(dv), h)
-                if not self._too_wide(u_, l_) or self.fixed_h is not None:
-                    break
-                if r == MAX_REFINEMENTS or not self._can_refine(h):
-                    notes.append(f"delta={dv:g}: interval wider than the target after {r} refinement(s)")
-                    break
-                h /= 2
-                refinements = max(refinements, r + 1)
+            u_, l_, h, r = self._refine(functools.partial(self._epsilon_at, float(dv)), h, 1e-3, f"delta={dv:g}",
+                                        notes)
+            refinements = max(refinements, r)
             up[i], lo[i] = max(u_, 0.0), max(l_, 0.0)
             h_used = max(h_used, h)
         if refinements:
@@ -255,15 +271,9 @@ class PLDAccountant:
         notes: list[str] = []
         for i, ev in enumerate(e):
             h = self._initial_h(float(ev))
-            for r in range(MAX_REFINEMENTS + 1):
-                u_, l_ = self._delta_at(float(ev), h)
-                if not self._too_wide(u_, l_) or self.fixed_h is not None:
-                    break
-                if r == MAX_REFINEMENTS or not self._can_refine(h):
-                    notes.append(f"epsilon={ev:g}: interval wider than the target after {r} refinement(s)")
-                    break
-                h /= 2
-                refinements = max(refinements, r + 1)
+            u_, l_, h, r = self._refine(functools.partial(self._delta_at, float(ev)), h, 1e-300,
+                                        f"epsilon={ev:g}", notes)
+            refinements = max(refinements, r)
             up[i], lo[i] = min(u_, 1.0), max(l_, 0.0)
             h_used = max(h_used, h)
         if refinements:
@@ -273,24 +283,43 @@ class PLDAccountant:
     @staticmethod
     def _saddle_epsilon(d: _Direction, delta: float) -> float:
         grid, k, dk = d._cumulant_grid()
-        i = min(int(np.searchsorted(grid * dk - k, math.log(1 / delta))), grid.size - 1)
-        return float(dk[i])
+        lam = float(np.interp(math.log(1 / delta), np.maximum.accumulate(grid * dk - k), grid))
+        return float(np.interp(lam, grid, dk))
 
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
         ups, los = [], []
         for d in self.directions:
-            lam = d.tilt_for_delta(delta)
-            ups.append(epsilon_of(d.composed(h, lam, True), delta, upper=True))
-            los.append(epsilon_of(d.composed(h, lam, False), delta, upper=False))
+            def one(lam: float, d: _Direction = d) -> tuple[float, float]:
+                return (epsilon_of(d.composed(h, lam, True), delta, upper=True),
+                        epsilon_of(d.composed(h, lam, False), delta, upper=False))
+            u, lo = self._best_tilt(d.tilt_for_delta(delta), one)
+            ups.append(u)
+            los.append(lo)
         return max(ups), max(los)
 
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
         ups, los = [], []
         for d in self.directions:
-            lam = d.tilt_for_epsilon(epsilon)
-            ups.append(delta_of(d.composed(h, lam, True), epsilon))
-            los.append(delta_of(d.composed(h, lam, False), epsilon))
+            def one(lam: float, d: _Direction = d) -> tuple[float, float]:
+                return delta_of(d.composed(h, lam, True), epsilon), delta_of(d.composed(h, lam, False), epsilon)
+            u, lo = self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300)
+            ups.append(u)
+            los.append(lo)
         return max(ups), max(los)
+
+    def _best_tilt(self, lam: float, one: Callable[[float], tuple[float, float]],
+                   floor: float = 1e-3) -> tuple[float, float]:
+        """Bounds at the saddle-point tilt; if too wide, also at the neighbouring tilts of the ladder (every tilt
+        gives certified bounds, so the smallest upper and the largest lower are kept)."""
+        up, lo = one(lam)
+        if not self._too_wide(up, lo, floor):
+            return up, lo
+        i = int(np.argmin(np.abs(LADDER - lam)))
+        for j in (i - 1, i + 1):
+            if 0 <= j < LADDER.size:
+                u2, l2 = one(float(LADDER[j]))
+                up, lo = min(up, u2), max(lo, l2)
+        return up, lo
 
 
 def pld_epsilon(directions: Sequence[Direction], delta: ArrayLike, *, grid_spacing: float | None = None,

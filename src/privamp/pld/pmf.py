@@ -74,13 +74,13 @@ class TiltedPMF:
         with np.errstate(divide="ignore"):
             log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
             if not self.pessimistic:
-                return float(math.exp(float(logsumexp(np.log(self.certified()[m]) + log_w))) + self.p_inf)
-            main = math.exp(float(logsumexp(np.log(self.v[m]) + log_w))) * (1 + 2 * self.rel)
-        return main + self._roundoff(log_w) + self.p_inf
+                return min(_exp(float(logsumexp(np.log(self.certified()[m]) + log_w))) + self.p_inf, 1.0)
+            main = _exp(float(logsumexp(np.log(self.v[m]) + log_w))) * (1 + 2 * self.rel)
+        return min(main + self._roundoff(log_w) + self.p_inf, 1.0)  # δ ≤ 1 always
 
     def _roundoff(self, log_w: FloatArray) -> float:
-        by_inf = self.err * math.exp(float(logsumexp(log_w)))
-        by_one = self.err1 * math.exp(float(np.max(log_w)))
+        by_inf = self.err * _exp(float(logsumexp(log_w)))
+        by_one = self.err1 * _exp(float(np.max(log_w)))
         return min(by_inf, by_one)
 
     def roundoff(self, epsilon: float) -> float:
@@ -98,28 +98,40 @@ class TiltedPMF:
             return np.asarray(np.log(self.certified()) + self.log_scale - self.lam * self.losses)
 
 
+def _exp(x: float) -> float:
+    """e^x, saturating at 1e300 instead of overflowing (callers cap δ at 1)."""
+    return math.exp(min(x, 690.0))
+
+
 def _log_mgf(log_mass: FloatArray, losses: FloatArray) -> FloatArray:
     terms = log_mass[None, :] + THETAS[:, None] * losses[None, :]
     return np.asarray(logsumexp(terms, axis=1) + 1e-12)
 
 
 def tilt(g: GridPMF, lam: float) -> TiltedPMF:
-    """Tilt a single-step PMF by e^{λℓ} and normalise; entries below the float range move to +∞ (pessimistic)."""
+    """Tilt a single-step PMF by e^{λℓ} and normalise.
+
+    Entries too small for a float after tilting (far below the tilted mode, so at low losses when λ > 0) are moved
+    up to the lowest kept point on the pessimistic side (moving loss up is safe) and dropped on the optimistic side.
+    """
     ell = g.losses
     lv = g.log_mass + lam * ell
     ls = float(logsumexp(lv))
-    rel = lv - ls
-    lost = rel < -740.0
+    keep = np.flatnonzero(lv - ls >= -700.0)
+    first, last = int(keep[0]), int(keep[-1]) + 1
+    log_mass = np.array(g.log_mass[first:last])
+    lost_below = g.log_mass[:first]
+    if first and g.pessimistic:
+        log_mass[0] = float(np.logaddexp(log_mass[0], float(logsumexp(lost_below)) + 1e-12))
+    lost_above = g.log_mass[last:]
     p_inf = g.p_inf
-    log_mass = g.log_mass
-    if lost.any():
-        if g.pessimistic:
-            p_inf += math.exp(float(logsumexp(g.log_mass[lost]))) * (1 + 1e-12)
-        log_mass = np.where(lost, -np.inf, g.log_mass)
-    v = np.where(lost, 0.0, np.exp(np.maximum(rel, -745.0)))
-    first, last = int(np.argmax(v > 0)), int(v.size - np.argmax(v[::-1] > 0))
-    mgf = _log_mgf(log_mass, ell) if g.pessimistic else np.zeros(THETAS.size)
-    return _normalise(TiltedPMF(g.h, g.offset + first, lam, v[first:last], ls, p_inf, 0.0, mgf, g.pessimistic, 4 * U))
+    if lost_above.size and g.pessimistic:  # only when λ < 0 or at exact zeros; kept safe anyway
+        p_inf += math.exp(float(logsumexp(lost_above))) * (1 + 1e-12)
+    sub = ell[first:last]
+    rel = log_mass + lam * sub - ls
+    v = np.exp(np.maximum(rel, -745.0)) * (rel > -745.0)
+    mgf = _log_mgf(log_mass, sub) if g.pessimistic else np.zeros(THETAS.size)
+    return _normalise(TiltedPMF(g.h, g.offset + first, lam, v, ls, p_inf, 0.0, mgf, g.pessimistic, 4 * U))
 
 
 def _normalise(x: TiltedPMF) -> TiltedPMF:
@@ -248,8 +260,8 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
         a, b = math.exp(lam * h) * f_up, math.exp(-lam * h) * f_lo
         even[:-1] += b * odd
         even[1:] += a * odd
-        ratio = (np.exp(-h - THETAS * h) + np.exp(THETAS * h)) / (1.0 + math.exp(-h))
-        mgf = x.log_mgf + np.maximum(np.log(ratio), 0.0) + 1e-15
+        log_ratio = np.logaddexp(-h - THETAS * h, THETAS * h) - math.log1p(math.exp(-h))
+        mgf = x.log_mgf + np.maximum(log_ratio, 0.0) + 1e-15
         out = replace(x, h=2 * h, offset=offset // 2, v=even, err=x.err * (1 + a + b), rel=x.rel + 4 * U,
                       err1=x.err1 * max(1.0, a + b), log_mgf=mgf)
         return _normalise(out)
