@@ -101,15 +101,15 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     ratio = (x.p_inf - target) * math.exp(-min(log_s0, 700.0)) if log_s0 > -700 else -1.0
     eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
     eps = min(max(eps, left), float(ell[hi]))
-    if upper:
-        eps = float(np.nextafter(eps, np.inf)) if math.isfinite(eps) else float(ell[hi])
-        if x.delta(eps) > delta:
-            eps = float(ell[hi])
-    else:
-        eps = float(np.nextafter(eps, -np.inf))
-        if eps > left and x.delta(eps) < delta:
-            eps = left
-    return eps
+    if not math.isfinite(eps):
+        return float(ell[hi]) if upper else left
+    # outward by a few relative rounding steps until the certified δ confirms it, else the cell's end
+    for k in range(6):
+        step = 1e-15 * 16**k * max(1.0, abs(eps))
+        trial = eps + step if upper else eps - step
+        if (x.delta(trial) <= delta) if upper else (trial <= left or x.delta(trial) >= delta):
+            return float(min(trial, float(ell[hi])) if upper else max(trial, left))
+    return float(ell[hi]) if upper else left
 
 
 class _Direction:

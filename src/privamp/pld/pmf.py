@@ -6,10 +6,11 @@ to the probabilities that matter — δ = 1e-20 is resolved. Composition commute
 
 Safe side, at every step:
 * FFT round-off: ‖fl(a*b) − a*b‖_∞ ≤ ‖·‖_2 ≤ (3η + 4u)(‖a‖_2‖b‖_1 + ‖a‖_1‖b‖_2) with η = 8u·log2(n) (Higham,
-  Accuracy and Stability, Thm 24.2, applied to forward transforms, pointwise product and inverse transform). The
-  pessimistic PMF carries an entrywise bound ``err`` on |v − v_exact| (propagated through convolutions and the
-  linear coarsening) and adds it to every entry before δ is read; the optimistic PMF subtracts the bound and clips
-  at 0 after every convolution, so it is always exactly a sub-measure of the exact one.
+  Accuracy and Stability, Thm 24.2, applied to forward transforms, pointwise product and inverse transform), and
+  ‖·‖_1 ≤ √n‖·‖_2. The pessimistic PMF carries |v − v_exact| ≤ rel·v_exact + Δ with ‖Δ‖_∞ ≤ err and
+  ‖Δ‖_1 ≤ err1, propagated through convolutions (Young's inequality) and the linear coarsening; δ adds
+  min(err·Σ_j w_j, err1·max_j w_j) for the untilted weights w_j. The optimistic PMF subtracts the entrywise bound
+  and clips at 0 before every convolution and coarsening, so it is always a sub-measure of the exact one.
 * Truncation: pessimistic — the mass below a cut is bounded by Chernoff, P(L ≤ a) ≤ M(θ)e^{−θa} (θ < 0), with M an
   upper bound on the exact moment generating function tracked from the single steps; the mass above a cut by the
   smaller of Chernoff and the stored values plus ``err``; both bounds go to the +∞ atom. Optimistic — cut mass is
