@@ -168,7 +168,7 @@ class _Direction:
 
 
 def _snap(star: float) -> float:
-    if star < 0.35:
+    if star < 0.045:
         return 0.0
     i = int(np.argmin(np.abs(np.log(LADDER[1:]) - math.log(star))))
     return float(LADDER[1:][i])
@@ -290,12 +290,12 @@ class PLDAccountant:
         ups, los = [], []
         for d in self.directions:
             def one(lam: float, d: _Direction = d) -> tuple[float, float]:
-                return (epsilon_of(d.composed(h, lam, True), delta, upper=True),
-                        epsilon_of(d.composed(h, lam, False), delta, upper=False))
+                return (max(epsilon_of(d.composed(h, lam, True), delta, upper=True), 0.0),
+                        max(epsilon_of(d.composed(h, lam, False), delta, upper=False), 0.0))
             u, lo = self._best_tilt(d.tilt_for_delta(delta), one)
             ups.append(u)
             los.append(lo)
-        return max(ups), max(los)
+        return max(max(ups), 0.0), max(max(los), 0.0)  # ε < 0 means (0, δ)-DP: report 0
 
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
         ups, los = [], []

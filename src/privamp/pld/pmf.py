@@ -33,7 +33,8 @@ from privamp.pld.discretise import GridPMF, sequential_merge
 
 U = float(np.finfo(np.float64).eps) / 2
 THETAS = np.concatenate([-np.geomspace(0.02, 256.0, 32), np.geomspace(0.02, 256.0, 32)])
-LAMBDAS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0)
+LAMBDAS = (0.0, 0.0625, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0,
+           128.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0, 2048.0, 3072.0, 4096.0)
 """The tilts the engine uses (the accountant snaps the saddle point to them)."""
 THETAS = np.concatenate([THETAS, np.array(LAMBDAS)])
 
