@@ -151,7 +151,8 @@ class _Direction:
         out = []
         for pair, count in self.parts:
             lo, hi = pair.loss_window(TAU / count)
-            out.append(h * 2.0 ** max(0, math.ceil(math.log2((hi - lo) / MAX_STEP_POINTS / h))))
+            ratio = (hi - lo) / MAX_STEP_POINTS / h
+            out.append(h * 2.0 ** max(0, math.ceil(math.log2(ratio))) if ratio > 1 else h)
         return tuple(out)
 
     def composed(self, h: float, lam: float, pessimistic: bool) -> TiltedPMF:
@@ -202,8 +203,10 @@ class PLDAccountant:
             # and h²/6 ≲ rel·(per-step variance)
             std, width = d.stats()
             h = math.sqrt(self.rel_accuracy * max(eps_scale, 0.1) / d.total)
-            h = min(h, std * math.sqrt(6 * self.rel_accuracy), max(width, 1e-9) / 64)
-            hs.append(max(h, width / MAX_STEP_POINTS))
+            if std > 0:
+                h = min(h, std * math.sqrt(6 * self.rel_accuracy))
+            h = min(h, max(width, 1e-6) / 64)
+            hs.append(max(h, width / MAX_STEP_POINTS, 1e-12))
         h = min(hs)
         return float(2.0 ** math.floor(math.log2(h)))  # powers of two: every grid is a coarsening of a finer one
 

@@ -119,6 +119,9 @@ def tilt(g: GridPMF, lam: float) -> TiltedPMF:
     ell = g.losses
     lv = g.log_mass + lam * ell
     ls = float(logsumexp(lv))
+    if ls == -math.inf:  # no finite loss at all (e.g. every outcome has loss +∞)
+        empty = np.full(THETAS.size, -np.inf)
+        return TiltedPMF(g.h, g.offset, lam, np.zeros(1), -math.inf, g.p_inf, 0.0, empty, g.pessimistic, 0.0)
     keep = np.flatnonzero(lv - ls >= -700.0)
     first, last = int(keep[0]), int(keep[-1]) + 1
     log_mass = np.array(g.log_mass[first:last])
