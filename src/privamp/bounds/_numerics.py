@@ -376,6 +376,21 @@ def log_gaussian_central_moments(sigma: float, k_max: int) -> FloatArray:
 MAX_MOMENT_SIGMA = 1e100
 
 
+def log_binomial_pmf(trials: int, k: ArrayLike, log_p: float, log_q: float, rounding: int = 0) -> FloatArray:
+    """log[C(trials, k) p^k q^(trials − k)] for integers 0 ≤ k ≤ trials, given log p and log q (q = 1 − p).
+
+    ``rounding`` = +1 raises each value by a bound on its float error: the log-gamma binomial carries an absolute
+    error of a few ulps of log Γ(trials + 1), shared by nothing that could cancel it, so 8 ulps of the magnitudes
+    involved are added (used where the weights multiply upper bounds).
+    """
+    kf = np.asarray(k, dtype=np.float64)
+    val = lbinom(float(trials), kf) + kf * log_p + (trials - kf) * log_q
+    if rounding > 0:
+        scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
+        val = val + 8.0 * ULP * scale
+    return np.asarray(val, dtype=np.float64)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Amplification map log(1 + γ(e^ε − 1)) and its inverse
 # ---------------------------------------------------------------------------------------------------------

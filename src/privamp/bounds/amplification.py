@@ -23,9 +23,9 @@ from privamp.bounds._numerics import (
     ULP,
     FloatArray,
     IntArray,
-    lbinom,
     log1mexp,
     log_amplified,
+    log_binomial_pmf,
     logsumexp,
 )
 from privamp.bounds._profile_inputs import (
@@ -153,24 +153,12 @@ def with_replacement_rate(dataset_size: int, sample_size: int) -> float:
     return 1.0 if n == 1 else float(-math.expm1(m * math.log1p(-1.0 / n)))
 
 
-def _log_binomial_weights(trials: int, k: NDArray[np.int64], log_p: float, log_q: float) -> FloatArray:
-    """log[C(trials, k) p^k q^(trials−k)] rounded up by a bound on its float error.
-
-    The log-gamma binomial carries an absolute rounding error of a few ulps of log Γ(trials + 1), shared by
-    nothing that could cancel it, so each log-weight is raised by 8 ulps of the magnitudes involved.
-    """
-    kf = k.astype(np.float64)
-    val = lbinom(trials, kf) + kf * log_p + (trials - kf) * log_q
-    scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
-    return np.asarray(val + 8.0 * ULP * scale, dtype=np.float64)
-
-
 def _wr_log_weights(n: int, m: int) -> tuple[NDArray[np.int64], FloatArray, float]:
     """Kept k, their log Binom(m, 1/n)(k) weights (rounded up) and the log of the dropped tail mass (§3.6)."""
     if n == 1:
         return np.array([m], dtype=np.int64), np.zeros(1), -np.inf
     k = np.arange(1, m + 1, dtype=np.int64)
-    return _truncate_mixture(k, _log_binomial_weights(m, k, -math.log(n), math.log1p(-1.0 / n)))
+    return _truncate_mixture(k, log_binomial_pmf(m, k, -math.log(n), math.log1p(-1.0 / n), rounding=1))
 
 
 def _truncate_mixture(k: NDArray[np.int64], logw: FloatArray) -> tuple[NDArray[np.int64], FloatArray, float]:
@@ -271,7 +259,7 @@ def poisson_replace_one_log_delta(
         inner = np.zeros(flat.shape)
     else:
         k = np.arange(1, n, dtype=np.int64)
-        logw = _log_binomial_weights(n - 1, k - 1, math.log(g), math.log1p(-g))
+        logw = log_binomial_pmf(n - 1, k - 1, math.log(g), math.log1p(-g), rounding=1)
         last = (n - 1) * math.log(g) * (1.0 - ROUND)
         kk, lw, dropped = _truncate_mixture(k, logw)
         log_alpha_k = flat[:, None] + math.log(g) - math.log1p(-g) + np.log(n - kk)[None, :] - np.log(kk)[None, :]
@@ -309,7 +297,7 @@ def poisson_replace_one_by_size_log_delta(
     if g == 1.0:
         return call_log_delta(log_delta, e)
     k = np.arange(1, n + 1, dtype=np.int64)
-    logw = _log_binomial_weights(n, k, math.log(g), math.log1p(-g)) + np.log(k) - math.log(n)
+    logw = log_binomial_pmf(n, k, math.log(g), math.log1p(-g), rounding=1) + np.log(k) - math.log(n)
     kk, lw, dropped = _truncate_mixture(k, logw)
     flat = e.reshape(-1)
     base = log_amplified(flat[:, None], (kk / n)[None, :], inverse=True, rounding=-1)

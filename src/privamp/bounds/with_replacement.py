@@ -20,7 +20,7 @@ from privamp.bounds._numerics import (
     ULP,
     FloatArray,
     IntArray,
-    lbinom,
+    log_binomial_pmf,
     log_expm1,
     logsumexp,
     real_order_lower,
@@ -54,14 +54,6 @@ def _check_sizes(batch_size: object, dataset_size: object) -> tuple[int, float]:
     if not n > b:
         raise InvalidParameterError("dataset_size", dataset_size, f"a number > batch_size = {b}")
     return b, n
-
-
-def _log_binomial_weights(batch_size: int, dataset_size: float) -> FloatArray:
-    """log a_n, n = 0..|B|: the Binomial(|B|, 1/|D|) pmf (§1.4)."""
-    n = np.arange(batch_size + 1, dtype=np.float64)
-    return np.asarray(
-        lbinom(float(batch_size), n) - n * math.log(dataset_size) + (batch_size - n) * math.log1p(-1.0 / dataset_size)
-    )
 
 
 _WR_TAYLOR_MAX_TERMS = 64
@@ -112,7 +104,7 @@ def fixed_size_wr_add_remove_rdp(
         k_trunc = check_int("truncation", truncation, minimum=1)
         if k_trunc > b:
             raise InvalidParameterError("truncation", truncation, f"an integer in [1, batch_size = {b}]")
-    log_a = _log_binomial_weights(b, n_data)
+    log_a = log_binomial_pmf(b, np.arange(b + 1), -math.log(n_data), math.log1p(-1.0 / n_data))
     log_sk = float(logsumexp(log_a[1 : k_trunc + 1]))
     log_qt = log_sk - float(np.logaddexp(log_sk, log_a[0]))
     q_t = math.exp(log_qt)
@@ -273,7 +265,7 @@ def fixed_size_wr_add_remove_rdp_lower_integer(
     b, n_data = _check_sizes(batch_size, dataset_size)
     s = check_positive("sigma", sigma)
     budget = check_positive("max_work", max_work)
-    log_a = _log_binomial_weights(b, n_data)
+    log_a = log_binomial_pmf(b, np.arange(b + 1), -math.log(n_data), math.log1p(-1.0 / n_data))
     c = 4.0 / (s * s)
     out = np.empty(a.shape)
     for i, alpha in enumerate(a.tolist()):
