@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray, logsumexp
 from privamp.errors import InvalidParameterError
+from privamp.pld._types import FloatArray
+from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
 from privamp.pld.pairs import Pair
-from privamp.pld.pmf import LAMBDAS, TiltedPMF, compose, tilt
+from privamp.pld.pmf import LAMBDAS, TiltedPMF, tilt
+from privamp.pld.readout import delta_of, epsilon_of
 from privamp.validation import check_int, check_positive
 
 LADDER = np.array(LAMBDAS)
@@ -60,56 +62,6 @@ class DeltaInterval:
     upper_is_guarantee: bool
     evidence: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
-
-
-def delta_of(x: TiltedPMF, epsilon: float) -> float:
-    """Certified δ(ε) of a composed PMF (see :meth:`TiltedPMF.delta`)."""
-    return x.delta(epsilon)
-
-
-def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
-    """The ε with δ(ε) = δ of a certified PMF, rounded outward (up for the upper, down for the lower side).
-
-    Bisection over the grid finds the cell [ℓ_k, ℓ_{k+1}] where δ crosses; inside it δ(ε) = S0 − e^ε·S1 with
-    S0 = P(L = ∞) + Σ_{j>k} p_j and S1 = Σ_{j>k} p_j e^{−ℓ_j}, solved in closed form, then checked against the
-    certified δ; if the check fails the grid end of the cell (certified by the bisection) is returned.
-    """
-    ell = x.losses
-    n = ell.size
-    if x.delta(float(ell[-1])) > delta:
-        return math.inf  # only the +∞ atom is left above the grid and it exceeds δ
-    lo, hi = -1, n - 1  # invariant: δ(ℓ_lo) > δ ≥ δ(ℓ_hi), with δ(ℓ_{−1}) := δ(−∞)
-    if x.delta(float(ell[0])) <= delta:
-        hi = 0
-    else:
-        lo = 0
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if x.delta(float(ell[mid])) > delta:
-                lo = mid
-            else:
-                hi = mid
-    left = float(ell[lo]) if lo >= 0 else -math.inf
-    # the round-off term is decreasing in ε: its value at the left end is a safe stand-in inside the cell
-    slack = x.roundoff(left if lo >= 0 else float(ell[0]) - 1.0)
-    vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
-    with np.errstate(divide="ignore"):
-        lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
-    log_s0 = float(logsumexp(lp))
-    log_s1 = float(logsumexp(lp - ell[lo + 1:]))
-    target = delta - slack
-    ratio = (x.p_inf - target) * math.exp(-min(log_s0, 700.0)) if log_s0 > -700 else -1.0
-    eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
-    eps = min(max(eps, left), float(ell[hi]))
-    if not math.isfinite(eps):
-        return float(ell[hi]) if upper else left
-    # outward by a few relative rounding steps until the certified δ confirms it, else the cell's end
-    for k in range(6):
-        step = 1e-15 * 16**k * max(1.0, abs(eps))
-        trial = eps + step if upper else eps - step
-        if (x.delta(trial) <= delta) if upper else (trial <= left or x.delta(trial) >= delta):
-            return float(min(trial, float(ell[hi])) if upper else max(trial, left))
-    return float(ell[hi]) if upper else left
 
 
 class _Direction:

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray, logsumexp
+from privamp.bounds._numerics import logsumexp
+from privamp.pld._types import FloatArray
 from privamp.pld.discretise import GridPMF, sequential_merge
 
 U = float(np.finfo(np.float64).eps) / 2
@@ -274,48 +275,3 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
     new = even + sequential_merge(coarse, odd, np.asarray(coarse[:-1] + h, dtype=np.float64), lam)
     return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new * (1 - 8 * U), err=0.0, err1=0.0,
                               rel=x.rel + 8 * U))
-
-
-def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
-    while x.h < h * (1 - 1e-9):
-        x = coarsen(x)
-    return x
-
-
-def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> TiltedPMF:
-    """The ``count``-fold composition by repeated squaring; coarsened while the grid exceeds ``max_points``.
-
-    The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
-    much discretisation error as the first discretisation, whatever the count.
-    """
-    result: TiltedPMF | None = None
-    square = step
-    level = 0
-    remaining = count
-    h0 = step.h
-    while True:
-        if remaining & 1:
-            if result is None:
-                result = square
-            else:
-                hh = max(result.h, square.h)
-                result = convolve(coarsen_to(result, hh), coarsen_to(square, hh), log_tau)
-        remaining >>= 1
-        if not remaining:
-            break
-        square = convolve(square, square, log_tau)
-        level += 1
-        while square.v.size > max_points and 2 * square.h <= h0 * 2 ** (level / 2 - 1.5) * (1 + 1e-9):
-            square = coarsen(square)
-    assert result is not None
-    return result
-
-
-def compose(parts: list[tuple[TiltedPMF, int]], log_tau: float, max_points: int) -> TiltedPMF:
-    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing."""
-    powers = [power(s, c, log_tau, max_points) for s, c in parts]
-    out = powers[0]
-    for p in powers[1:]:
-        hh = max(out.h, p.h)
-        out = convolve(coarsen_to(out, hh), coarsen_to(p, hh), log_tau)
-    return out

@@ -1,0 +1,143 @@
+"""Building blocks of pairs: unit-scale Gaussian/Laplace mixtures, monotone pieces of the loss, atoms.
+
+A pair (P, Q) is cut into pieces of the real line on which the privacy loss L(x) = log p(x) − log q(x) is strictly
+increasing (so that {L ∈ (a, b]} is an x-interval whose P- and Q-masses come from the mixtures' CDFs) and atoms
+(outcomes of fixed loss, e.g. the flat ends of a Laplace loss or the two outcomes of randomized response).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from privamp.bounds._numerics import log1mexp, log_diff_exp, logsumexp
+from privamp.pld._types import FloatArray
+
+_LOG_HALF = -math.log(2.0)
+_BISECTION_STEPS = 200
+
+
+def _log_ndtr(x: FloatArray) -> FloatArray:
+    from scipy.special import log_ndtr
+
+    return np.asarray(log_ndtr(x), dtype=np.float64)
+
+
+def _log_cdf(family: str, z: FloatArray) -> FloatArray:
+    if family == "gaussian":
+        return _log_ndtr(z)
+    with np.errstate(over="ignore"):
+        return np.asarray(np.where(z < 0, _LOG_HALF + np.minimum(z, 0.0), log1mexp(_LOG_HALF - np.maximum(z, 0.0))))
+
+
+def _log_interval(family: str, a: FloatArray, b: FloatArray) -> FloatArray:
+    """log of the unit-scale CDF difference F(b) − F(a) for a ≤ b, accurate in both tails."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    out = np.full(a.shape, -np.inf)
+    ok = b > a
+    upper = ok & (a >= 0)
+    lower = ok & (b <= 0) & ~upper
+    middle = ok & ~upper & ~lower
+    if upper.any():  # survival functions: S(a) − S(b), S(x) = F(−x) by symmetry
+        sa, sb = _log_cdf(family, -a[upper]), _log_cdf(family, -b[upper])
+        out[upper] = log_diff_exp(sa, sb)
+    if lower.any():
+        fb, fa = _log_cdf(family, b[lower]), _log_cdf(family, a[lower])
+        out[lower] = log_diff_exp(fb, fa)
+    if middle.any():
+        tails = np.exp(_log_cdf(family, a[middle])) + np.exp(_log_cdf(family, -b[middle]))
+        out[middle] = np.log1p(-np.minimum(tails, 1.0))
+    return out
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """Σ_i w_i D(m_i) with D = N(·, 1) (``family="gaussian"``) or Lap(·, 1) (``"laplace"``); log-weights stored."""
+
+    family: str
+    means: tuple[float, ...]
+    log_weights: tuple[float, ...]
+
+    def log_mass(self, a: ArrayLike, b: ArrayLike) -> FloatArray:
+        """log D(x ∈ (a, b]) for arrays a ≤ b (−inf for empty intervals)."""
+        a_ = np.asarray(a, dtype=np.float64)
+        b_ = np.asarray(b, dtype=np.float64)
+        pairs = zip(self.means, self.log_weights, strict=True)
+        terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in pairs]
+        return logsumexp(np.stack(terms), axis=0)
+
+    def log_density_shifted(self, x: FloatArray) -> FloatArray:
+        """log density up to a term that depends on x only and is the same for every mixture of the family."""
+        if self.family == "gaussian":  # log φ(x − m) + x²/2 + log √(2π) = m x − m²/2
+            terms = [lw + m * x - 0.5 * m * m for m, lw in zip(self.means, self.log_weights, strict=True)]
+        else:  # log of the Laplace density + log 2 + |x|
+            terms = [lw - np.abs(x - m) + np.abs(x) for m, lw in zip(self.means, self.log_weights, strict=True)]
+        return logsumexp(np.stack(terms), axis=0)
+
+    def log_density(self, x: FloatArray) -> FloatArray:
+        """The log density of the mixture."""
+        if self.family == "gaussian":
+            return np.asarray(self.log_density_shifted(x) - 0.5 * x * x - 0.5 * math.log(2 * math.pi))
+        return np.asarray(self.log_density_shifted(x) - np.abs(x) - math.log(2.0))
+
+    def tail_window(self, tail: float) -> tuple[float, float]:
+        """An x-interval outside which the mixture has mass at most ``tail`` on each side."""
+        z = math.sqrt(2.0 * math.log(1.0 / tail)) + 0.5 if self.family == "gaussian" else math.log(1.0 / tail)
+        return min(self.means) - z, max(self.means) + z
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An x-interval (lo, hi] on which L(x) = log p(x) − log q(x) is strictly increasing (P, Q restricted to it)."""
+
+    p: Mixture
+    q: Mixture
+    lo: float
+    hi: float
+
+    def loss(self, x: ArrayLike) -> FloatArray:
+        x_ = np.asarray(x, dtype=np.float64)
+        return np.asarray(self.p.log_density_shifted(x_) - self.q.log_density_shifted(x_))
+
+    def inverse(self, ell: ArrayLike) -> FloatArray:
+        """The x in [lo, hi] with L(x) = ℓ, by vectorised bisection; ℓ outside the range of L maps to lo or hi.
+
+        The bisection runs on [min mean − 50, max mean + 50] ∩ [lo, hi]; beyond it the mixtures carry mass below
+        e^{−1200}, which is far below the resolution of a float64.
+        """
+        ell_ = np.asarray(ell, dtype=np.float64)
+        means = self.p.means + self.q.means
+        b0, b1 = max(self.lo, min(means) - 50.0), min(self.hi, max(means) + 50.0)
+        l0, l1 = (float(v) for v in self.loss(np.array([b0, b1])))
+        lo = np.full(ell_.shape, b0)
+        hi = np.full(ell_.shape, b1)
+        for _ in range(_BISECTION_STEPS):
+            mid = 0.5 * (lo + hi)
+            above = self.loss(mid) > ell_
+            hi = np.where(above, mid, hi)
+            lo = np.where(above, lo, mid)
+            if np.all(hi - lo <= 4e-16 * np.maximum(np.abs(hi), 1.0)):
+                break
+        x = np.where(ell_ <= l0, self.lo, np.where(ell_ >= l1, self.hi, 0.5 * (lo + hi)))
+        return np.asarray(x)
+
+    def log_masses_x(self, x1: FloatArray, x2: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(log P, log Q) of the x-interval (x1, x2] ∩ (lo, hi]."""
+        a = np.clip(x1, self.lo, self.hi)
+        b = np.clip(np.maximum(x2, x1), self.lo, self.hi)
+        return self.p.log_mass(a, b), self.q.log_mass(a, b)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """An outcome with P-mass e^{log_p} and Q-mass e^{log_q}; its loss is log_p − log_q (+∞ when log_q = −∞)."""
+
+    log_p: float
+    log_q: float
+
+    @property
+    def loss(self) -> float:
+        return math.inf if self.log_q == -math.inf else self.log_p - self.log_q
