@@ -173,6 +173,59 @@ def log1pmx(u: ArrayLike) -> FloatArray:
     return np.asarray(np.where(small, series, direct))
 
 
+_TINY_LOG_U = math.log(1e-100)
+"""Below |u| = 1e-100 the excess (1 + u)^α − 1 − αu ≈ α(α − 1)u²/2 is formed from log|u| (it would underflow)."""
+
+
+def one_plus_u_log1p_minus_u(u: ArrayLike, log1p_u: ArrayLike) -> FloatArray:
+    """(1 + u) log(1 + u) − u ≥ 0 for u > −1: Σ_{k≥2} (−1)^k u^k / (k(k − 1)) for |u| < 1/4, else direct."""
+    u_ = np.asarray(u, dtype=np.float64)
+    small = np.abs(u_) < 0.25
+    us = np.where(small, u_, 0.0)
+    power = us * us
+    series = power / 2.0
+    for k in range(3, 32):
+        power = power * us
+        series = series + (power if k % 2 == 0 else -power) / (k * (k - 1))
+    direct = (1.0 + u_) * np.asarray(log1p_u, dtype=np.float64) - u_
+    return np.asarray(np.where(small, series, np.maximum(direct, 0.0)))
+
+
+def log_power_excess(log_abs_u: ArrayLike, sign_u: ArrayLike, log1p_u: ArrayLike, alpha: ArrayLike) -> FloatArray:
+    """log[(1 + u)^α − 1 − αu] (≥ 0 by convexity; α > 1, u > −1) from log|u|, sign(u) and log(1 + u), broadcast.
+
+    The non-negative integrand of E_Q[(P/Q)^α] − 1 = E_Q[(1 + u)^α − 1 − αu], u = P/Q − 1, used by the quadratures
+    of :mod:`privamp.bounds.poisson_gaussian` and :mod:`privamp.bounds.gaussian_mixtures`; accurate for tiny and
+    huge u and for α → 1. Linear range, with d = α − 1 and L = log(1 + u), a sum of two non-negative terms (no
+    cancellation, even when d is tiny): d·[(1 + u)L − u] + (1 + u)·(e^{dL} − 1 − dL). Huge (1 + u)^α (αL > 700):
+    αL + log(1 − (1 + αu)(1 + u)^{−α}). Tiny |u| < 1e-100: log(α(α − 1)/2) + 2 log|u| + log1p((α − 2)u/3), so that
+    u below the float range (given by its logarithm) still counts.
+    """
+    lau, sgn, l1p, al = np.broadcast_arrays(
+        np.asarray(log_abs_u, dtype=np.float64),
+        np.asarray(sign_u, dtype=np.float64),
+        np.asarray(log1p_u, dtype=np.float64),
+        np.asarray(alpha, dtype=np.float64),
+    )
+    w = al * l1p
+    linear = w <= 700.0
+    tiny = lau < _TINY_LOG_U
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        u = sgn * np.exp(np.where(tiny, _TINY_LOG_U, lau))
+        lin = linear & ~tiny
+        u_lin = np.where(lin, u, 0.0)
+        big_l_lin = np.where(lin, l1p, 0.0)
+        d = al - 1.0
+        excess = d * one_plus_u_log1p_minus_u(u_lin, big_l_lin) + (1.0 + u_lin) * expm1mx(d * big_l_lin)
+        log_lin = np.log(np.maximum(excess, 0.0))
+        big_l = np.where(linear, 1.0, l1p)
+        t = np.log(al - (al - 1.0) * np.exp(-big_l)) - (al - 1.0) * big_l
+        log_big = np.where(linear, 0.0, w) + log1mexp(np.minimum(t, 0.0))
+        u_tiny = np.where(tiny, sgn * np.exp(lau), 0.0)
+        log_tiny = np.log(al * (al - 1.0) / 2.0) + 2.0 * lau + np.log1p((al - 2.0) * u_tiny / 3.0)
+    return np.asarray(np.where(tiny, log_tiny, np.where(linear, log_lin, log_big)))
+
+
 def interpolate_integer_orders(
     alphas: ArrayLike, integer_bound: Callable[[IntArray], FloatArray]
 ) -> FloatArray:

@@ -13,14 +13,12 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import integrate, special
+from scipy import integrate
 
 from privamp.bounds._numerics import (
     FloatArray,
-    expm1mx,
-    log1mexp,
-    log1pmx,
     log_diff_exp,
+    log_power_excess,
     logsumexp,
     softplus,
 )
@@ -33,44 +31,6 @@ from privamp.validation import (
 )
 
 # ---------------------------------------------------------------------------------------------------------
-
-
-def _log_f_excess(u_log_abs: FloatArray, u_sign: FloatArray, log1p_u: FloatArray, alpha: FloatArray) -> FloatArray:
-    """log((1+u)^α − 1 − αu) (≥ 0 by convexity) for u > −1, given log|u|, sign(u), log1p(u); elementwise.
-
-    Series Σ_{k=2}^{10} C(α,k) u^k for |αu| < 0.01; expm1mx(α log1p u) + α·log1pmx(u) in the middle (both
-    pieces accurate, no cancellation beyond a factor α/(α−1)); w + log(1 − (1+αu)e^{−w}) when w = α log1p u > 50.
-    """
-    shape = np.broadcast(u_log_abs, alpha).shape
-    ula = np.broadcast_to(u_log_abs, shape)
-    sgn = np.broadcast_to(u_sign, shape)
-    l1p = np.broadcast_to(log1p_u, shape)
-    al = np.broadcast_to(alpha, shape)
-    out = np.full(shape, -np.inf)
-    small = ula < np.log(0.01 / al)
-    if np.any(small):
-        u = sgn[small] * np.exp(ula[small])
-        a_s = al[small]
-        coef = np.zeros(u.shape)
-        power = np.ones(u.shape)
-        for k in range(2, 11):
-            coef = coef + special.binom(a_s, k) * power
-            power = power * u
-        out[small] = 2.0 * ula[small] + np.log(coef)
-    w = al * l1p
-    mid = ~small & (w <= 50.0)
-    if np.any(mid):
-        u = sgn[mid] * np.exp(ula[mid])
-        near = np.abs(u) < 0.5
-        lin = np.where(near, log1pmx(np.where(near, u, 0.0)), l1p[mid] - u)
-        val = expm1mx(w[mid]) + al[mid] * lin
-        with np.errstate(divide="ignore"):
-            out[mid] = np.log(np.maximum(val, 0.0))
-    big = ~small & (w > 50.0)
-    if np.any(big):
-        log_lin = np.logaddexp(0.0, np.log(al[big]) + ula[big])
-        out[big] = w[big] + log1mexp(np.minimum(log_lin - w[big], -1e-300))
-    return out
 
 
 def _pair_log_integrand(
@@ -87,7 +47,7 @@ def _pair_log_integrand(
     with np.errstate(divide="ignore"):
         small_u = np.log1p(u_sign * np.exp(np.minimum(u_log_abs, -1.0)))
     log1p_u = np.where(u_log_abs < -1.0, small_u, log_pnum - log_qden)
-    return np.asarray(log_phi + log_qden + _log_f_excess(u_log_abs, u_sign, log1p_u, alpha))
+    return np.asarray(log_phi + log_qden + log_power_excess(u_log_abs, u_sign, log1p_u, alpha))
 
 
 def _pair_intervals(alpha: float, log_q: float, log1m_q: float, a: float, b: float) -> tuple[float, FloatArray]:

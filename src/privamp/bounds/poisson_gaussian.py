@@ -18,9 +18,8 @@ from numpy.typing import ArrayLike, NDArray
 from privamp.bounds._numerics import (
     ULP,
     FloatArray,
-    expm1mx,
-    log1mexp,
     log_amplified,
+    log_power_excess,
     rdp_from_log_excess,
 )
 from privamp.bounds._rdp_inputs import check_probability
@@ -40,8 +39,6 @@ _QUAD_DEPTH = 50.0
 BoolArray = NDArray[np.bool_]
 _BISECT_STEPS = 44
 _MAX_PANELS = 8192
-# Below this |u| the excess (1+u)^α − 1 − αu ≈ α(α−1)u²/2 is formed in log space (it would underflow).
-_TINY_U = 1e-100
 _QUAD_MARGIN = 5e-13
 """Added to log(A − 1): a relative margin far above the quadrature's measured error (~1e-14)."""
 
@@ -60,51 +57,13 @@ def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, Flo
     return np.asarray(u), np.asarray(log1p_u)
 
 
-def _log_excess(u: FloatArray, log1p_u: FloatArray, alpha: FloatArray) -> FloatArray:
-    """log[(1 + u)^α − 1 − αu] (≥ 0 by convexity, α > 1, u > −1), accurate for tiny and huge u and for α → 1.
-
-    Linear range, with d = α − 1 and L = log(1 + u), as a sum of two non-negative terms (no cancellation, even
-    when d is tiny): (1 + u)^α − 1 − αu = d·[(1 + u)L − u] + (1 + u)·(e^{dL} − 1 − dL). Huge (1 + u)^α:
-    α L + log(1 − (1 + αu)(1 + u)^{−α}). Tiny |u|: log(α(α − 1)u²/2) + log1p((α − 2)u/3).
-    """
-    w = alpha * log1p_u
-    linear = w <= 700.0
-    tiny = np.abs(u) < _TINY_U
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        lin = linear & ~tiny
-        u_lin = np.where(lin, u, 0.0)
-        big_l_lin = np.where(lin, log1p_u, 0.0)
-        d = alpha - 1.0
-        excess = d * _one_plus_u_log1p_minus_u(u_lin, big_l_lin) + (1.0 + u_lin) * expm1mx(d * big_l_lin)
-        log_lin = np.log(np.maximum(excess, 0.0))
-        big_l = np.where(linear, 1.0, log1p_u)
-        t = np.log(alpha - (alpha - 1.0) * np.exp(-big_l)) - (alpha - 1.0) * big_l
-        log_big = np.where(linear, 0.0, w) + log1mexp(np.minimum(t, 0.0))
-        u_tiny = np.where(tiny, u, 1.0)
-        log_tiny = (
-            np.log(alpha * (alpha - 1.0) / 2.0) + 2.0 * np.log(np.abs(u_tiny)) + np.log1p((alpha - 2.0) * u_tiny / 3.0)
-        )
-    return np.asarray(np.where(tiny, log_tiny, np.where(linear, log_lin, log_big)))
-
-
-def _one_plus_u_log1p_minus_u(u: FloatArray, log1p_u: FloatArray) -> FloatArray:
-    """(1 + u) log(1 + u) − u ≥ 0 for u > −1: Σ_{k≥2} (−1)^k u^k / (k(k − 1)) for |u| < 1/4, else direct."""
-    small = np.abs(u) < 0.25
-    us = np.where(small, u, 0.0)
-    power = us * us
-    series = power / 2.0
-    for k in range(3, 32):
-        power = power * us
-        series = series + (power if k % 2 == 0 else -power) / (k * (k - 1))
-    direct = (1.0 + u) * log1p_u - u
-    return np.asarray(np.where(small, series, np.maximum(direct, 0.0)))
-
-
 def _log_integrand(z: FloatArray, alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
     """log of φ_σ(z)[(1 + u)^α − 1 − αu]: the non-negative integrand whose integral is A(α) − 1."""
     u, log1p_u = _log1p_u(z, gamma, sigma)
     log_phi = -z * z / (2.0 * sigma * sigma) - math.log(sigma) - _LOG_SQRT_2PI
-    return np.asarray(log_phi + _log_excess(u, log1p_u, alpha))
+    with np.errstate(divide="ignore"):
+        log_abs_u = np.log(np.abs(u))
+    return np.asarray(log_phi + log_power_excess(log_abs_u, np.sign(u), log1p_u, alpha))
 
 
 def _log_moment_exponent(z: FloatArray, alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
@@ -192,7 +151,8 @@ def _gaussian_log_excess(
 
     # z < 1/2: the excess is at most B(−γ) = (1 − γ)^α − 1 + αγ.
     neg = np.full(n, -gamma)
-    log_b_neg = _log_excess(neg, np.full(n, math.log1p(-gamma)), alpha) - math.log(sigma) - _LOG_SQRT_2PI
+    log_b_neg = log_power_excess(np.log(-neg), -np.ones(n), np.full(n, math.log1p(-gamma)), alpha)
+    log_b_neg = log_b_neg - math.log(sigma) - _LOG_SQRT_2PI
     r0 = sigma * np.sqrt(2.0 * np.maximum(log_b_neg - level, 0.0))
     left_lo = np.minimum(-r0, 0.5)
     left_hi = np.where(log_b_neg > level, np.minimum(r0, 0.5), left_lo)
