@@ -183,3 +183,32 @@ def test_degenerate_pairs() -> None:
     blind = [[(pairs.randomized_response(0.5), 10)]]
     assert pld_delta(blind, [0.0]).upper[0] == 0.0
     assert pld_epsilon(blind, 1e-5).upper[0] == 0.0
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    sigma=st.floats(0.3, 100.0),
+    q=st.floats(1e-4, 1.0),
+    eps=st.floats(0.0, 20.0),
+    kind=st.sampled_from(["remove", "add", "laplace", "wor"]),
+)
+def test_single_steps_bracket_exact_everywhere(sigma: float, q: float, eps: float, kind: str) -> None:
+    if kind == "laplace":
+        pair = pairs.poisson_laplace(1 / sigma, q, "remove")
+    elif kind == "wor":
+        pair = pairs.wor_symmetrised_gaussian(2 / sigma, q)
+    else:
+        pair = pairs.poisson_gaussian(1 / sigma, q, kind)
+    exact = float(pair.delta(np.array([eps]))[0])
+    r = PLDAccountant([[(pair, 1)]], rel_accuracy=1e-3).delta(eps)
+    assert r.lower[0] <= exact * (1 + 1e-11) + 1e-300
+    assert exact <= r.upper[0] * (1 + 1e-11) + 1e-300
+
+
+@settings(max_examples=8, deadline=None)
+@given(mu=st.floats(0.05, 3.0), steps=st.integers(1, 64), eps=st.floats(0.0, 30.0))
+def test_gaussian_compositions_bracket_closed_form(mu: float, steps: int, eps: float) -> None:
+    r = PLDAccountant([[(pairs.gaussian(mu), steps)]], rel_accuracy=1e-3).delta(eps)
+    ref = _gauss_delta(mu * math.sqrt(steps), eps)
+    assert r.lower[0] <= ref * (1 + 1e-11) + 1e-300
+    assert ref <= r.upper[0] * (1 + 1e-11) + 1e-300
