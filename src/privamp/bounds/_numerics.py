@@ -305,7 +305,7 @@ def _series_log_central_moments(sigma: float, k_max: int) -> FloatArray:
 
     Δ_{k,n} is the k-th forward difference at 0 of (x(x−1))^n; expanding x^{(2)} x^{(j)} in falling factorials
     gives the positive recursion Δ_{j,n} = j(j−1)(Δ_{j−2,n−1} + 2Δ_{j−1,n−1} + Δ_{j,n−1}), Δ_{j,0} = [j = 0]
-    (spec fixed-size §1.5 [derived]). The terms D_n(j) = c^n/n! Δ_{j,n} are carried as float64 mantissas with
+    (``docs/specs/fixed-size.md`` §1.5 [derived]). The terms D_n(j) = c^n/n! Δ_{j,n} are carried as float64 mantissas with
     int64 binary exponents, so that every operation has a relative rounding error ≤ u = 2^−53 whatever the size of
     the moment: D_n(j) carries a relative error ≤ (1 + u)^{7n} − 1 (c from σ: 2 roundings; c/n, ·j(j−1), the two
     additions, the product: 5) and the sum over n, compensated (TwoSum), adds ≤ 2u + O(n u²). Hence
@@ -414,8 +414,8 @@ def log_gaussian_central_moments(sigma: float, k_max: int) -> FloatArray:
 
     This is Wang, Balle & Kasiviswanathan (2019)'s B(ε, l) for the Gaussian mechanism (Def. before Thm 21) and
     Birrell et al. (2024)'s M_{σ',k} (eq. 44) at σ' = 2σ. The alternating sum cancels catastrophically for large σ,
-    so it is used only where its leading term dominates; elsewhere the positive power series (spec fixed-size §1.5
-    [derived]) is summed in scaled float64 with a rigorous tail bound. Both carry a rigorous bound on their own
+    so it is used only where its leading term dominates; elsewhere the positive power series
+    (``docs/specs/fixed-size.md`` §1.5 [derived]) is summed in scaled float64 with a rigorous tail bound. Both carry a rigorous bound on their own
     rounding error, added to the result: every value is ≥ the exact log M_k (measured within 4e-14 relative of it).
     Returns a read-only view of a table cached per (σ, block of 64 orders); ``sigma`` > 0 and k_max ≥ 0 are not
     checked here. The moments decrease in σ (every series term carries c^n, c = 1/(2σ²)), so σ beyond

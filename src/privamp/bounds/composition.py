@@ -1,8 +1,8 @@
 """(ε, δ) composition baselines: naive, advanced (Dwork–Rothblum–Vadhan), optimal (Kairouz–Oh–Viswanath).
 
 These are the "traditional" curves that the RDP accountants are compared with in Wang, Balle &
-Kasiviswanathan 2019 (Fig. 2) and Zhu & Wang 2019 (Fig. 4); formulas from ``shared/spec/without-replacement.md``
-§3.8 and ``shared/spec/poisson.md`` §5.4. Every ε returned is an upper bound (rounded up), every δ lies in
+Kasiviswanathan 2019 (Fig. 2) and Zhu & Wang 2019 (Fig. 4); formulas from ``docs/specs/without-replacement.md``
+§3.8 and ``docs/specs/poisson.md`` §5.4. Every ε returned is an upper bound (rounded up), every δ lies in
 [0, 1] and is rounded up.
 """
 
