@@ -259,8 +259,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     accounting = (
         "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-        "profile (privacy-profile route), or the name of one RDP upper bound (an unknown name lists the "
+        "a route (rdp, analytical, profile), or the name of one RDP upper bound (an unknown name lists the "
         "applicable ones)"
+    )
+    numerical = (
+        "also accept upper bounds verified only numerically (no published proof; labelled as such in the "
+        "evidence); off by default"
     )
     for name, help_text in (
         ("epsilon", "epsilon (an upper bound) for a given delta"),
@@ -282,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_conversion(cmd)
         if name != "compare":
             cmd.add_argument("--bound", default="best", help=accounting)
+            cmd.add_argument("--allow-numerical", action="store_true", help=numerical)
         _add_json(cmd)
 
     cal_help = "smallest Gaussian noise multiplier sigma meeting a target epsilon"
@@ -309,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="best",
         help="best (default; the smallest proven upper bound per order), lower (the best lower bound), or a bound name",
     )
+    rdp.add_argument("--allow-numerical", action="store_true", help=numerical)
     _add_json(rdp)
     return parser
 
@@ -531,23 +537,27 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
                         **base,
                         "bound": None,
                         "kind": None,
-                        "reference": None,
+                        "evidence": None,
                         "epsilon": None,
                         "alpha": None,
                         "note": _message(exc),
                     }
                 )
                 continue
+            opt_in = Accountant(conversion=args.conversion, allow_numerical=True).compose(event, steps)
+            best: dict[str, Any] = {**base, "bound": "best", "kind": "guarantee"}
+            try:
+                r = acct.epsilon(args.delta)
+                best.update(epsilon=r.epsilon, alpha=r.alpha, evidence=f"{r.bound}: " + "; ".join(r.evidence))
+            except NUMERIC_ERRORS as exc:
+                best.update(epsilon=None, alpha=None, evidence=None, note=_message(exc))
+            rows.append(best)
             for bound in bounds:
-                row: dict[str, Any] = {
-                    **base,
-                    "bound": bound.name,
-                    "kind": bound.kind.value,
-                    "reference": _reference(bound),
-                }
+                row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
+                row["evidence"] = bound.evidence_text
                 try:
-                    if bound.kind.is_upper:
-                        r = acct.epsilon(args.delta, bound=bound.name)
+                    if bound.upper is not None:
+                        r = (acct if bound.is_guarantee() else opt_in).epsilon(args.delta, bound=bound.name)
                         row.update(epsilon=r.epsilon, alpha=r.alpha)
                     else:
                         row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
@@ -562,15 +572,6 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
         "rows": rows,
         "inputs": inputs,
     }
-
-
-def _reference(bound: object) -> str | None:
-    """What a bound rests on, as the registry states it (``reference``, or ``evidence_text`` in newer registries)."""
-    for name in ("reference", "evidence_text"):
-        value = getattr(bound, name, None)
-        if isinstance(value, str):
-            return value
-    return None
 
 
 def _scheme_name(sampling: Sampling) -> str:
@@ -603,13 +604,14 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         config, sampling, relation = _config(args, with_steps=False)
         event = _event(config, sampling, relation)
         alphas = _orders(args.alpha)
-        values = event.rdp(alphas, bound=args.bound)
-        config.inputs.update(alpha=alphas, bound=args.bound)
+        values = event.rdp(alphas, bound=args.bound, allow_numerical=args.allow_numerical)
+        config.inputs.update(alpha=alphas, bound=args.bound, allow_numerical=args.allow_numerical)
         return {"alpha": alphas, "rdp": [float(v) for v in values], "bound": args.bound, "inputs": config.inputs}
     config, sampling, relation = _config(args)
     event = _event(config, sampling, relation)
-    acct = Accountant(conversion=args.conversion).compose(event, config.steps)
+    acct = Accountant(conversion=args.conversion, allow_numerical=args.allow_numerical).compose(event, config.steps)
     inputs = config.inputs
+    inputs["allow_numerical"] = args.allow_numerical
     if args.command == "epsilon":
         r = acct.epsilon(args.delta, bound=args.bound)
         inputs.update(delta=args.delta, bound=args.bound, conversion=args.conversion)
@@ -622,6 +624,8 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             "rdp_floor_epsilon": r.rdp_floor_epsilon,
             "conversion": r.conversion,
             "method": r.method,
+            "route": r.route,
+            "evidence": list(r.evidence),
             "steps": config.steps,
             "steps_rule": config.steps_rule,
             "warnings": list(r.warnings),
@@ -637,6 +641,9 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         "bound": d.bound,
         "conversion": d.conversion,
         "method": d.method,
+        "route": d.route,
+        "evidence": list(d.evidence),
+        "lower_delta": d.lower_delta,
         "steps": config.steps,
         "steps_rule": config.steps_rule,
         "warnings": list(d.warnings),
@@ -697,8 +704,10 @@ def _text(command: str, out: dict[str, Any]) -> str:
         )
     if command == "compare":
         lines = [
-            f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; upper bounds are guarantees, lower rows show the"
-            " smallest epsilon an RDP accountant could certify (not a lower bound on the true epsilon)",
+            f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; 'best' is the guarantee (proven bounds only); exact"
+            " and upper rows are proven, 'numerical' rows are verified numerically only (opt-in: --allow-numerical),"
+            " lower rows show the smallest epsilon an RDP accountant could certify (not a lower bound on the true"
+            " epsilon); the evidence of each bound follows the table",
             _describe_inputs(out["inputs"]),
             _steps_line(out),
             f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>11s} {'alpha':>9s}",
@@ -716,6 +725,11 @@ def _text(command: str, out: dict[str, Any]) -> str:
                 f"{eps:>11s} {alpha:>9s}"
             )
         lines.extend(f"[{i}] {note}" for i, note in enumerate(notes, 1))
+        evidence = {
+            r["bound"]: r["evidence"] for r in out["rows"] if r["bound"] not in (None, "best") and r["evidence"]
+        }
+        lines.append("evidence:")
+        lines.extend(f"  {name}: {text}" for name, text in evidence.items())
         return "\n".join(lines)
     if command == "rdp":
         rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
@@ -727,6 +741,7 @@ def _text(command: str, out: dict[str, Any]) -> str:
         lines = [f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"]
         if out["lower_epsilon"] is not None:
             lines.append(f"the true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)")
+        lines.append("rests on: " + "; ".join(out["evidence"]))
         floor = out["rdp_floor_epsilon"]
         if floor is not None and _differs(floor, out["epsilon"]):
             lines.append(

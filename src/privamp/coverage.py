@@ -51,6 +51,11 @@ TAU_TERMS = 50
 TAYLOR_ORDER_REPLACE_ONE = 4
 #: Taylor order of Birrell et al.'s add/remove bound (the paper's Thm 3.2).
 TAYLOR_ORDER_ADD_REMOVE = 3
+#: What the f-DP subsampling bound rests on (the proof page lists every step).
+FDP_EVIDENCE = (
+    "docs/proofs/fdp-subsampling-rdp.md: Dong, Roth & Su 2022, Thm 4.2 (C_p(f) = min{f_p, f_p^-1}**) with Thm 2.10 "
+    "(Blackwell) and the data-processing inequality; the pair of Zhu, Dong & Wang 2022, Prop. 30 / Cor. 32"
+)
 
 
 # ---------------------------------------------------------------- what the evaluators need of an event
@@ -184,7 +189,7 @@ REGISTRY.register(
         description="tight bound at integer orders, convex-CGF interpolation between them, Lemma 4 cap",
         upper=theorem(
             "Zhu & Wang 2019, Thm 8 (Gaussian, Laplace, randomized response); the supplement's proof of ineq. (7) has "
-            "a gap for odd orders (docs/papers/zhu-wang-2019.md), the statement is not contradicted numerically"
+            "a gap for odd orders (docs/specs/poisson.md, §2.9), the statement is not contradicted numerically"
         ),
     )
 )
@@ -252,11 +257,20 @@ REGISTRY.register(
         scale=Scale.REPLACE_ONE,
         applies=gaussian,
         evaluate=lambda m, s, a: fdp.fdp_subsampled_gaussian_rdp(a, rate_of(s), 1.0 / sigma_of(m)),
-        description="RDP of the dominating pair of the f-DP subsampling theorem (symmetrised trade-off)",
-        upper=proof(
-            "docs/proofs/fdp-subsampling-rdp.md: Dong, Roth & Su 2022, Thm 4.2 (C_p(f) = min{f_p, f_p^-1}**); "
-            "Blackwell (DRS 2022, Thm 2.10) and the data-processing inequality; Zhu, Dong & Wang 2022, Prop. 30"
-        ),
+        description="RDP of the dominating pair of the f-DP subsampling theorem (symmetrised trade-off), Gaussian",
+        upper=proof(FDP_EVIDENCE),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-fdp-subsampling",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=lambda e: e.mechanism.family in ("pure-dp", "randomized-response"),
+        evaluate=lambda m, s, a: fdp.fdp_subsampled_pure_dp_rdp(a, rate_of(s), m.epsilon_infinity),
+        description="RDP of the dominating pair of the f-DP subsampling theorem for any eps-DP base mechanism",
+        upper=proof(FDP_EVIDENCE),
     )
 )
 REGISTRY.register(

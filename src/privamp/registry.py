@@ -206,7 +206,8 @@ class Registry:
             wanted = [b for b in candidates if b.lower is not None]
         if not wanted:
             what = "proven upper bound" if bound == BEST else "lower bound"
-            hint = "" if allow_numerical or bound == LOWER else " (numerically verified ones are opt-in)"
+            opt_in = bound == BEST and not allow_numerical and any(b.upper is not None for b in candidates)
+            hint = " (numerically verified ones are opt-in: allow_numerical=True)" if opt_in else ""
             raise UnsupportedError(f"no RDP {what} is known for {event.describe()}{hint}")
         exact = [b for b in wanted if b.lower is not None and b.is_guarantee(allow_numerical)]
         return exact if exact else wanted

@@ -40,7 +40,8 @@ def test_same_answers_as_grid_accountant_on_integer_orders(
     ],
 )
 def test_zhu_wang_composition_table(step: pa.SubsampledMechanism, count: int, expected: float, alpha: int) -> None:
-    res = pa.Accountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="poisson-tight", route="analytical")
+    acct = pa.Accountant(conversion="mironov").compose(step, count)
+    res = acct.epsilon(1e-8, bound="poisson-tight", route="analytical")
     assert res.epsilon == pytest.approx(expected, rel=1e-5)
     assert res.alpha == alpha
 
@@ -53,7 +54,8 @@ def test_wang_theorem_9_composition_table(sigma: float, count: int, expected: fl
     # Wang et al. spec §7.3: Gaussian base sigma/2 under replace-one (the catalogue halves the noise for the 2C
     # sensitivity of replace-one), gamma = 0.001, delta = 1e-8, Mironov conversion, Thm 9 with caps.
     step = pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(10, 10_000), "replace-one")
-    res = pa.Accountant(conversion="mironov").compose(step, count).epsilon(1e-8, bound="wor-wang-general", route="analytical")
+    acct = pa.Accountant(conversion="mironov").compose(step, count)
+    res = acct.epsilon(1e-8, bound="wor-wang-general", route="analytical")
     assert res.epsilon == pytest.approx(expected, rel=1e-5)
     assert res.alpha == alpha
 

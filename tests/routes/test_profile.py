@@ -3,6 +3,7 @@ divergences of realisable pairs computed with mpmath."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import mpmath as mp
@@ -88,7 +89,8 @@ def test_profile_route_limits() -> None:
     hetero = acct.compose(pa.Gaussian(2.0).subsampled(pa.Poisson(0.01)))
     with pytest.raises(pa.UnsupportedError, match="one distinct step"):
         hetero.epsilon(1e-5, bound="profile")
-    custom = pa.Accountant().compose(pa.RdpCurve(lambda a: 0.1 * a, neighboring="add-remove").subsampled(pa.Poisson(0.1)))
+    curve = pa.RdpCurve(lambda a: 0.1 * a, neighboring="add-remove")
+    custom = pa.Accountant().compose(curve.subsampled(pa.Poisson(0.1)))
     with pytest.raises(pa.UnsupportedError, match="profile"):
         custom.epsilon(1e-5, bound="profile")
     assert custom.epsilon(1e-5).method == "rdp"
@@ -125,7 +127,7 @@ def test_epsilon_never_rises_with_noise_across_the_route_hand_over() -> None:
     sigmas = [9_999.0, 10_000.0, 10_001.0, 20_000.0, 1e5]
     eps = [pa.Accountant().compose(pa.Gaussian(s)).epsilon(1e-5) for s in sigmas]
     values = [r.epsilon for r in eps]
-    assert all(b <= a for a, b in zip(values, values[1:], strict=False))
+    assert all(b <= a for a, b in itertools.pairwise(values))
     assert values[2] <= 9.03e-5
     # the clamped profile is no longer attained: no lower bound is claimed from it
     assert eps[3].lower_epsilon is None and eps[1].lower_epsilon is not None

@@ -46,7 +46,7 @@ LOWER_MARGIN = 1e-7
 #: Fractions of δ/k tried for the per-release δ₀ of the optimal composition (dense near δ/k, where the
 #: per-release ε₀ is smallest and the composition theorem still has slack).
 _FRACTIONS = np.concatenate([np.logspace(-6, 0, 24, endpoint=False), 1.0 - np.logspace(-5, -0.35, 16)])
-_GOLDEN_STEPS = 48
+_GOLDEN_STEPS = 32
 KOV_EVIDENCE = "theorem: Kairouz, Oh & Viswanath 2015, Thm 3.4 (optimal composition of identical (eps0, delta0) pairs)"
 
 
@@ -85,7 +85,7 @@ def _base_profile(mech: Mechanism) -> tuple[Callable[[FloatArray], FloatArray], 
         return (lambda e: profiles.randomized_response_log_delta(e, p)), None, "randomized-response profile"
     if family == "pure-dp":
         e0 = mech.epsilon_infinity
-        return (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)), None, "pure DP: delta(eps) = 0 for eps >= eps0"
+        return (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)), None, "pure DP: delta = 0 at eps0"
     raise UnsupportedError(f"no privacy profile is known for {mech!r}; use the RDP bounds")
 
 

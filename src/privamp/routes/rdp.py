@@ -102,8 +102,10 @@ class RdpRoute:
         if self.curve == LOWER:
             raise InvalidParameterError("bound", LOWER, "an upper bound; a lower bound is no guarantee")
         conv = self.conversion
-        best = self._minimize(comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, self.curve), delta, conv))
         eps_inf = float(self._curve(comp, np.array([np.inf]), self.curve)[0])
+        best = self._minimize(
+            comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, self.curve), delta, conv), ceiling=eps_inf
+        )
         alpha, value, notes = best.alpha, best.value, self._edge_notes(best)
         if eps_inf <= value:
             alpha, value, notes = math.inf, eps_inf, ()
@@ -137,9 +139,13 @@ class RdpRoute:
         bound on the true ε(δ). ``None`` when some step has no known RDP lower bound."""
         conv = self.conversion
         try:
-            return self._minimize(comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, curve), delta, conv)).value
+            eps_inf = float(self._curve(comp, np.array([np.inf]), curve)[0])
+            score = self._minimize(
+                comp, lambda a: epsilon_from_rdp(a, self._curve(comp, a, curve), delta, conv), ceiling=eps_inf
+            ).value
         except UnsupportedError:
             return None
+        return min(score, eps_inf)
 
     def composed(self, comp: Composition, alphas: FloatArray, curve: str | None = None) -> FloatArray:
         """The composed curve this route converts (the convex projection for the analytical search)."""
@@ -188,7 +194,7 @@ class RdpRoute:
         return "+".join(sorted(names))
 
     def _evidence(self, comp: Composition, alpha: float) -> tuple[str, ...]:
-        extra = (RDP_COMPOSITION, CONVERSION_EVIDENCE[self.conversion])
+        extra: tuple[str, ...] = (RDP_COMPOSITION, CONVERSION_EVIDENCE[self.conversion])
         if self.search == "analytical":
             extra += ("theorem: Wang, Balle & Kasiviswanathan 2019, Prop. 36 (convex projection of the CGF)",)
         return comp.evidence(alpha, self.curve, self.allow_numerical) + extra
@@ -199,13 +205,17 @@ class RdpRoute:
             return ()
         return (f"the optimal order alpha = {best.alpha:g} lies on the edge of the searched range",)
 
-    def _minimize(self, comp: Composition, score: Score) -> Optimum:
+    def _minimize(self, comp: Composition, score: Score, ceiling: float = math.inf) -> Optimum:
         if self.search == "analytical":
-            return _integer_bisection(score)
-        return self._grid_minimize(score)
+            return _integer_bisection(score, ceiling)
+        return self._grid_minimize(score, ceiling)
 
-    def _grid_minimize(self, score: Score) -> Optimum:
-        """Minimise ``score`` over real orders: grid, edge extension, then continuous zooming."""
+    def _grid_minimize(self, score: Score, ceiling: float) -> Optimum:
+        """Minimise ``score`` over real orders: grid, edge extension, then continuous zooming.
+
+        The upper edge is extended by doubling while the score decreases and stays below ``ceiling`` (the value at
+        α = ∞, which the caller compares separately): a pure-DP curve approaching ε(∞) from above never needs the
+        costly orders near the cap (any order gives a valid certificate; this only saves work)."""
         grid = np.array(self.orders)
         values = score(grid)
         i = int(np.argmin(values))
@@ -217,7 +227,7 @@ class RdpRoute:
                 v = float(score(np.array([a]))[0])
                 points.append(a)
                 scores.append(v)
-                if v >= scores[-2]:
+                if v >= scores[-2] or v >= ceiling:
                     break
         elif i == 0 and self.refine:
             low = np.array([x for x in LOW_ORDERS if x < grid[0]])
@@ -246,15 +256,16 @@ class RdpRoute:
         return Optimum(best_alpha, best_value, at_edge)
 
 
-def _integer_bisection(score: Score) -> Optimum:
-    """Doubling then bisection over integer orders on a unimodal objective (Wang et al. 2019, App. H)."""
+def _integer_bisection(score: Score, ceiling: float) -> Optimum:
+    """Doubling then bisection over integer orders on a unimodal objective (Wang et al. 2019, App. H); the doubling
+    stops once the objective reaches ``ceiling`` (the value at α = ∞, compared by the caller)."""
 
     def f(alpha: int) -> float:
         return float(score(np.array([float(alpha)]))[0])
 
     top = int(MAX_ORDER)
     hi = START_ORDER
-    while hi < top and math.isfinite(f(hi)) and f(hi + 1) < f(hi):
+    while hi < top and f(hi) < ceiling and f(hi + 1) < f(hi):
         hi = min(2 * hi, top - 1)
     lo = 2
     if f(lo + 1) >= f(lo):
