@@ -161,3 +161,58 @@ def test_returned_curves_do_not_alias_the_cache() -> None:
     values = step.rdp([2.0])
     values[0] = -1.0
     assert step.rdp([2.0])[0] > 0
+
+
+@pytest.mark.parametrize("count", [-5, 0, 100.5, "3", True])
+def test_entries_are_validated(count: object) -> None:
+    # Regression (audit): a negative count certified eps = 0, a count of 0 raised ZeroDivisionError, 100.5 passed.
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    with pytest.raises(pa.InvalidParameterError, match="count"):
+        pa.Accountant(entries=[(step, count)])  # type: ignore[list-item]
+    with pytest.raises(pa.InvalidParameterError, match="count"):
+        pa.Accountant().compose(step, count)  # type: ignore[arg-type]
+    with pytest.raises(pa.InvalidParameterError, match="event"):
+        pa.Accountant(entries=[("gaussian", 3)])  # type: ignore[list-item]
+
+
+def test_delta_never_above_one_nor_zero_when_finite() -> None:
+    # Regression (audit): delta = 1 + 1e-10 was reported (round-up of 1); the profile route could report 0.
+    with pytest.warns(pa.OrderRangeWarning):
+        big = pa.Accountant().compose(pa.Gaussian(1e-3).subsampled(pa.Poisson(1.0)), 10**9).delta(1e-300)
+    assert big.delta == 1.0
+    tiny = pa.Accountant().compose(pa.Gaussian(0.05)).delta(1e6)
+    assert 0 < tiny.delta <= 1e-300 or tiny.log_delta == -math.inf
+
+
+def test_allow_numerical_is_opt_in_and_labelled() -> None:
+    step = pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(600, 60_000), "replace-one")
+    proven = pa.Accountant().compose(step, 1000)
+    with pytest.raises(pa.InvalidParameterError, match="numerically"):
+        proven.epsilon(1e-5, bound="wor-poisson-reduction")
+    opted = pa.Accountant(allow_numerical=True).compose(step, 1000)
+    res = opted.epsilon(1e-5, bound="wor-poisson-reduction")
+    assert res.epsilon <= proven.epsilon(1e-5).epsilon
+    assert any("numerical only" in e for e in res.evidence)
+    with pytest.raises(pa.InvalidParameterError, match="allow_numerical"):
+        pa.Accountant(allow_numerical="yes")  # type: ignore[arg-type]
+
+
+def test_results_say_what_they_rest_on() -> None:
+    res = pa.Accountant().compose(pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000)), 14_062).epsilon(1e-5)
+    assert res.route == "rdp" and res.bound == "poisson-exact"
+    assert any("Mironov, Talwar & Zhang 2019" in e for e in res.evidence)
+    assert any("Prop. 1" in e for e in res.evidence) and any("Canonne" in e for e in res.evidence)
+
+
+def test_pure_dp_bases_do_not_walk_to_the_order_cap() -> None:
+    # Regression (audit): a Laplace (pure-DP) base sent the order search to 2^20; the query took 7-40 s and the CLI's
+    # lower epsilon then failed with "alpha must be real numbers in (1, 1048576]".
+    import time
+
+    start = time.process_time()
+    acct = pa.Accountant().compose(pa.Laplace(2.0).subsampled(pa.Poisson(0.001)), 1)
+    res = acct.epsilon(1e-8)
+    assert res.epsilon <= math.log1p(0.001 * math.expm1(0.5)) * (1 + 1e-9)
+    three = pa.Accountant().compose(pa.Laplace(1.0).subsampled(pa.Poisson(0.05)), 3).epsilon(1e-9, bound="rdp")
+    assert three.rdp_floor_epsilon is not None and three.rdp_floor_epsilon <= three.epsilon
+    assert time.process_time() - start < 30  # generous: a regression took minutes

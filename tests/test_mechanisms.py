@@ -66,3 +66,46 @@ def test_custom_curve_scalar_and_vector() -> None:
         RdpCurve(lambda a: -a, neighboring="add-remove").rdp([2])
     with pytest.raises(InvalidParameterError, match="RDP curve"):
         RdpCurve(lambda a: float("nan"), neighboring="add-remove").rdp([2])
+
+
+def test_tabulated_curve_extends_only_by_proven_rules() -> None:
+    # A table of the Gaussian's exact curve: between orders the CGF chord (convexity), below the first order the
+    # first value (monotonicity), above the last one only eps(inf); every extension stays above the true curve.
+    sigma = 2.0
+    orders = [2.0, 4.0, 8.0, 32.0]
+    table = RdpCurve.from_table(orders, [a / (2 * sigma**2) for a in orders], neighboring="add-remove")
+    probe = np.array([1.1, 2.0, 3.0, 5.5, 8.0, 20.0, 32.0])
+    values = table.rdp(probe)
+    assert np.all(values >= probe / (2 * sigma**2) * (1 - 1e-15))
+    np.testing.assert_allclose(values[[1, 4, 6]], [0.25, 1.0, 4.0])
+    assert values[0] == 0.25  # monotonicity below the first order
+    assert math.isinf(table.rdp([64.0])[0])
+    capped = RdpCurve.from_table(orders, [0.25, 0.5, 1.0, 4.0], neighboring="add-remove", epsilon_inf=2.0)
+    assert capped.rdp([64.0, np.inf]).tolist() == [2.0, 2.0]
+    # a table that decreases is replaced by its monotone envelope (the true curve is non-decreasing)
+    assert RdpCurve.from_table([2.0, 3.0], [0.5, 0.3], neighboring="add-remove").rdp([2.0])[0] == 0.3
+
+
+def test_tabulated_curve_rejects_bad_tables() -> None:
+    with pytest.raises(InvalidParameterError, match="orders"):
+        RdpCurve.from_table([0.5, 2.0], [0.1, 0.2], neighboring="add-remove")
+    with pytest.raises(InvalidParameterError, match="values"):
+        RdpCurve.from_table([2.0, 3.0], [0.1], neighboring="add-remove")
+    with pytest.raises(InvalidParameterError, match="values"):
+        RdpCurve.from_table([2.0, 3.0], [0.1, -1.0], neighboring="add-remove")
+    with pytest.raises(TypeError):
+        RdpCurve(lambda a: a)  # type: ignore[call-arg]  # the relation must be stated
+
+
+def test_errors_name_the_argument_and_stay_short() -> None:
+    import privamp as pa
+
+    with pytest.raises(InvalidParameterError, match="sampling must be a sampling scheme") as info:
+        Gaussian(1.0).subsampled("poisson")  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300
+    with pytest.raises(InvalidParameterError, match="mechanism") as info:
+        pa.SubsampledMechanism(lambda a: a)  # type: ignore[arg-type]
+    assert "0x" not in str(info.value)
+    with pytest.raises(InvalidParameterError) as info:
+        RdpCurve(lambda a: -np.ones_like(a), neighboring="add-remove").rdp(np.linspace(2, 100, 1000))
+    assert "array of shape" in str(info.value) and len(str(info.value)) < 300

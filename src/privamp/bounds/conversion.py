@@ -62,7 +62,7 @@ def log_delta_from_rdp(alphas: ArrayLike, rdp: ArrayLike, epsilon: float, conver
     r = np.asarray(rdp, dtype=np.float64)
     finite = np.isfinite(a)
     af = np.where(finite, a, 2.0)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         if conversion is Conversion.MIRONOV:
             log_delta = (af - 1) * (r - epsilon)
         else:
