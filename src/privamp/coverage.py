@@ -33,14 +33,20 @@ if TYPE_CHECKING:
 
 REGISTRY = Registry()
 
-poisson = LazyModule("poisson")
-poisson_gaussian = LazyModule("poisson_gaussian")
-poisson_replace_one = LazyModule("poisson_replace_one")
-moments = LazyModule("central_moments")
-wor = LazyModule("without_replacement")
-fixed_size = LazyModule("fixed_size")
-with_replacement = LazyModule("with_replacement")
-fdp = LazyModule("fdp_subsampling")
+if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
+    from privamp.bounds import central_moments as moments
+    from privamp.bounds import fdp_subsampling as fdp
+    from privamp.bounds import fixed_size, poisson, poisson_gaussian, poisson_replace_one, with_replacement
+    from privamp.bounds import without_replacement as wor
+else:
+    poisson = LazyModule("poisson")
+    poisson_gaussian = LazyModule("poisson_gaussian")
+    poisson_replace_one = LazyModule("poisson_replace_one")
+    moments = LazyModule("central_moments")
+    wor = LazyModule("without_replacement")
+    fixed_size = LazyModule("fixed_size")
+    with_replacement = LazyModule("with_replacement")
+    fdp = LazyModule("fdp_subsampling")
 
 ADD_REMOVE = Neighboring.ADD_REMOVE
 REPLACE_ONE = Neighboring.REPLACE_ONE

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,9 +31,12 @@ from privamp.routes.composition import Composition, step_of
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale, base_at
 
-profiles = LazyModule("profiles")
-amplification = LazyModule("amplification")
-composition = LazyModule("composition")
+if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
+    from privamp.bounds import amplification, composition, profiles
+else:
+    profiles = LazyModule("profiles")
+    amplification = LazyModule("amplification")
+    composition = LazyModule("composition")
 
 #: Largest number of identical releases composed with the exact optimal composition theorem.
 MAX_PROFILE_COUNT = 64

@@ -16,6 +16,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,7 +30,10 @@ from privamp.routes.base import Answer
 from privamp.routes.composition import RDP_COMPOSITION, Composition
 from privamp.validation import MAX_FINITE_ORDER, check_orders
 
-wor = LazyModule("without_replacement")
+if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use
+    from privamp.bounds import without_replacement as wor
+else:
+    wor = LazyModule("without_replacement")
 
 DEFAULT_ORDERS: tuple[float, ...] = (
     tuple(round(1 + 0.1 * i, 10) for i in range(1, 100))
