@@ -1,0 +1,252 @@
+"""The PLD route (privamp.routes.pld): cells, certified values against references, lower bounds, caching, best-of.
+
+References: the Poisson-subsampled Gaussian values 6.18771 (q = 0.01, σ = 1, T = 10⁴, δ = 1e-5) and 2.38160
+(q = 256/60000, σ = 1.1, T = 14 062) are the exact ε(δ) of those compositions (docs/pld.md); the composed Gaussian
+without sampling has a closed-form profile (Balle & Wang 2018, Thm 8), computed here with mpmath.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import mpmath as mp
+import pytest
+
+import privamp as pa
+from privamp.errors import UnsupportedError
+from privamp.pld import PLDAccountant
+from privamp.routes.base import best_of
+from privamp.routes.composition import Composition
+from privamp.routes.pld import ENGINE_EVIDENCE, LOG_DELTA_FLOOR, PldRoute
+from privamp.routes.rdp import RdpRoute
+
+REF_POISSON = 6.18771
+REF_MNIST = 2.38160
+
+
+def comp(*entries: tuple[pa.SubsampledMechanism, int]) -> Composition:
+    return Composition(tuple(entries))
+
+
+def gaussian_log_delta(epsilon: float, mu: float) -> mp.mpf:
+    """log δ(ε) of the Gaussian pair N(μ, 1) vs N(0, 1): Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
+    e, m = mp.mpf(epsilon), mp.mpf(mu)
+    return mp.log(mp.ncdf(-e / m + m / 2) - mp.exp(e) * mp.ncdf(-e / m - m / 2))
+
+
+def gaussian_epsilon(delta: float, mu: float) -> float:
+    """The exact ε(δ) of the Gaussian pair, by bisection on the closed form (50 digits)."""
+    with mp.workdps(50):
+        lo, hi = mp.mpf(0), mp.mpf(100)
+        target = mp.log(delta)
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if gaussian_log_delta(float(mid), mu) > target else (lo, mid)
+        return float(hi)
+
+
+@pytest.fixture(scope="module")
+def route() -> PldRoute:
+    return PldRoute()
+
+
+# ------------------------------------------------------------------------------------------------ certified values
+def test_poisson_gaussian_reference(route: PldRoute) -> None:
+    c = comp((pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 10_000))
+    a = route.epsilon(c, 1e-5)
+    assert a.lower is not None
+    assert a.lower <= REF_POISSON <= a.value
+    assert abs(a.value - REF_POISSON) / REF_POISSON <= 1e-4
+    assert abs(a.lower - REF_POISSON) / REF_POISSON <= 1e-3
+    assert a.route == "pld" and a.method == "pld" and a.bound == "pld-poisson"
+    assert ENGINE_EVIDENCE in a.evidence and any("Zhu, Dong & Wang 2022, Thm 11" in e for e in a.evidence)
+    assert not a.warnings
+    # warm: the same accountant answers again (cached on the route), with the same numbers
+    plan = route._plans[c.entries]
+    again = route.epsilon(Composition(c.entries), 1e-5)
+    assert route._plans[c.entries] is plan and again == a
+
+
+def test_mnist_reference(route: PldRoute) -> None:
+    c = comp((pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000)), 14_062))
+    a = route.epsilon(c, 1e-5)
+    assert a.lower is not None and a.lower <= REF_MNIST <= a.value
+    assert a.value - a.lower <= 1e-3 * REF_MNIST
+
+
+def test_no_sampling_against_closed_form(route: PldRoute) -> None:
+    sigma, count = 2.0, 16
+    c = comp((pa.SubsampledMechanism(pa.Gaussian(sigma)), count))
+    mu_t = math.sqrt(count) / sigma
+    for delta in (1e-9, 1e-5, 1e-2):
+        a = route.epsilon(c, delta)
+        exact = gaussian_epsilon(delta, mu_t)
+        assert a.lower is not None and a.lower <= exact <= a.value
+        assert a.value <= exact * (1 + 1e-3)
+        with mp.workdps(50):
+            assert gaussian_log_delta(a.value, mu_t) <= math.log(delta)
+            assert gaussian_log_delta(a.lower, mu_t) >= math.log(delta)
+    assert a.bound == "pld-base"
+
+
+def test_replace_one_without_sampling_sees_sensitivity_2c(route: PldRoute) -> None:
+    """One release under replace-one at σ is one release under add/remove at σ/2 (DESIGN §2)."""
+    ro = route.epsilon(comp((pa.Gaussian(2.0).subsampled(pa.NoSampling(), "replace-one"), 1)), 1e-5)
+    ar = route.epsilon(comp((pa.SubsampledMechanism(pa.Gaussian(1.0)), 1)), 1e-5)
+    exact = gaussian_epsilon(1e-5, 1.0)
+    for a in (ro, ar):
+        assert a.lower is not None and a.lower <= exact <= a.value <= exact * (1 + 1e-3)
+
+
+def test_without_replacement_add_remove_is_the_poisson_pair_at_2c(route: PldRoute) -> None:
+    """Fixed-size batches under add/remove: the Poisson pair at sensitivity 2C (Birrell et al. 2024, Thm 3.1)."""
+    wor = route.epsilon(comp((pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(10, 1000)), 100)), 1e-5)
+    poisson = route.epsilon(comp((pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 100)), 1e-5)
+    assert wor.value == poisson.value and wor.lower == poisson.lower
+    assert wor.bound == "pld-without-replacement"
+    # a batch of the whole dataset: the larger of the two neighbours has n + 1 records, q = m / (n + 1)
+    full = route.epsilon(comp((pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(10, 10)), 3)), 1e-5)
+    rate = route.epsilon(comp((pa.Gaussian(1.0).subsampled(pa.Poisson(10 / 11)), 3)), 1e-5)
+    assert full.value == rate.value
+
+
+def test_without_replacement_replace_one(route: PldRoute) -> None:
+    """Upper: the symmetrised f-DP pair; lower: the σ/2 Poisson pair (realisable, never an upper bound)."""
+    c = comp((pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(600, 60_000), "replace-one"), 10_000))
+    a = route.epsilon(c, 1e-5)
+    rdp = RdpRoute().epsilon(c, 1e-5)
+    assert a.lower is not None
+    assert a.lower <= a.value <= rdp.value  # RDP's proven value ≈ 8.70; PLD ≈ 8.08
+    # the lower bound is the Poisson add/remove pair at σ/2 = 1, q = 0.01: its ε is 6.18771
+    assert REF_POISSON * (1 - 1e-3) <= a.lower <= REF_POISSON
+    assert a.bound == "pld-without-replacement-replace-one"
+    assert any(e.startswith("proof: docs/proofs/fdp-subsampling-rdp.md") for e in a.evidence)
+    assert any(e.startswith("lower — realisable pair") for e in a.evidence)
+
+
+# ------------------------------------------------------------------------------------------------ what is unsupported
+@pytest.mark.parametrize(
+    "entries",
+    [
+        ((pa.Gaussian(2.0).subsampled(pa.Poisson(0.01), "replace-one"), 100),),
+        ((pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 1000)), 100),),
+        ((pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 1000), "replace-one"), 100),),
+        ((pa.Laplace(1.0).subsampled(pa.WithoutReplacement(10, 1000)), 10),),
+        ((pa.PureDP(1.0).subsampled(pa.Poisson(0.01)), 10),),
+        (
+            (pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 10),
+            (pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(10, 1000), "replace-one"), 10),
+        ),
+    ],
+    ids=["poisson-replace-one", "with-replacement", "with-replacement-replace-one", "laplace-wor", "pure-dp-poisson",
+         "mixed-relations"],
+)
+def test_unsupported(route: PldRoute, entries: tuple[tuple[pa.SubsampledMechanism, int], ...]) -> None:
+    c = Composition(entries)
+    reason = route.unsupported(c)
+    assert isinstance(reason, str) and reason
+    with pytest.raises(UnsupportedError):
+        route.epsilon(c, 1e-5)
+    with pytest.raises(UnsupportedError):
+        route.log_delta(c, 1.0)
+
+
+def test_poisson_replace_one_lower_only(route: PldRoute) -> None:
+    """No upper bound, but the antiparallel pair gives a rigorous lower bound below every certified upper."""
+    c = comp((pa.Gaussian(2.0).subsampled(pa.Poisson(0.01), "replace-one"), 1000))
+    assert "no upper bound" in (route.unsupported(c) or "")
+    upper = RdpRoute().epsilon(c, 1e-5).value
+    lower = route.lower_epsilon(c, 1e-5)
+    assert lower is not None and 0 < lower <= upper
+    # at a certified ε the true δ is at most 1e-5, and so is any lower bound on it
+    log_d = route.lower_log_delta(c, upper)
+    assert log_d is not None and log_d <= math.log(1e-5)
+    # rate 1 under replace-one is the mechanism itself: supported, exact
+    full = comp((pa.Gaussian(2.0).subsampled(pa.Poisson(1.0), "replace-one"), 1))
+    assert route.unsupported(full) is None
+    a = route.epsilon(full, 1e-5)
+    assert a.lower is not None and a.lower <= gaussian_epsilon(1e-5, 1.0) <= a.value
+    assert route.lower_epsilon(comp((pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 100)), 10)), 1e-5) is None
+
+
+# ------------------------------------------------------------------------------------------------ ε(δ) ↔ δ(ε)
+ROUND_TRIP = [
+    ((pa.SubsampledMechanism(pa.Gaussian(2.0)), 16),),
+    ((pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 300),),
+    ((pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(10, 1000), "replace-one"), 100),),
+    ((pa.Laplace(1.0).subsampled(pa.Poisson(0.05)), 3),),
+    ((pa.SubsampledMechanism(pa.RandomizedResponse(0.7)), 5),),
+    (
+        (pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 10),
+        (pa.Gaussian(2.0).subsampled(pa.Poisson(0.02)), 5),
+        (pa.SubsampledMechanism(pa.Gaussian(5.0)), 3),
+    ),
+]
+
+
+@pytest.mark.parametrize("entries", ROUND_TRIP, ids=["gaussian", "poisson", "wor-replace-one", "laplace", "rr",
+                                                     "heterogeneous"])
+def test_round_trip(route: PldRoute, entries: tuple[tuple[pa.SubsampledMechanism, int], ...]) -> None:
+    c = Composition(entries)
+    answers = [route.epsilon(c, d) for d in (1e-9, 1e-5, 1e-2)]
+    assert answers[0].value >= answers[1].value >= answers[2].value
+    for d, a in zip((1e-9, 1e-5, 1e-2), answers, strict=True):
+        assert a.lower is None or 0 <= a.lower <= a.value
+        back = route.log_delta(c, a.value)
+        assert back.value <= math.log(d) + 1e-9
+        assert back.lower is None or back.lower <= back.value
+        assert back.bound == a.bound and back.method == "pld"
+
+
+@pytest.mark.slow
+def test_round_trip_long(route: PldRoute) -> None:
+    c = comp((pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 10_000))
+    a = route.epsilon(c, 1e-5)
+    back = route.log_delta(c, a.value)
+    assert back.value <= math.log(1e-5) + 1e-9
+    assert back.lower is not None and back.lower <= back.value
+
+
+def test_log_delta_zero_only_when_proven(route: PldRoute) -> None:
+    rr = comp((pa.SubsampledMechanism(pa.RandomizedResponse(0.7)), 10))
+    assert route.log_delta(rr, 10 * math.log(0.7 / 0.3) + 1e-6).value == -math.inf
+    assert route.log_delta(rr, 8.0).value > -math.inf
+    pure = comp((pa.SubsampledMechanism(pa.PureDP(0.5)), 10))
+    assert route.log_delta(pure, 5.01).value == -math.inf
+    assert route.epsilon(pure, 1e-5).lower is None  # its pair only dominates: no lower bound on an unknown mechanism
+    # a Gaussian's δ is never 0: far out in the tail the engine's float underflows, the route reports the floor
+    gauss = comp((pa.SubsampledMechanism(pa.Gaussian(1.0)), 1))
+    a = route.log_delta(gauss, 60.0)
+    assert LOG_DELTA_FLOOR <= a.value < 0
+    with mp.workdps(50):
+        assert float(gaussian_log_delta(60.0, 1.0)) <= a.value
+
+
+def test_engine_notes_become_warnings(route: PldRoute, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = PLDAccountant.epsilon
+
+    def noted(self: PLDAccountant, delta: float) -> object:
+        r = original(self, delta)
+        return replace(r, notes=("delta=1e-05: interval wider than the target after 2 refinement(s)",
+                                 "grid refined 2 time(s) to reach the target width"))
+
+    monkeypatch.setattr(PLDAccountant, "epsilon", noted)
+    a = PldRoute().epsilon(comp((pa.SubsampledMechanism(pa.Gaussian(3.0)), 4)), 1e-5)
+    assert a.warnings == ("pld upper: delta=1e-05: interval wider than the target after 2 refinement(s)",)
+
+
+# ------------------------------------------------------------------------------------------------ best of routes
+def test_best_of_with_rdp(route: PldRoute) -> None:
+    c = comp((pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 300))  # warm: composed in test_round_trip
+    rdp = RdpRoute().epsilon(c, 1e-5)
+    pld = route.epsilon(c, 1e-5)
+    best = best_of([rdp, pld])
+    assert pld.value < rdp.value
+    assert best.route == "pld" and best.value == pld.value == min(rdp.value, pld.value)
+    assert best.lower == pld.lower and best.floor == rdp.floor
+    assert best.lower is not None and best.lower <= best.value
+    # δ(ε) likewise: the smaller certified log δ wins
+    eps = 2.0
+    best_d = best_of([RdpRoute().log_delta(c, eps), route.log_delta(c, eps)])
+    assert best_d.route == "pld" and best_d.lower is not None and best_d.lower <= best_d.value
