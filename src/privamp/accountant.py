@@ -2,10 +2,13 @@
 
 Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
 
-1. ``"best"`` (default) — every route that supports the composition and is cheap enough to try by default (RDP with
-   the best proven per-step curves; the privacy-profile route for at most 64 identical releases): the smallest
-   certified ε (or δ) wins, and the largest rigorous lower bound of any route is reported beside it.
-2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant) or ``"profile"``.
+1. ``"best"`` (default) — every route of ``best_routes`` that supports the composition: by default RDP with the best
+   proven per-step curves and the privacy-profile route (at most 64 identical releases), both answering in
+   milliseconds; add ``"pld"`` (``best_routes=TIGHT``) for the certified privacy-loss-distribution interval, which
+   costs about a second per new composition. The smallest certified ε (or δ) wins, and the largest rigorous lower
+   bound of any route is reported beside it.
+2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"`` or
+   ``"pld"``.
 3. an RDP bound's name (see ``step.bounds()``) — the RDP route (or ``route="analytical"``) with that per-step curve.
 
 Only bounds that rest on a proof certify guarantees; ``allow_numerical=True`` admits the bounds verified numerically
@@ -31,6 +34,7 @@ from privamp.registry import BEST, LOWER
 from privamp.rounding import round_up
 from privamp.routes.base import Answer, best_of
 from privamp.routes.composition import Composition
+from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_orders
@@ -39,12 +43,15 @@ if TYPE_CHECKING:
     from privamp.routes.base import Route
 
 #: Route names accepted by ``bound=``.
-ROUTES = ("rdp", "analytical", "profile")
+ROUTES = ("rdp", "analytical", "profile", "pld")
+#: The routes ``bound="best"`` tries by default (fast), and with the PLD route (tight, slower).
+DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile")
+TIGHT: tuple[str, ...] = ("rdp", "profile", "pld")
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
 
-__all__ = ["DEFAULT_ORDERS", "Accountant", "DeltaResult", "EpsilonResult", "OrderRangeWarning"]
+__all__ = ["DEFAULT_BEST", "DEFAULT_ORDERS", "TIGHT", "Accountant", "DeltaResult", "EpsilonResult", "OrderRangeWarning"]
 
 
 class OrderRangeWarning(UserWarning):
@@ -116,9 +123,15 @@ class Accountant:
         orders: Iterable[float] | None = None,
         refine: bool = True,
         allow_numerical: bool = False,
+        best_routes: Iterable[str] = DEFAULT_BEST,
         entries: Iterable[tuple[SubsampledMechanism | Mechanism, int]] = (),
+        _pld: PldRoute | None = None,
     ) -> None:
         self.conversion = Conversion.parse(conversion)
+        routes = tuple(best_routes) if not isinstance(best_routes, str) else (best_routes,)
+        if not routes or any(r not in ROUTES for r in routes):
+            raise InvalidParameterError("best_routes", best_routes, f"a non-empty subset of {', '.join(ROUTES)}")
+        self.best_routes = routes
         self.refine = refine
         if not isinstance(allow_numerical, bool):
             raise InvalidParameterError("allow_numerical", allow_numerical, "True or False")
@@ -133,6 +146,7 @@ class Accountant:
             merged[event] = merged.get(event, 0) + count
         self._entries = tuple(merged.items())
         self._composition = Composition(self._entries) if self._entries else None
+        self._pld = PldRoute() if _pld is None else _pld  # shared along compose() chains: its cache is per composition
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -151,7 +165,9 @@ class Accountant:
             orders=self.orders,
             refine=self.refine,
             allow_numerical=self.allow_numerical,
+            best_routes=self.best_routes,
             entries=(*self._entries, _entry((event, count))),
+            _pld=self._pld,
         )
 
     # ------------------------------------------------------------------------------------------------ routes
@@ -182,13 +198,18 @@ class Accountant:
             self._check_guarantee(bound)
             return [self._rdp_route(bound, conversion, route)]
         if bound == BEST:
-            return [self._rdp_route(BEST, conversion), ProfileRoute()]
-        if bound == PROFILE:
-            return [ProfileRoute()]
+            return [self._route(name, conversion) for name in self.best_routes]
         if bound in ROUTES:
-            return [self._rdp_route(BEST, conversion, bound)]
+            return [self._route(bound, conversion)]
         self._check_guarantee(bound)
         return [self._rdp_route(bound, conversion)]
+
+    def _route(self, name: str, conversion: Conversion | None) -> Route:
+        if name == PROFILE:
+            return ProfileRoute()
+        if name == "pld":
+            return self._pld
+        return self._rdp_route(BEST, conversion, name)
 
     def _check_guarantee(self, bound: str) -> None:
         """A named bound used for ε or δ must be a (proven, unless opted in) upper bound for every composed step."""

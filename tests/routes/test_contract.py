@@ -17,10 +17,11 @@ import privamp as pa
 from privamp.errors import UnsupportedError
 from privamp.routes.base import Route
 from privamp.routes.composition import Composition
+from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import RdpRoute
 
-ROUTES: list[Route] = [RdpRoute(), RdpRoute(search="analytical"), ProfileRoute()]
+ROUTES: list[Route] = [RdpRoute(), RdpRoute(search="analytical"), ProfileRoute(), PldRoute()]
 COMPOSITIONS = [
     ((pa.SubsampledMechanism(pa.Gaussian(2.0)), 1),),
     ((pa.SubsampledMechanism(pa.Gaussian(3.0)), 16),),
@@ -83,3 +84,15 @@ def test_best_takes_the_smallest_upper_and_the_largest_lower() -> None:
     assert best.epsilon == min(rdp.epsilon, profile.epsilon)
     assert best.lower_epsilon == profile.lower_epsilon and best.route == "profile"
     assert best.rdp_floor_epsilon == rdp.rdp_floor_epsilon
+
+
+def test_tight_best_includes_the_pld_interval() -> None:
+    from privamp.accountant import TIGHT
+
+    step = pa.Gaussian(2.0).subsampled(pa.Poisson(0.01))
+    tight = pa.Accountant(best_routes=TIGHT).compose(step, 100).epsilon(1e-5)
+    fast = pa.Accountant().compose(step, 100).epsilon(1e-5)
+    assert tight.route == "pld" and tight.epsilon <= fast.epsilon
+    assert tight.lower_epsilon is not None and tight.lower_epsilon <= tight.epsilon
+    with pytest.raises(pa.InvalidParameterError, match="best_routes"):
+        pa.Accountant(best_routes=("rdp", "magic"))
