@@ -1,0 +1,564 @@
+"""Opacus front: privamp as an Opacus accountant, and ``make_private`` with privamp's batch samplers.
+
+Importing this module registers :class:`PrivampAccountant` under the mechanism name ``"privamp"``, so that
+``opacus.PrivacyEngine(accountant="privamp")`` uses it as a drop-in replacement of Opacus' ``"rdp"``, ``"prv"`` or
+``"gdp"`` accountants::
+
+    import privamp.integrations.opacus as pao
+    model, optimizer, loader, engine = pao.make_private(
+        model, optimizer, loader, noise_multiplier=1.1, max_grad_norm=1.0, sampling="fixed-size", seed=0)
+    ...                                             # train
+    engine.get_epsilon(1e-5)                        # privamp's certified ε for fixed-size batches
+
+What is accounted. Opacus calls ``step(noise_multiplier=σ, sample_rate=q)`` after every optimizer step, with
+q = 1 / len(data_loader) (times the accumulated iterations); it knows nothing else about the batches. Left
+undeclared, the accountant takes Opacus at its word: Poisson sampling at rate q, as Opacus' own accountants do. With a
+declared scheme — ``PrivampAccountant(sampling=WithoutReplacement(b, n))``, a privamp batch sampler, or
+:meth:`PrivampAccountant.declare` — every step is one step of that scheme, whatever q Opacus passes; a q that cannot
+be the rate of the declared scheme's loader is reported by :class:`SamplingMismatchWarning` (and so is a declaration
+that a data loader or the observed batch sizes contradict: :meth:`PrivampAccountant.check_data_loader`). Shuffled
+epochs (:class:`~privamp.integrations.samplers.ShuffledBatchSampler`, or a plain ``DataLoader(shuffle=True)``) are
+accounted as one release without sampling per pass, under replace-one only: no amplification bound is known for
+them.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from opacus import PrivacyEngine  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from opacus.accountants import IAccountant  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from opacus.accountants.registry import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    register_accountant,
+)
+from opacus.data_loader import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    dtype_safe,
+    shape_safe,
+    wrap_collate_with_empty,
+)
+from opacus.utils.uniform_sampler import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    UniformWithReplacementSampler,
+)
+from scipy import stats
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler
+
+from privamp.accountant import Accountant, EpsilonResult
+from privamp.bounds.conversion import Conversion
+from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
+from privamp.events import SubsampledMechanism
+from privamp.integrations.samplers import (
+    FixedSizeBatchSampler,
+    PoissonBatchSampler,
+    PrivampBatchSampler,
+    ShuffledBatchSampler,
+    check_shuffled_relation,
+)
+from privamp.mechanisms import Gaussian
+from privamp.sampling import (
+    SAMPLING_TYPES,
+    Neighboring,
+    NoSampling,
+    Poisson,
+    Sampling,
+    WithoutReplacement,
+    WithReplacement,
+)
+from privamp.validation import check_int, check_nonnegative, check_positive
+
+__all__ = ["MECHANISM", "PrivampAccountant", "SamplingMismatchWarning", "Scheme", "make_private"]
+
+#: The mechanism name under which the accountant is registered with Opacus.
+MECHANISM = "privamp"
+#: Probability below which identical batch sizes are taken as evidence against Poisson sampling.
+_CONSTANT_BATCH_P = 1e-6
+
+
+class SamplingMismatchWarning(UserWarning):
+    """What Opacus or the data loader reports contradicts the sampling scheme being accounted."""
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """The accounted scheme: one release of ``sampling`` covers ``steps_per_release`` optimizer steps (1 for the
+    amplified schemes; an epoch for shuffled epochs, accounted as ``NoSampling`` per pass). ``steps_per_epoch``
+    (``len`` of the loader), when known, is what Opacus divides by to report its sample rate."""
+
+    sampling: Sampling
+    steps_per_release: int = 1
+    steps_per_epoch: int | None = None
+
+    def describe(self) -> str:
+        if self.steps_per_release > 1:
+            return f"shuffled epochs of {self.steps_per_release} steps (NoSampling per pass)"
+        return short_repr(self.sampling)
+
+    def same_scheme(self, other: Scheme) -> bool:
+        """Whether ``other`` describes the same random process (Poisson: the same rate; sizes when both known)."""
+        a, b = self.sampling, other.sampling
+        if type(a) is not type(b) or self.steps_per_release != other.steps_per_release:
+            return False
+        if isinstance(a, Poisson) and isinstance(b, Poisson):
+            sizes_agree = a.dataset_size is None or b.dataset_size is None or a.dataset_size == b.dataset_size
+            return math.isclose(a.rate, b.rate, rel_tol=1e-9) and sizes_agree
+        return a == b
+
+    def rate_consistent(self, sample_rate: float) -> bool:
+        """Whether Opacus' ``sample_rate`` (1 / steps per epoch) can come from a loader running this scheme: the
+        steps per epoch it implies differ by less than one from ``steps_per_epoch`` or from 1 / the scheme's rate."""
+        rates = [1.0 / self.steps_per_release if self.steps_per_release > 1 else self.sampling.rate]
+        if self.steps_per_epoch is not None:
+            rates.append(1.0 / self.steps_per_epoch)
+        return any(abs(1.0 / sample_rate - 1.0 / r) < 1.0 + 1e-9 for r in rates)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.sampling
+        fields: dict[str, Any] = {"kind": type(s).__name__}
+        if isinstance(s, Poisson):
+            fields.update(rate=s.rate, dataset_size=s.dataset_size)
+        elif isinstance(s, WithoutReplacement | WithReplacement):
+            fields.update(batch_size=s.batch_size, dataset_size=s.dataset_size)
+        return {
+            "sampling": fields,
+            "steps_per_release": self.steps_per_release,
+            "steps_per_epoch": self.steps_per_epoch,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Scheme:
+        fields = dict(d["sampling"])
+        kinds: dict[str, type[Sampling]] = {t.__name__: t for t in SAMPLING_TYPES}
+        kind = kinds.get(fields.pop("kind"))
+        if kind is None:
+            raise InvalidParameterError("state_dict", d, "a declaration saved by PrivampAccountant.state_dict")
+        return cls(kind(**fields), int(d["steps_per_release"]), d["steps_per_epoch"])
+
+
+def _scheme(sampling: Sampling | PrivampBatchSampler | Scheme, steps_per_release: int) -> Scheme:
+    if isinstance(sampling, Scheme):
+        return sampling
+    if isinstance(sampling, PrivampBatchSampler):
+        return Scheme(sampling.sampling, sampling.steps_per_release, sampling.steps_per_epoch)
+    if not isinstance(sampling, SAMPLING_TYPES):
+        raise InvalidParameterError(
+            "sampling",
+            sampling,
+            "a privamp sampling scheme (Poisson, WithoutReplacement, WithReplacement, NoSampling), a privamp batch "
+            "sampler, or None (Poisson at the rate Opacus passes)",
+        )
+    k = check_int("steps_per_release", steps_per_release)
+    if k > 1 and not isinstance(sampling, NoSampling):
+        raise InvalidParameterError("steps_per_release", k, "1 unless sampling is NoSampling() (shuffled epochs)")
+    return Scheme(sampling, k)
+
+
+def _passes(runs: list[tuple[float, int]], k: int) -> dict[float, int]:
+    """For shuffled epochs of ``k`` steps: for each noise multiplier, the number of passes in which it is used, given
+    the consecutive runs (σ, steps) of the history. A record is in one batch per pass, so composing every σ used in
+    a pass once bounds that pass (joint convexity over the position of its batch)."""
+    touched: dict[float, list[tuple[int, int]]] = {}
+    t = 0
+    for sigma, steps in runs:
+        first, last = t // k, (t + steps - 1) // k
+        spans = touched.setdefault(sigma, [])
+        if spans and spans[-1][1] >= first:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        else:
+            spans.append((first, last))
+        t += steps
+    return {sigma: sum(b - a + 1 for a, b in spans) for sigma, spans in touched.items()}
+
+
+class PrivampAccountant(IAccountant):  # type: ignore[misc]
+    """Opacus accountant (mechanism ``"privamp"``) answering with privamp's certified ε.
+
+    ``history`` is Opacus' list of ``(noise_multiplier, sample_rate, steps)``, consecutive identical steps merged.
+    ``sampling`` declares the scheme the data loader runs (a privamp sampling value, a privamp batch sampler, or
+    ``None``: Poisson at the rate Opacus passes); ``neighboring`` the adjacency relation (``"add-remove"`` or
+    ``"replace-one"``); ``steps_per_release`` > 1 with ``NoSampling()`` declares shuffled epochs of that many steps
+    (under replace-one only: see :mod:`privamp.integrations.samplers`).
+    ``accountant`` is the privamp :class:`~privamp.accountant.Accountant` to compose onto: its options (conversion,
+    orders, ``allow_numerical``) and any releases already in it (earlier uses of the same data) are kept.
+
+    The declaration is fixed once steps are recorded (a declaration that changes mid-run would re-account the past).
+    """
+
+    def __init__(
+        self,
+        sampling: Sampling | PrivampBatchSampler | Scheme | None = None,
+        neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
+        *,
+        steps_per_release: int = 1,
+        accountant: Accountant | None = None,
+    ) -> None:
+        super().__init__()
+        self.history: list[tuple[float, float, int]] = []
+        if accountant is not None and not isinstance(accountant, Accountant):
+            raise InvalidParameterError("accountant", accountant, "a privamp Accountant or None")
+        self.base = Accountant() if accountant is None else accountant
+        self.scheme: Scheme | None = None
+        self.neighboring = Neighboring.ADD_REMOVE
+        self._warned: set[str] = set()
+        self._sizes: tuple[int, int] | None = None  # (first observed batch size, steps with that size), or None
+        self._last: tuple[tuple[Any, ...], EpsilonResult] | None = None
+        self.declare(sampling, neighboring, steps_per_release=steps_per_release)
+
+    # --------------------------------------------------------------------------------- Opacus' interface
+    @classmethod
+    def mechanism(cls) -> str:
+        return MECHANISM
+
+    def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
+        """Record one optimizer step (Opacus calls this after clipping and noising)."""
+        sigma = check_nonnegative("noise_multiplier", noise_multiplier)
+        q = check_positive("sample_rate", sample_rate)
+        if self.scheme is None:
+            if q > 1:
+                raise InvalidParameterError("sample_rate", sample_rate, "in (0, 1] (Poisson rate)")
+        elif not self.scheme.rate_consistent(q):
+            self._warn_once(
+                f"rate:{q!r}",
+                f"Opacus reports sample rate {q:.6g} (1/{1 / q:.4g} of an epoch per step), which a loader running the "
+                f"declared {self.scheme.describe()} cannot produce (gradient accumulation, or another loader?); "
+                "accounting one step of the declared scheme per optimizer step",
+            )
+        if self.history and self.history[-1][:2] == (sigma, q):
+            self.history[-1] = (sigma, q, self.history[-1][2] + 1)
+        else:
+            self.history.append((sigma, q, 1))
+
+    def get_epsilon(
+        self, delta: float, *, bound: str = "best", conversion: Conversion | str | None = None, **_: Any
+    ) -> float:
+        """privamp's certified ε at ``delta`` for the steps so far (0 before the first step). ``bound`` and
+        ``conversion`` as in :meth:`privamp.accountant.Accountant.epsilon` (``inf`` after a step without noise); other
+        keyword arguments (which Opacus
+        forwards from ``make_private_with_epsilon``) are ignored, as Opacus' own accountants do."""
+        if not self.history and not self.base.entries:
+            return 0.0
+        if any(s == 0 for s, _, _ in self.history):
+            return math.inf
+        return self.result(delta, bound=bound, conversion=conversion).epsilon
+
+    def __len__(self) -> int:
+        """Number of optimizer steps recorded (Opacus' interface; its own accountants return the history length)."""
+        return sum(int(c) for _, _, c in self.history)
+
+    def state_dict(self, destination: MutableMapping[str, Any] | None = None) -> MutableMapping[str, Any]:
+        """Opacus' state (``history``, ``mechanism``) plus the declaration, in plain types."""
+        state: MutableMapping[str, Any] = OrderedDict() if destination is None else destination
+        state["history"] = [tuple(h) for h in self.history]
+        state["mechanism"] = self.mechanism()
+        state["declaration"] = {
+            "scheme": None if self.scheme is None else self.scheme.to_dict(),
+            "neighboring": self.neighboring.value,
+        }
+        return state
+
+    def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
+        super().load_state_dict(state_dict)
+        self.history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
+        declared = state_dict.get("declaration")
+        if declared is not None:
+            scheme = declared["scheme"]
+            self.scheme = None if scheme is None else Scheme.from_dict(scheme)
+            self.neighboring = Neighboring.parse(declared["neighboring"])
+
+    def get_optimizer_hook_fn(self, sample_rate: float) -> Callable[[Any], None]:
+        """Opacus' step hook (records the step), which also looks at the size of each batch, when the optimizer keeps
+        per-sample gradients, to catch a declaration it contradicts (:meth:`observe_batch`)."""
+        step = super().get_optimizer_hook_fn(sample_rate)
+
+        def hook_fn(optim: Any) -> None:
+            step(optim)
+            if optim.accumulated_iterations != 1:
+                return
+            try:  # a diagnostic only: optimizers that keep no per-sample gradients (ghost clipping) are not observed
+                grads = optim.grad_samples
+            except (AttributeError, ValueError, TypeError):
+                return
+            if grads and grads[0] is not None:
+                self.observe_batch(int(grads[0].shape[0]), expected_batch_size=optim.expected_batch_size)
+
+        return hook_fn
+
+    # --------------------------------------------------------------------------------- declaration
+    def declare(
+        self,
+        sampling: Sampling | PrivampBatchSampler | Scheme | None = None,
+        neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
+        *,
+        steps_per_release: int = 1,
+    ) -> None:
+        """Declare the scheme the data loader runs (see the class docstring); fixed once steps are recorded."""
+        scheme = None if sampling is None else _scheme(sampling, steps_per_release)
+        relation = Neighboring.parse(neighboring)
+        if scheme is not None and scheme.steps_per_release > 1:
+            check_shuffled_relation(relation)
+        if self.history and (scheme != self.scheme or relation != self.neighboring):
+            raise InvalidParameterError(
+                "sampling",
+                sampling,
+                f"the scheme already accounted for {len(self)} steps ({self.describe()}); "
+                "start a new accountant (composing onto this one's accountant()) to change it",
+            )
+        self.scheme, self.neighboring = scheme, relation
+
+    def describe(self) -> str:
+        """The accounted scheme in words."""
+        what = "Poisson at Opacus' sample rate" if self.scheme is None else self.scheme.describe()
+        return f"{what}, {self.neighboring.value}"
+
+    def check_data_loader(self, data_loader: DataLoader[Any]) -> Scheme | None:
+        """The scheme ``data_loader`` runs, when recognisable (privamp's samplers, Opacus' Poisson loader, PyTorch's
+        shuffled or sequential batches); warns (:class:`SamplingMismatchWarning`) if it is not the accounted one.
+        Returns ``None`` for a loader it cannot recognise."""
+        found = _loader_scheme(data_loader)
+        if found is None:
+            return None
+        if self.scheme is None:
+            ok = isinstance(found.sampling, Poisson) and found.steps_per_release == 1
+            expected = "Poisson sampling (no scheme declared)"
+        else:
+            ok = self.scheme.same_scheme(found)
+            expected = f"the declared {self.scheme.describe()}"
+        if not ok:
+            hint = (
+                " Shuffled batches have no known amplification bound (Chua et al. 2024): declare "
+                "NoSampling() with steps_per_release = steps per epoch, under replace-one."
+                if found.steps_per_release > 1
+                else ""
+            )
+            self._warn_once(
+                f"loader:{found!r}",
+                f"the data loader runs {found.describe()}, but the accountant accounts {expected}; "
+                f"the ε reported would not hold for this loader.{hint}",
+            )
+        return found
+
+    def observe_batch(self, batch_size: int, *, expected_batch_size: float | None = None) -> None:
+        """Check one observed batch size against the declaration: a fixed-size scheme must give exactly its size; a
+        Poisson scheme gives varying sizes, and identical sizes at every step (probability < 1e-6 under the accounted
+        rate) are taken as evidence of fixed-size batches (e.g. ``poisson_sampling=False`` left undeclared)."""
+        sampling = None if self.scheme is None else self.scheme.sampling
+        if isinstance(sampling, WithoutReplacement | WithReplacement):
+            if batch_size != sampling.batch_size:
+                self._warn_once(
+                    f"size:{batch_size}",
+                    f"a batch of {batch_size} records was used, but the declared {short_repr(sampling)} draws exactly "
+                    f"{sampling.batch_size}: the ε reported does not hold for this loader",
+                )
+            return
+        if sampling is not None and not isinstance(sampling, Poisson):
+            return
+        if self._sizes is None or self._sizes[0] != batch_size:
+            self._sizes = (batch_size, 1) if self._sizes is None else (-1, 0)
+            return
+        self._sizes = (batch_size, self._sizes[1] + 1)
+        q = self.history[-1][1] if sampling is None else sampling.rate
+        n = sampling.dataset_size if sampling is not None and sampling.dataset_size is not None else None
+        if n is None and expected_batch_size:
+            n = max(1, round(float(expected_batch_size) / q))
+        if n is None or q >= 1:
+            return
+        mode = math.floor((n + 1) * q)
+        p_same = float(stats.binom.pmf(min(mode, n), n, q)) ** (self._sizes[1] - 1)
+        if p_same < _CONSTANT_BATCH_P:
+            self._warn_once(
+                "constant",
+                f"{self._sizes[1]} batches all had exactly {batch_size} records (probability {p_same:.1e} under "
+                f"Poisson sampling at rate {q:.4g}): the loader is not Poisson (poisson_sampling=False?). Declare "
+                "its scheme (e.g. WithoutReplacement(b, n) for fresh fixed-size subsets; NoSampling() per epoch for "
+                "shuffled batches) or use privamp's samplers",
+            )
+
+    # --------------------------------------------------------------------------------- privamp's answers
+    def events(self) -> list[tuple[SubsampledMechanism, int]]:
+        """The (event, count) pairs the history and the declaration amount to."""
+
+        def step(sigma: float, sampling: Sampling) -> SubsampledMechanism:
+            if sigma == 0:
+                raise UnsupportedError("a step with noise_multiplier = 0 is not differentially private (ε = inf)")
+            return Gaussian(sigma).subsampled(sampling, self.neighboring)
+
+        if self.scheme is None:
+            return [(step(s, Poisson(q)), int(c)) for s, q, c in self.history]
+        if self.scheme.steps_per_release == 1:
+            return [(step(s, self.scheme.sampling), int(c)) for s, _, c in self.history]
+        passes = _passes([(s, int(c)) for s, _, c in self.history], self.scheme.steps_per_release)
+        return [(step(s, NoSampling()), c) for s, c in passes.items()]
+
+    def accountant(self) -> Accountant:
+        """The privamp accountant of everything recorded (the ``accountant`` given at construction, composed with
+        the history)."""
+        b = self.base
+        return Accountant(
+            conversion=b.conversion,
+            orders=b.orders,
+            refine=b.refine,
+            allow_numerical=b.allow_numerical,
+            entries=(*b.entries, *self.events()),
+        )
+
+    def result(self, delta: float, *, bound: str = "best", conversion: Conversion | str | None = None) -> EpsilonResult:
+        """privamp's full answer at ``delta``: certified ε, rigorous lower bound when known, evidence (the last
+        answer is kept: asking again before the next step costs nothing)."""
+        key = (tuple(self.history), self.scheme, self.neighboring, id(self.base), delta, bound, str(conversion))
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.accountant().epsilon(delta, bound=bound, conversion=conversion))
+        return self._last[1]
+
+    def get_privacy_interval(self, delta: float) -> tuple[float | None, float]:
+        """``(lower, upper)``: a rigorous lower bound on the true ε(δ) (``None`` when privamp knows none) and the
+        certified upper bound."""
+        r = self.result(delta)
+        return r.lower_epsilon, r.epsilon
+
+    def _warn_once(self, key: str, message: str) -> None:
+        if key not in self._warned:
+            self._warned.add(key)
+            warnings.warn(message, SamplingMismatchWarning, stacklevel=3)
+
+
+def _loader_scheme(data_loader: DataLoader[Any]) -> Scheme | None:
+    """The scheme a data loader runs, when its batch sampler is one we know."""
+    bs = getattr(data_loader, "batch_sampler", None)
+    if isinstance(bs, PrivampBatchSampler):
+        return _scheme(bs, 1)
+    if isinstance(bs, UniformWithReplacementSampler):
+        return Scheme(Poisson(float(bs.sample_rate), int(bs.num_samples)), 1, len(bs))
+    if isinstance(bs, BatchSampler):
+        inner = bs.sampler
+        once_per_pass = isinstance(inner, SequentialSampler) or (
+            isinstance(inner, RandomSampler) and not inner.replacement and inner.num_samples == len(inner.data_source)
+        )
+        if once_per_pass and len(bs) > 1:
+            return Scheme(NoSampling(), len(bs), len(bs))
+        if once_per_pass:
+            return Scheme(NoSampling(), 1, 1)
+    return None
+
+
+_SAMPLERS = {
+    "poisson": "poisson",
+    "fixed-size": "without-replacement",
+    "without-replacement": "without-replacement",
+    "with-replacement": "with-replacement",
+    "shuffle": "shuffle",
+    "shuffled": "shuffle",
+}
+
+
+def _build_sampler(
+    sampling: str | PrivampBatchSampler, data_loader: DataLoader[Any], seed: int | None
+) -> PrivampBatchSampler:
+    if isinstance(sampling, PrivampBatchSampler):
+        if seed is not None:
+            raise InvalidParameterError("seed", seed, "None when a sampler is given (seed the sampler itself)")
+        return sampling
+    kind = _SAMPLERS.get(sampling.strip().lower().replace("_", "-")) if isinstance(sampling, str) else None
+    if kind is None:
+        raise InvalidParameterError("sampling", sampling, f"one of {', '.join(_SAMPLERS)} or a privamp batch sampler")
+    n = len(data_loader.dataset)  # type: ignore[arg-type]
+    b = data_loader.batch_size
+    if b is None:
+        raise InvalidParameterError(
+            "data_loader", data_loader, "a DataLoader built with batch_size (or pass a privamp sampler as sampling)"
+        )
+    if kind == "poisson":
+        return PoissonBatchSampler(n, b / n, seed=seed)
+    if kind == "shuffle":
+        return ShuffledBatchSampler(n, b, seed=seed)
+    return FixedSizeBatchSampler(n, b, replacement=kind == "with-replacement", seed=seed)
+
+
+def _rebuild(data_loader: DataLoader[Any], sampler: PrivampBatchSampler) -> DataLoader[Any]:
+    """``data_loader`` with ``sampler`` as its batch sampler (empty Poisson batches collated as Opacus does)."""
+    collate = data_loader.collate_fn
+    if isinstance(sampler, PoissonBatchSampler):
+        first = data_loader.dataset[0]
+        items = first if isinstance(first, tuple | list) else (first,)
+        collate = wrap_collate_with_empty(
+            collate_fn=collate,
+            sample_empty_shapes=[(0, *shape_safe(x)) for x in items],
+            dtypes=[dtype_safe(x) for x in items],
+        )
+    return DataLoader(
+        data_loader.dataset,
+        batch_sampler=sampler,
+        num_workers=data_loader.num_workers,
+        collate_fn=collate,
+        pin_memory=data_loader.pin_memory,
+        timeout=data_loader.timeout,
+        worker_init_fn=data_loader.worker_init_fn,
+        multiprocessing_context=data_loader.multiprocessing_context,
+        prefetch_factor=data_loader.prefetch_factor,
+        persistent_workers=data_loader.persistent_workers,
+    )
+
+
+def make_private(
+    module: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    data_loader: DataLoader[Any],
+    *,
+    noise_multiplier: float,
+    max_grad_norm: float | list[float],
+    sampling: str | PrivampBatchSampler = "poisson",
+    seed: int | None = None,
+    neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
+    engine: Any = None,
+    **kwargs: Any,
+) -> tuple[Any, ...]:
+    """Opacus' ``PrivacyEngine.make_private`` with privamp's sampler and accountant.
+
+    Builds privamp's batch sampler for the loader's dataset and batch size (``sampling``: ``"poisson"`` at rate
+    b/n, ``"fixed-size"`` = ``"without-replacement"`` (a fresh subset of b every step), ``"with-replacement"``,
+    ``"shuffle"`` (no amplification; needs ``neighboring="replace-one"``), or a privamp batch sampler), seeded by
+    ``seed``; calls ``make_private`` of
+    ``engine`` (default ``PrivacyEngine(accountant="privamp")``) with ``poisson_sampling=False`` and the loader
+    rebuilt on that sampler; declares the sampler's scheme and ``neighboring`` to the accountant. Other keyword
+    arguments go to Opacus (``criterion``, ``clipping``, ``grad_sample_mode``...).
+
+    Returns ``(module, optimizer, data_loader, engine)`` — with ``criterion`` before ``data_loader`` when Opacus
+    returns one (``grad_sample_mode="ghost"``). ``engine.get_epsilon(delta)`` is then privamp's certified ε.
+    """
+    if "poisson_sampling" in kwargs:
+        raise InvalidParameterError(
+            "poisson_sampling",
+            kwargs["poisson_sampling"],
+            "left out: privamp's sampler replaces Opacus' Poisson loader",
+        )
+    engine = PrivacyEngine(accountant=MECHANISM) if engine is None else engine
+    acct = engine.accountant
+    if not isinstance(acct, PrivampAccountant):
+        raise InvalidParameterError("engine", engine, 'a PrivacyEngine(accountant="privamp")')
+    if engine.secure_mode:
+        raise UnsupportedError(
+            "secure_mode: Opacus switches the generator of torch BatchSamplers only; build privamp's sampler with a "
+            "cryptographically secure torch.Generator and call PrivacyEngine.make_private yourself"
+        )
+    sampler = _build_sampler(sampling, data_loader, seed)
+    acct.declare(sampler, neighboring)
+    out = engine.make_private(
+        module=module,
+        optimizer=optimizer,
+        data_loader=_rebuild(data_loader, sampler),
+        noise_multiplier=noise_multiplier,
+        max_grad_norm=max_grad_norm,
+        poisson_sampling=False,
+        **kwargs,
+    )
+    *front, loader = out
+    if getattr(loader, "batch_sampler", None) is not sampler:
+        loader = _rebuild(loader, sampler)
+    acct.check_data_loader(loader)
+    return (*front, loader, engine)
+
+
+register_accountant(MECHANISM, PrivampAccountant, force=True)

@@ -1,0 +1,255 @@
+"""PyTorch batch samplers that do what privamp accounts, each carrying the description the accountant must use.
+
+Use them as ``DataLoader(dataset, batch_sampler=sampler)``. Every sampler has
+
+- ``sampling`` — the privamp sampling scheme of one accounted release (:mod:`privamp.sampling`);
+- ``steps_per_release`` — how many optimizer steps one accounted release covers: 1 for the amplified schemes, one
+  epoch for shuffled epochs;
+- ``len(sampler)`` = ``steps_per_epoch``, the number of batches one ``iter(sampler)`` yields;
+- :meth:`~PrivampBatchSampler.count` and :meth:`~PrivampBatchSampler.accounting`, which turn steps or epochs into the
+  ``(event, count)`` pairs to compose: ``Accountant(entries=sampler.accounting(Gaussian(1.0), epochs=5))``.
+
+=========================  ======================================  =====================  ========================
+sampler                    what it does at every step              ``sampling``           count to compose
+=========================  ======================================  =====================  ========================
+``PoissonBatchSampler``    each record independently with          ``Poisson(q, n)``      steps
+                           probability q (empty batches happen)
+``FixedSizeBatchSampler``  a fresh uniform subset of b of n        ``WithoutReplacement`` steps
+                           (``replacement=True``: b uniform        (``WithReplacement``)
+                           draws with replacement)
+``ShuffledBatchSampler``   one permutation per epoch, cut into     ``NoSampling()``       passes = epochs started
+                           ⌊n/b⌋ batches (the rest is dropped)                            (replace-one only)
+=========================  ======================================  =====================  ========================
+
+Shuffled epochs are accounted *without amplification*: no amplification upper bound is known for shuffling and
+cutting into batches, and Chua et al. (2024, "How private are DP-SGD implementations?", ICML) show that its true
+privacy loss can be much larger than Poisson accounting at rate b/n suggests. What is certain is that a record lands
+in at most one batch of each pass, so under replace-one (the permutation coupled, the odd record in the same place)
+each pass differs in one step only, and a pass is at most one release of the mechanism on the full data
+(``NoSampling``; mixing over the step where the odd record sits cannot increase the divergence): ε is that of
+``epochs`` non-subsampled releases under replace-one. Under add/remove the argument fails — adding a record shifts
+every later batch of the pass — so shuffled epochs are accounted under replace-one only. It is a valid bound,
+typically far larger than the amplified ones; use Poisson or fixed-size batches to earn amplification.
+
+Randomness: pass ``seed`` (an int) or ``generator`` (a :class:`torch.Generator`), not both. Successive ``iter()``
+calls continue the generator's stream, so epochs differ and the whole sequence is reproducible from the seed. A
+sampler's batches must not depend on the data, and a privacy guarantee needs unpredictable randomness: a seed is for
+experiments and tests.
+
+Empty Poisson batches are yielded as empty index lists (skipping them would reveal that no record was drawn).
+PyTorch's default ``collate_fn`` cannot collate an empty batch; :func:`privamp.integrations.opacus.make_private`
+wraps the loader's ``collate_fn`` as Opacus does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import torch
+from torch.utils.data import Sampler
+
+from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.events import Mechanism, SubsampledMechanism
+from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.validation import check_int, check_rate
+
+__all__ = ["FixedSizeBatchSampler", "PoissonBatchSampler", "PrivampBatchSampler", "ShuffledBatchSampler"]
+
+
+def _generator(seed: int | None, generator: torch.Generator | None) -> torch.Generator:
+    if seed is not None and generator is not None:
+        raise InvalidParameterError("seed", seed, "None when a generator is given (pass one source of randomness)")
+    if generator is not None:
+        if not isinstance(generator, torch.Generator):
+            raise InvalidParameterError("generator", generator, "a torch.Generator")
+        return generator
+    g = torch.Generator()
+    if seed is None:
+        g.seed()
+    else:
+        g.manual_seed(check_int("seed", seed, minimum=0))
+    return g
+
+
+def check_shuffled_relation(neighboring: Neighboring | str) -> Neighboring:
+    """Shuffled (or fixed) epochs are bounded per pass under replace-one only: raise for add/remove."""
+    relation = Neighboring.parse(neighboring)
+    if relation is not Neighboring.REPLACE_ONE:
+        raise UnsupportedError(
+            "shuffled epochs under add-remove: adding a record shifts every later batch of a pass, and no bound is "
+            "known; they are accounted under replace-one only (neighboring='replace-one')"
+        )
+    return relation
+
+
+class PrivampBatchSampler(Sampler[list[int]]):
+    """Common interface (see the module docstring). Subclasses set ``sampling``, ``steps_per_epoch`` and
+    ``steps_per_release`` and implement :meth:`_batch` (amplified schemes) or :meth:`__iter__`."""
+
+    sampling: Sampling
+    dataset_size: int
+    steps_per_epoch: int
+    #: Optimizer steps covered by one accounted release of ``sampling``.
+    steps_per_release: int = 1
+
+    def __init__(self, dataset_size: int, *, seed: int | None = None, generator: torch.Generator | None = None):
+        super().__init__()
+        self.dataset_size = check_int("dataset_size", dataset_size, minimum=1)
+        self.generator = _generator(seed, generator)
+
+    def __len__(self) -> int:
+        """Number of batches per ``iter()``: the steps of one epoch."""
+        return self.steps_per_epoch
+
+    def __iter__(self) -> Iterator[list[int]]:
+        for _ in range(self.steps_per_epoch):
+            yield self._batch()
+
+    def _batch(self) -> list[int]:
+        raise NotImplementedError
+
+    def count(self, *, steps: int | None = None, epochs: int | None = None) -> int:
+        """The count to compose with :attr:`sampling` after ``steps`` optimizer steps or ``epochs`` epochs (one of
+        them): the steps for amplified schemes, the passes started for shuffled epochs."""
+        if (steps is None) == (epochs is None):
+            raise InvalidParameterError("steps", steps, "given, or epochs given instead (exactly one of them)")
+        total = self.steps_per_epoch * check_int("epochs", epochs) if steps is None else check_int("steps", steps)
+        return math.ceil(total / self.steps_per_release)
+
+    def accounting(
+        self,
+        mechanism: Mechanism,
+        *,
+        steps: int | None = None,
+        epochs: int | None = None,
+        neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
+    ) -> list[tuple[SubsampledMechanism, int]]:
+        """The ``(event, count)`` pairs to compose for ``mechanism`` run on this sampler's batches for ``steps``
+        steps or ``epochs`` epochs: ``Accountant(entries=sampler.accounting(Gaussian(1.0), epochs=5))``."""
+        return [(mechanism.subsampled(self.sampling, neighboring), self.count(steps=steps, epochs=epochs))]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(sampling={self.sampling!r}, steps_per_epoch={self.steps_per_epoch})"
+
+
+class PoissonBatchSampler(PrivampBatchSampler):
+    """Poisson sampling: at every step each of the ``dataset_size`` records is in the batch independently with
+    probability ``sample_rate`` (batch sizes vary; empty batches are yielded as ``[]``).
+
+    ``steps_per_epoch`` defaults to ``round(1 / sample_rate)`` (at least 1); it only sets ``len()``, not the privacy.
+    ``sampling`` is ``Poisson(sample_rate, dataset_size)``; the count to compose is the number of steps.
+    """
+
+    def __init__(
+        self,
+        dataset_size: int,
+        sample_rate: float,
+        steps_per_epoch: int | None = None,
+        *,
+        seed: int | None = None,
+        generator: torch.Generator | None = None,
+    ) -> None:
+        super().__init__(dataset_size, seed=seed, generator=generator)
+        self.sample_rate = check_rate("sample_rate", sample_rate)
+        self.steps_per_epoch = (
+            max(1, round(1 / self.sample_rate))
+            if steps_per_epoch is None
+            else check_int("steps_per_epoch", steps_per_epoch)
+        )
+        self.sampling = Poisson(self.sample_rate, self.dataset_size)
+
+    def _batch(self) -> list[int]:
+        mask = torch.rand(self.dataset_size, generator=self.generator) < self.sample_rate
+        indices: list[int] = mask.nonzero().flatten().tolist()
+        return indices
+
+
+class FixedSizeBatchSampler(PrivampBatchSampler):
+    """Batches of exactly ``batch_size`` records, drawn independently at every step: a fresh uniformly random subset
+    (``replacement=False``: ``sampling`` is ``WithoutReplacement(batch_size, dataset_size)``) or ``batch_size``
+    independent uniform draws (``replacement=True``: ``WithReplacement``; a record may repeat within a batch).
+
+    Not shuffled epochs: a record may appear in several batches of an epoch, or in none. ``steps_per_epoch``
+    defaults to ⌊n/b⌋ (the ``drop_last`` rule of the command line); it only sets ``len()``. The count to compose is
+    the number of steps.
+    """
+
+    def __init__(
+        self,
+        dataset_size: int,
+        batch_size: int,
+        replacement: bool = False,
+        steps_per_epoch: int | None = None,
+        *,
+        seed: int | None = None,
+        generator: torch.Generator | None = None,
+    ) -> None:
+        super().__init__(dataset_size, seed=seed, generator=generator)
+        if not isinstance(replacement, bool):
+            raise InvalidParameterError("replacement", replacement, "True or False")
+        scheme = WithReplacement if replacement else WithoutReplacement
+        self.sampling = scheme(batch_size, self.dataset_size)
+        self.batch_size = self.sampling.batch_size
+        self.replacement = replacement
+        self.steps_per_epoch = (
+            self.dataset_size // self.batch_size
+            if steps_per_epoch is None
+            else check_int("steps_per_epoch", steps_per_epoch)
+        )
+
+    def _batch(self) -> list[int]:
+        if self.replacement:
+            drawn = torch.randint(self.dataset_size, (self.batch_size,), generator=self.generator)
+        else:
+            drawn = torch.randperm(self.dataset_size, generator=self.generator)[: self.batch_size]
+        indices: list[int] = drawn.tolist()
+        return indices
+
+
+class ShuffledBatchSampler(PrivampBatchSampler):
+    """Shuffle-and-partition epochs: every ``iter()`` draws one permutation and yields its ⌊n/b⌋ consecutive batches
+    of ``batch_size`` (the remaining n mod b records sit the epoch out), like ``DataLoader(shuffle=True,
+    drop_last=True)``.
+
+    No amplification upper bound is known for this scheme, and it can be much less private than Poisson accounting
+    at rate b/n suggests (Chua et al. 2024, "How private are DP-SGD implementations?"). A record is in at most one
+    batch per pass, so ``sampling`` is ``NoSampling()`` with ``steps_per_release = steps_per_epoch``: the count to
+    compose is the number of passes started (``epochs``, or ⌈steps / steps_per_epoch⌉), not the number of steps.
+    That argument holds under replace-one only (module docstring): :meth:`accounting` defaults to it and refuses
+    add/remove.
+    """
+
+    def __init__(
+        self,
+        dataset_size: int,
+        batch_size: int,
+        *,
+        seed: int | None = None,
+        generator: torch.Generator | None = None,
+    ) -> None:
+        super().__init__(dataset_size, seed=seed, generator=generator)
+        self.batch_size = check_int("batch_size", batch_size)
+        if self.batch_size > self.dataset_size:
+            raise InvalidParameterError("batch_size", batch_size, f"at most dataset_size = {self.dataset_size}")
+        self.sampling = NoSampling()
+        self.steps_per_epoch = self.dataset_size // self.batch_size
+        self.steps_per_release = self.steps_per_epoch
+
+    def accounting(
+        self,
+        mechanism: Mechanism,
+        *,
+        steps: int | None = None,
+        epochs: int | None = None,
+        neighboring: Neighboring | str = Neighboring.REPLACE_ONE,
+    ) -> list[tuple[SubsampledMechanism, int]]:
+        """As :meth:`PrivampBatchSampler.accounting`, under replace-one (the default; add/remove is refused)."""
+        check_shuffled_relation(neighboring)
+        return super().accounting(mechanism, steps=steps, epochs=epochs, neighboring=neighboring)
+
+    def __iter__(self) -> Iterator[list[int]]:
+        order: list[int] = torch.randperm(self.dataset_size, generator=self.generator).tolist()
+        b = self.batch_size
+        for k in range(self.steps_per_epoch):
+            yield order[k * b : (k + 1) * b]
