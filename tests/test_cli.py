@@ -416,6 +416,7 @@ def test_json_echoes_inputs(capsys: pytest.CaptureFixture[str]) -> None:
         "delta": 1e-5,
         "bound": "best",
         "conversion": "mironov",
+        "allow_numerical": False,
     }
     code, out, _ = run(
         capsys, "delta", "--mechanism", "laplace", "--scale", "3", "--steps", "4", "--epsilon", "2", "--json"

@@ -115,6 +115,9 @@ class Bound:
     description: str
     upper: Evidence | None = None
     lower: Evidence | None = None
+    #: For an exact curve whose computation is rounded upward in places (e.g. capped where a quadrature cannot resolve
+    #: its integrand): the evaluator of its certified lower side, used wherever the curve serves as a lower bound.
+    evaluate_lower: Evaluator | None = None
     #: False for bounds that never beat another registered bound (e.g. τ-term approximations of an exact sum) or
     #: that are costly: they stay available by name but are not evaluated for "best" and "lower".
     in_best: bool = True
@@ -146,9 +149,10 @@ class Bound:
             parts.append(f"lower — {self.lower}")
         return "; ".join(parts)
 
-    def values(self, event: SubsampledMechanism, alphas: FloatArray) -> FloatArray:
-        """The raw curve (no safety margin) of ``event`` at ``alphas``."""
-        return self.evaluate(base_at(event.mechanism, self.scale), event.sampling, alphas)
+    def values(self, event: SubsampledMechanism, alphas: FloatArray, lower: bool = False) -> FloatArray:
+        """The raw curve (no safety margin) of ``event`` at ``alphas``; ``lower`` asks for its certified lower side."""
+        evaluate = self.evaluate_lower if lower and self.evaluate_lower is not None else self.evaluate
+        return evaluate(base_at(event.mechanism, self.scale), event.sampling, alphas)
 
 
 @dataclass(frozen=True)
@@ -232,7 +236,7 @@ def _cached_curve(
     a = np.array(alphas, dtype=np.float64)
     wanted = registry.chosen(event, bound, allow_numerical)
     lower = bound == LOWER or (bound != BEST and wanted[0].upper is None)
-    table = np.vstack([_bound_values(b, event, alphas) for b in wanted])
+    table = np.vstack([_bound_values(b, event, alphas, lower) for b in wanted])
     pick = np.argmax(table, axis=0) if lower else np.argmin(table, axis=0)
     raw = table[pick, np.arange(a.size)]
     values = round_down_array(raw) if lower else round_up_array(raw)
@@ -241,10 +245,10 @@ def _cached_curve(
 
 
 @lru_cache(maxsize=65536)
-def _bound_values(bound: Bound, event: SubsampledMechanism, alphas: tuple[float, ...]) -> FloatArray:
-    """One bound's curve at ``alphas`` (cached: curves are reused by every query and calibration probe)."""
+def _bound_values(bound: Bound, event: SubsampledMechanism, alphas: tuple[float, ...], lower: bool) -> FloatArray:
+    """One bound's curve (or its lower side) at ``alphas`` (cached: reused by every query and calibration probe)."""
     a = np.array(alphas, dtype=np.float64)
-    out = np.asarray(bound.values(event, a), dtype=np.float64)
+    out = np.asarray(bound.values(event, a, lower), dtype=np.float64)
     if out.shape != a.shape or np.any(np.isnan(out)):
         raise RuntimeError(f"bound {bound.name!r} returned an invalid curve (shape {out.shape}, NaN present)")
     out.setflags(write=False)

@@ -62,7 +62,9 @@ def test_route_contract(route: Route, entries: tuple[tuple[pa.SubsampledMechanis
     # epsilon(delta) and delta(epsilon) are inverse on the safe side: at the certified epsilon, delta is within reach
     eps = answers[1].value
     back = route.log_delta(comp, eps)
-    assert back.value <= math.log(1e-5) + 1e-6
+    # the few-release profile route optimises a split (eps0, delta0) numerically in both queries: its stated margin
+    margin = 1e-3 if answers[1].method == "profile+optimal-composition" else 1e-6
+    assert back.value <= math.log(1e-5) + margin
     if back.lower is not None:
         assert back.lower <= back.value
     # sound against the closed form where there is one

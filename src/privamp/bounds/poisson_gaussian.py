@@ -253,6 +253,13 @@ def poisson_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: float) -> FloatA
         ell = np.arange(2, int(orders.max()) + 1, dtype=np.float64)
         out[integer] = binomial_sum_rdp(orders, gamma, gaussian_rdp(ell, sig))
     fractional = finite & ~integer
+    # where the cap is within 1e-13 relative of the exact value (2σ²|log γ|/α, see above) it is the answer: the
+    # quadrature would only be slow (its panels cannot resolve so narrow an integrand)
+    with np.errstate(over="ignore"):
+        tight_cap = fractional & (2.0 * sig * sig * abs(math.log(gamma)) < 1e-13 * a)
+    if np.any(tight_cap):
+        out[tight_cap] = _convexity_cap(a[tight_cap], gamma, sig)
+    fractional &= ~tight_cap
     if np.any(fractional):
         af = a[fractional]
         cap = _convexity_cap(af, gamma, sig)
