@@ -1,0 +1,73 @@
+"""The ``privamp`` command line (contract: DESIGN.md §5): the entry point, which runs one command and reports.
+
+Every command prints a human-readable answer, or with ``--json`` exactly one JSON object on stdout.
+Errors print one line on stderr and exit with status 2, with nothing on stdout. Infinite values
+are written as the string ``"inf"`` in JSON (JSON has no infinity).
+
+The package, one job a module: :mod:`~privamp.cli.parser` (options, help texts, value parsers),
+:mod:`~privamp.cli.config` (options to mechanism, sampling and steps; refusal of options that do not fit),
+:mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.output` (text and JSON),
+:mod:`~privamp.cli.errors` (one-line error messages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from privamp.accountant import Accountant
+from privamp.cli.commands import COMMANDS
+from privamp.cli.errors import NUMERIC_ERRORS, UsageError, fail, message, shorten
+from privamp.cli.output import jsonable
+from privamp.cli.parser import build_parser
+
+__all__ = ["build_parser", "main"]
+
+
+def _run(args: argparse.Namespace) -> dict[str, Any]:
+    """The answer of the chosen command, computed with :class:`Accountant` as named here (looked up per call)."""
+    return COMMANDS[args.command].run(args, Accountant)
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = _run(args)
+            text = json.dumps(jsonable(out), allow_nan=False) if args.json else COMMANDS[args.command].text(out)
+    except (UsageError, *NUMERIC_ERRORS) as exc:
+        fail(message(exc))
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
+    if not args.json:
+        for note in out.get("warnings", []):
+            print(f"privamp: warning: {shorten(note)}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``privamp`` command."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("privamp: interrupted", file=sys.stderr)
+        return 130

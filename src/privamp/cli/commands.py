@@ -1,0 +1,200 @@
+"""Running each command: from the parsed options to its answer, the dict printed as JSON with ``--json``.
+
+A command is one function ``(args, accountant) -> answer`` registered under its name with :func:`command`,
+together with the function that writes its answer as text (in :mod:`privamp.cli.output`); its options are
+declared in :mod:`privamp.cli.parser`. ``accountant`` is the :class:`~privamp.accountant.Accountant` class, handed
+in by :func:`privamp.cli.main` so that it can be replaced in one place.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from privamp.accountant import Accountant
+from privamp.calibrate import calibrate_sigma
+from privamp.cli import output
+from privamp.cli.config import Config, compared_schemes, configure, count_steps, orders, parse_mechanism
+from privamp.cli.errors import NUMERIC_ERRORS, message
+from privamp.coverage import REGISTRY
+from privamp.events import SubsampledMechanism
+from privamp.sampling import Neighboring, Poisson, Sampling, WithoutReplacement, WithReplacement
+
+#: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
+Answer = dict[str, Any]
+Run = Callable[[argparse.Namespace, type[Accountant]], Answer]
+
+
+@dataclass(frozen=True)
+class Command:
+    """How a command computes its answer, and how the answer is written as text."""
+
+    run: Run
+    text: Callable[[Answer], str]
+
+
+#: The commands by name (the names of the parser's subcommands).
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, text: Callable[[Answer], str]) -> Callable[[Run], Run]:
+    """Register the decorated function as the command ``name``, its answer written as text by ``text``."""
+
+    def register(run: Run) -> Run:
+        COMMANDS[name] = Command(run, text)
+        return run
+
+    return register
+
+
+def _composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
+    """The configuration of the options, and the accountant of its steps (``--conversion``, ``--allow-numerical``)."""
+    config = configure(args)
+    acct = accountant(conversion=args.conversion, allow_numerical=args.allow_numerical).compose(
+        config.event(), config.steps
+    )
+    config.inputs["allow_numerical"] = args.allow_numerical
+    return config, acct
+
+
+@command("epsilon", text=output.epsilon_text)
+def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config, acct = _composed(args, accountant)
+    r = acct.epsilon(args.delta, bound=args.bound)
+    config.inputs.update(delta=args.delta, bound=args.bound, conversion=args.conversion)
+    return {
+        "epsilon": r.epsilon,
+        "delta": r.delta,
+        "alpha": r.alpha,
+        "bound": r.bound,
+        "lower_epsilon": r.lower_epsilon,
+        "rdp_floor_epsilon": r.rdp_floor_epsilon,
+        "conversion": r.conversion,
+        "method": r.method,
+        "route": r.route,
+        "evidence": list(r.evidence),
+        "steps": config.steps,
+        "steps_rule": config.steps_rule,
+        "warnings": list(r.warnings),
+        "inputs": config.inputs,
+    }
+
+
+@command("delta", text=output.delta_text)
+def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config, acct = _composed(args, accountant)
+    d = acct.delta(args.epsilon, bound=args.bound)
+    config.inputs.update(epsilon=args.epsilon, bound=args.bound, conversion=args.conversion)
+    return {
+        "delta": d.delta,
+        "log_delta": d.log_delta,
+        "epsilon": d.epsilon,
+        "alpha": d.alpha,
+        "bound": d.bound,
+        "conversion": d.conversion,
+        "method": d.method,
+        "route": d.route,
+        "evidence": list(d.evidence),
+        "lower_delta": d.lower_delta,
+        "steps": config.steps,
+        "steps_rule": config.steps_rule,
+        "warnings": list(d.warnings),
+        "inputs": config.inputs,
+    }
+
+
+@command("rdp", text=output.rdp_text)
+def rdp(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config = configure(args, with_steps=False)
+    event = config.event()
+    alphas = orders(args.alpha)
+    values = event.rdp(alphas, bound=args.bound, allow_numerical=args.allow_numerical)
+    config.inputs.update(alpha=alphas, bound=args.bound, allow_numerical=args.allow_numerical)
+    return {"alpha": alphas, "rdp": [float(v) for v in values], "bound": args.bound, "inputs": config.inputs}
+
+
+@command("calibrate", text=output.calibrate_text)
+def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config = configure(args, with_mechanism=False)
+    r = calibrate_sigma(args.target_epsilon, args.delta, config.sampling, config.steps, config.relation)
+    config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta)
+    return {
+        "sigma": r.sigma,
+        "epsilon": r.epsilon,
+        "delta": r.delta,
+        "bound": r.bound,
+        "method": r.method,
+        "steps": config.steps,
+        "steps_rule": config.steps_rule,
+        "inputs": config.inputs,
+    }
+
+
+def _scheme_name(sampling: Sampling) -> str:
+    names = {Poisson: "poisson", WithoutReplacement: "without-replacement", WithReplacement: "with-replacement"}
+    return names.get(type(sampling), "none")
+
+
+@command("compare", text=output.compare_text)
+def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    """Every sampling scheme x neighboring relation x bound; a failure fills its row's note, not the command."""
+    inputs: dict[str, Any] = {}
+    mechanism = parse_mechanism(args, inputs)
+    schemes = compared_schemes(args, inputs)
+    # One step count for every row, by the rule of the scheme the options describe (fixed-size when batch-size
+    # is given, so that the Poisson row at rate m/n is compared at the same number of steps).
+    steps, rule = count_steps(args, schemes[0])
+    schemes = [s for s in schemes if isinstance(s, Poisson)] + [s for s in schemes if not isinstance(s, Poisson)]
+    inputs.update(neighboring=[n.value for n in Neighboring], steps=steps, epochs=args.epochs)
+    inputs.update(delta=args.delta, conversion=args.conversion)
+    rows: list[dict[str, Any]] = []
+    for sampling in schemes:
+        for relation in Neighboring:
+            base = {"sampling": _scheme_name(sampling), "neighboring": relation.value}
+            try:
+                event = SubsampledMechanism(mechanism, sampling, relation)
+                acct = accountant(conversion=args.conversion).compose(event, steps)
+                bounds = list(REGISTRY.bounds_for(event))
+            except NUMERIC_ERRORS as exc:
+                rows.append(
+                    {
+                        **base,
+                        "bound": None,
+                        "kind": None,
+                        "evidence": None,
+                        "epsilon": None,
+                        "alpha": None,
+                        "note": message(exc),
+                    }
+                )
+                continue
+            opt_in = accountant(conversion=args.conversion, allow_numerical=True).compose(event, steps)
+            best: dict[str, Any] = {**base, "bound": "best", "kind": "guarantee"}
+            try:
+                r = acct.epsilon(args.delta)
+                best.update(epsilon=r.epsilon, alpha=r.alpha, evidence=f"{r.bound}: " + "; ".join(r.evidence))
+            except NUMERIC_ERRORS as exc:
+                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc))
+            rows.append(best)
+            for bound in bounds:
+                row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
+                row["evidence"] = bound.evidence_text
+                try:
+                    if bound.upper is not None:
+                        r = (acct if bound.is_guarantee() else opt_in).epsilon(args.delta, bound=bound.name)
+                        row.update(epsilon=r.epsilon, alpha=r.alpha)
+                    else:
+                        row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
+                except NUMERIC_ERRORS as exc:
+                    row.update(epsilon=None, alpha=None, note=message(exc))
+                rows.append(row)
+    return {
+        "delta": args.delta,
+        "steps": steps,
+        "steps_rule": rule,
+        "conversion": args.conversion,
+        "rows": rows,
+        "inputs": inputs,
+    }

@@ -1,0 +1,208 @@
+"""From options to what is accounted for: mechanism, sampling scheme, neighboring relation and number of steps.
+
+Every option must fit the chosen mechanism and sampling scheme; one that does not is refused with a
+:class:`~privamp.cli.errors.UsageError`, never ignored. The rules (stated in ``--help`` and echoed in every answer):
+
+* The sampling scheme is inferred only where a single option names it: ``--sample-rate`` without ``--sampling``
+  means Poisson sampling (the only scheme with a rate). ``--batch-size``/``--dataset-size`` without ``--sampling``
+  is an error, because fixed-size batches can be drawn with or without replacement.
+* Epochs to steps: Poisson, ``steps = ceil(epochs / sample-rate)``; fixed-size batches (with or without
+  replacement) follow a loader with ``drop_last``, ``floor(dataset-size / batch-size)`` steps per epoch, so
+  ``steps = ceil(epochs * floor(dataset-size / batch-size))``; no sampling (full batch), ``steps = ceil(epochs)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from privamp.cli.errors import UsageError
+from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER
+from privamp.errors import InvalidParameterError
+from privamp.events import SubsampledMechanism
+from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
+from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.validation import check_orders
+
+
+@dataclass
+class Config:
+    """What the command answers for; ``inputs`` is echoed as ``"inputs"`` in JSON and as text."""
+
+    mechanism: Mechanism | None  # None for calibrate, which solves for the Gaussian's sigma
+    sampling: Sampling
+    relation: Neighboring
+    inputs: dict[str, Any] = field(default_factory=dict)
+    steps: int = 1
+    steps_rule: str = ""
+
+    def event(self) -> SubsampledMechanism:
+        """One step: the mechanism run on a batch drawn by the sampling scheme."""
+        assert self.mechanism is not None
+        return SubsampledMechanism(self.mechanism, self.sampling, self.relation)
+
+
+def parse_mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechanism:
+    """The mechanism of ``--mechanism`` (default gaussian) with its one parameter; recorded in ``inputs``."""
+    chosen = args.mechanism or "gaussian"
+    named = f"--mechanism {chosen}" + ("" if args.mechanism else " (the default)")
+    for other, param in MECHANISM_PARAMETER.items():
+        if other != chosen and getattr(args, param) is not None:
+            raise UsageError(f"--{param} does not apply to {named}; it is the parameter of --mechanism {other}")
+    param = MECHANISM_PARAMETER[chosen]
+    value = getattr(args, param)
+    if value is None:
+        raise UsageError(f"{named} needs --{param}")
+    inputs.update({"mechanism": chosen, param: value})
+    if chosen == "gaussian":
+        return Gaussian(value)
+    if chosen == "laplace":
+        return Laplace(value)
+    return RandomizedResponse(value)
+
+
+def _scheme(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The sampling scheme and, if it was inferred, the option it was inferred from."""
+    if args.sampling is not None:
+        return str(args.sampling), None
+    if args.sample_rate is not None:
+        return "poisson", "--sample-rate"
+    if args.batch_size is not None:
+        raise UsageError(
+            "--batch-size needs --sampling without-replacement or --sampling with-replacement (fixed-size batches); "
+            "for Poisson sampling give --sample-rate instead"
+        )
+    if args.dataset_size is not None:
+        raise UsageError(
+            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q, or --sampling "
+            "without-replacement|with-replacement --batch-size M"
+        )
+    return "none", None
+
+
+def _refuse(args: argparse.Namespace, names: Sequence[str], where: str, why: str) -> None:
+    for name in names:
+        if getattr(args, name) is not None:
+            raise UsageError(f"--{name.replace('_', '-')} does not apply to {where}: {why}")
+
+
+def _sampling(args: argparse.Namespace, inputs: dict[str, Any]) -> Sampling:
+    scheme, inferred = _scheme(args)
+    where = f"--sampling {scheme}" + (f" (inferred from {inferred})" if inferred else "")
+    inputs["sampling"] = scheme
+    inputs["sampling_inferred_from"] = inferred
+    if scheme == "none":
+        _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
+        return NoSampling()
+    if scheme == "poisson":
+        if args.batch_size is not None:
+            hint = ""
+            if args.dataset_size is not None:
+                hint = f" (expected batch size / dataset size = {args.batch_size / args.dataset_size:.6g})"
+            raise UsageError(
+                f"--batch-size does not apply to {where}: Poisson batches have no fixed size; give the rate "
+                f"--sample-rate{hint}"
+            )
+        if args.sample_rate is None:
+            raise UsageError("--sampling poisson needs --sample-rate")
+        inputs["sample_rate"] = args.sample_rate
+        if args.dataset_size is not None:
+            inputs["dataset_size"] = args.dataset_size
+        return Poisson(args.sample_rate, args.dataset_size)
+    _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
+    if args.batch_size is None or args.dataset_size is None:
+        raise UsageError(f"--sampling {scheme} needs --batch-size and --dataset-size")
+    inputs.update(batch_size=args.batch_size, dataset_size=args.dataset_size)
+    cls = WithoutReplacement if scheme == "without-replacement" else WithReplacement
+    return cls(args.batch_size, args.dataset_size)
+
+
+def _exact(x: float) -> Fraction:
+    """The decimal the user typed (the shortest repr of the float), as an exact fraction."""
+    return Fraction(repr(x))
+
+
+def count_steps(args: argparse.Namespace, sampling: Sampling) -> tuple[int, str]:
+    """The number of steps and the rule that gave it (echoed in the answer)."""
+    if args.epochs is None:
+        if args.steps is None:
+            return 1, "the default when neither --steps nor --epochs is given"
+        return int(args.steps), "given by --steps"
+    epochs = _exact(args.epochs)
+    e = f"{args.epochs:g}"
+    if isinstance(sampling, Poisson):
+        exact = epochs / _exact(sampling.rate)
+        rule = f"Poisson: steps = ceil(epochs / sample-rate) = ceil({e} / {sampling.rate:g})"
+    elif isinstance(sampling, WithoutReplacement | WithReplacement):
+        per_epoch = sampling.dataset_size // sampling.batch_size
+        exact = epochs * per_epoch
+        rule = (
+            f"fixed-size batches, drop_last: floor(dataset-size / batch-size) = {per_epoch} steps per epoch, "
+            f"steps = ceil(epochs * {per_epoch}) = ceil({e} * {per_epoch})"
+        )
+    else:
+        exact = epochs
+        rule = f"no sampling: one full-batch step per epoch, steps = ceil(epochs) = ceil({e})"
+    steps = math.ceil(exact)
+    if steps > MAX_COUNT:
+        limit = Fraction(MAX_COUNT) * epochs / exact
+        raise InvalidParameterError("epochs", args.epochs, f"at most {float(limit):g} here (steps <= 2**53)")
+    return max(1, steps), rule
+
+
+def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_steps: bool = True) -> Config:
+    """The configuration the options describe (without a mechanism for calibrate, without steps for rdp)."""
+    inputs: dict[str, Any] = {}
+    chosen = parse_mechanism(args, inputs) if with_mechanism else None
+    if chosen is None:
+        inputs["mechanism"] = "gaussian"
+    sampling = _sampling(args, inputs)
+    relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value)
+    inputs["neighboring"] = relation.value
+    config = Config(chosen, sampling, relation, inputs)
+    if with_steps:
+        config.steps, config.steps_rule = count_steps(args, sampling)
+        inputs.update(steps=config.steps, epochs=args.epochs)
+    return config
+
+
+def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[Sampling]:
+    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known."""
+    for name in ("sampling", "neighboring"):
+        if getattr(args, name) is not None:
+            raise UsageError(
+                f"--{name} does not apply to compare: it tabulates every sampling scheme and both relations"
+            )
+    if args.batch_size is not None:
+        if args.sample_rate is not None:
+            raise UsageError(
+                "--sample-rate does not apply to compare with --batch-size: the rate is batch-size / dataset-size"
+            )
+        if args.dataset_size is None:
+            raise UsageError("compare with --batch-size needs --dataset-size (or give only --sample-rate)")
+        m, n = args.batch_size, args.dataset_size
+        inputs.update(sampling=["poisson", "without-replacement", "with-replacement"], batch_size=m, dataset_size=n)
+        wor = WithoutReplacement(m, n)
+        return [wor, WithReplacement(m, n), Poisson(wor.rate, n)]
+    if args.sample_rate is not None:
+        inputs.update(sampling=["poisson"], sample_rate=args.sample_rate)
+        if args.dataset_size is not None:
+            inputs["dataset_size"] = args.dataset_size
+        return [Poisson(args.sample_rate, args.dataset_size)]
+    if args.dataset_size is not None:
+        raise UsageError("--dataset-size needs --batch-size or --sample-rate in compare")
+    inputs["sampling"] = ["none"]
+    return [NoSampling()]
+
+
+def orders(text: str) -> list[float]:
+    """The Renyi orders of ``--alpha``: comma-separated numbers, each checked by the library."""
+    try:
+        values = [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf)") from None
+    return [float(a) for a in check_orders(values)]

@@ -1,0 +1,144 @@
+"""How an answer is written: the human-readable text of each command, and the JSON encoding of an answer.
+
+Each command's answer is a dict (the JSON object of ``--json``); ``<command>_text`` renders it as text.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from privamp.cli.parser import MECHANISM_PARAMETER
+
+
+def jsonable(x: Any) -> Any:
+    """``x`` with infinities written as the strings ``"inf"``/``"-inf"`` (JSON has no infinity)."""
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if isinstance(x, list | tuple):
+        return [jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {k: jsonable(v) for k, v in x.items()}
+    return x
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# lines shared by the commands
+
+
+def _differs(a: float, b: float) -> bool:
+    """Whether two epsilons differ at the 4th significant digit (both infinite counts as equal)."""
+    if math.isinf(a) or math.isinf(b):
+        return a != b
+    return not math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-9)
+
+
+def _describe_inputs(inputs: dict[str, Any]) -> str:
+    mech = inputs["mechanism"]
+    param = MECHANISM_PARAMETER[mech]
+    parts = [f"{mech} {param} = {inputs[param]:g}" if param in inputs else f"{mech} ({param} solved for)"]
+    sampling = inputs["sampling"]
+    if isinstance(sampling, list):
+        parts.append("sampling: " + ", ".join(sampling))
+    else:
+        scheme = f"sampling {sampling}"
+        if inputs.get("sampling_inferred_from"):
+            scheme += f" (inferred from {inputs['sampling_inferred_from']})"
+        parts.append(scheme)
+    for key in ("sample_rate", "batch_size", "dataset_size"):
+        if key in inputs:
+            parts.append(f"{key.replace('_', '-')} = {inputs[key]:g}")
+    relation = inputs["neighboring"]
+    parts.append(" and ".join(relation) if isinstance(relation, list) else relation)
+    if "conversion" in inputs:
+        parts.append(f"conversion {inputs['conversion']}")
+    return "inputs: " + "; ".join(parts)
+
+
+def _n_steps(n: int) -> str:
+    return "1 step" if n == 1 else f"{n} steps"
+
+
+def _steps_line(out: dict[str, Any]) -> str:
+    return f"steps: {out['steps']} ({out['steps_rule']})"
+
+
+def _how(out: dict[str, Any]) -> str:
+    how = f"bound = {out['bound']}, {_n_steps(out['steps'])}"
+    return how if out["alpha"] is None else f"alpha = {out['alpha']:g}, {how}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the commands
+
+
+def epsilon_text(out: dict[str, Any]) -> str:
+    how = _how(out)
+    lines = [f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"]
+    if out["lower_epsilon"] is not None:
+        lines.append(f"the true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)")
+    lines.append("rests on: " + "; ".join(out["evidence"]))
+    floor = out["rdp_floor_epsilon"]
+    if floor is not None and _differs(floor, out["epsilon"]):
+        lines.append(
+            f"RDP floor: {floor:.6g}, the smallest epsilon any RDP accountant could certify; "
+            "not a lower bound on the true epsilon"
+        )
+    lines.extend([_describe_inputs(out["inputs"]), _steps_line(out)])
+    return "\n".join(lines)
+
+
+def delta_text(out: dict[str, Any]) -> str:
+    how = _how(out)
+    return "\n".join(
+        [
+            f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})",
+            _describe_inputs(out["inputs"]),
+            _steps_line(out),
+        ]
+    )
+
+
+def rdp_text(out: dict[str, Any]) -> str:
+    rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
+    return "\n".join([*rows, _describe_inputs(out["inputs"])])
+
+
+def compare_text(out: dict[str, Any]) -> str:
+    lines = [
+        f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; 'best' is the guarantee (proven bounds only); exact"
+        " and upper rows are proven, 'numerical' rows are verified numerically only (opt-in: --allow-numerical),"
+        " lower rows show the smallest epsilon an RDP accountant could certify (not a lower bound on the true"
+        " epsilon); the evidence of each bound follows the table",
+        _describe_inputs(out["inputs"]),
+        _steps_line(out),
+        f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>11s} {'alpha':>9s}",
+    ]
+    notes: list[str] = []  # each distinct failure once, referenced by number
+    for r in out["rows"]:
+        eps = "n/a" if r["epsilon"] is None else f"{r['epsilon']:.6g}"
+        if "note" in r:
+            if r["note"] not in notes:
+                notes.append(r["note"])
+            eps = f"n/a [{notes.index(r['note']) + 1}]"
+        alpha = "" if r["alpha"] is None else f"{r['alpha']:.4g}"
+        lines.append(
+            f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound'] or '-':30s} {r['kind'] or '-':9s} "
+            f"{eps:>11s} {alpha:>9s}"
+        )
+    lines.extend(f"[{i}] {note}" for i, note in enumerate(notes, 1))
+    evidence = {r["bound"]: r["evidence"] for r in out["rows"] if r["bound"] not in (None, "best") and r["evidence"]}
+    lines.append("evidence:")
+    lines.extend(f"  {name}: {text}" for name, text in evidence.items())
+    return "\n".join(lines)
+
+
+def calibrate_text(out: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            f"sigma = {out['sigma']:.6g} gives epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
+            f"(bound = {out['bound']}, {_n_steps(out['steps'])})",
+            _describe_inputs(out["inputs"]),
+            _steps_line(out),
+        ]
+    )

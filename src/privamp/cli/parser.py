@@ -1,0 +1,306 @@
+"""The argument parser of the command-line contract (DESIGN.md §5): options, help texts and value parsers.
+
+Parses and range-checks single values only; whether options fit together is decided in :mod:`privamp.cli.config`.
+To add a command, write its ``_<name>_command`` function here and list it in :func:`build_parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from decimal import Decimal, InvalidOperation
+from typing import NoReturn
+
+from privamp import __version__
+from privamp.cli.errors import fail
+from privamp.sampling import Neighboring
+
+#: The one parameter of each mechanism (its option is ``--<name>``).
+MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
+MECHANISMS = tuple(MECHANISM_PARAMETER)
+SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
+#: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
+MAX_COUNT = 2**53
+
+EPILOG = """\
+sampling scheme:
+  --sampling is inferred only from --sample-rate (Poisson, the only scheme with a rate);
+  --batch-size/--dataset-size need an explicit --sampling without-replacement|with-replacement.
+  An option that does not fit the chosen mechanism or scheme is an error (exit status 2).
+epochs to steps:
+  poisson:     steps = ceil(epochs / sample-rate)
+  fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
+  none:        steps = ceil(epochs)  (one full-batch step per epoch)
+  Pass --steps if your loader runs a different number of steps.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(message)
+
+
+_FORMAT = argparse.RawDescriptionHelpFormatter
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# value parsers (argparse ``type=``): each rejects with a one-line message naming the allowed range
+
+
+def _real(text: str) -> float:
+    """Any real number (NaN refused); the library checks the range and names the parameter."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if math.isnan(x):
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+    return x
+
+
+def _open_unit(text: str) -> float:
+    x = _real(text)
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text!r}")
+    return x
+
+
+def _nonnegative(text: str) -> float:
+    x = _real(text)
+    if not (x >= 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return x
+
+
+def _positive(text: str) -> float:
+    x = _real(text)
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return x
+
+
+def _count(text: str) -> int:
+    """A whole number in [1, 2**53]: an integer literal, or scientific notation with an integral value ("1e9")."""
+    try:
+        d = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not d.is_finite() or d != d.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer (e.g. 1000 or 1e9), got {text!r}")
+    if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, 2**53 = {MAX_COUNT}], got {text!r}")
+    return int(d)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# option groups shared by the commands
+
+
+def _add_mechanism(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("mechanism (one parameter, matching --mechanism)")
+    g.add_argument(
+        "--mechanism",
+        choices=MECHANISMS,
+        help="the noise mechanism run at each step; default gaussian. Give only its own parameter: "
+        "gaussian --sigma, laplace --scale, randomized-response --p",
+    )
+    g.add_argument(
+        "--sigma",
+        type=_real,
+        metavar="S",
+        help="Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)",
+    )
+    g.add_argument(
+        "--scale",
+        type=_real,
+        metavar="B",
+        help="Laplace scale relative to the per-record sensitivity; in (0, inf). Needs --mechanism laplace",
+    )
+    g.add_argument(
+        "--p",
+        type=_real,
+        metavar="P",
+        help="randomized response: probability of reporting the true bit; in [0, 1]. "
+        "Needs --mechanism randomized-response",
+    )
+
+
+def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
+    g = p.add_argument_group("sampling (how each batch is drawn)")
+    # compare tabulates every scheme and both relations: --sampling and --neighboring are refused with a message
+    # there, not listed.
+    g.add_argument(
+        "--sampling",
+        choices=SAMPLINGS,
+        help=argparse.SUPPRESS
+        if compare
+        else "poisson: each record joins a batch independently with probability --sample-rate; "
+        "without-replacement: a fresh uniform subset of exactly --batch-size of --dataset-size records at "
+        "every step; with-replacement: --batch-size indices drawn uniformly with replacement; none: every "
+        "step uses the whole dataset. Default: poisson if --sample-rate is given, none if no sampling option "
+        "is given; --batch-size/--dataset-size need an explicit --sampling",
+    )
+    g.add_argument(
+        "--sample-rate",
+        type=_real,
+        metavar="Q",
+        help="Poisson sampling probability q; in (0, 1]. Only with --sampling poisson (implied when omitted)",
+    )
+    g.add_argument(
+        "--batch-size",
+        type=_count,
+        metavar="M",
+        help="fixed batch size m, an integer in [1, dataset size]. Only with --sampling "
+        "without-replacement|with-replacement" + (" (compare: with --dataset-size, rate m/n)" if compare else ""),
+    )
+    g.add_argument(
+        "--dataset-size",
+        type=_count,
+        metavar="N",
+        help="dataset size n, an integer >= 1. Required by the fixed-size schemes; optional with Poisson "
+        "(it enables the replace-one privacy-profile bound); not with --sampling none",
+    )
+    g.add_argument(
+        "--neighboring",
+        choices=[n.value for n in Neighboring],
+        help=argparse.SUPPRESS
+        if compare
+        else "adjacent datasets: add-remove (one record added or removed; default) or replace-one "
+        "(one record replaced, same size)",
+    )
+
+
+def _add_steps(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("steps (give one; default 1 step)").add_mutually_exclusive_group()
+    g.add_argument(
+        "--steps",
+        type=_count,
+        metavar="T",
+        help="number of steps (compositions); an integer in [1, 2**53], scientific notation allowed when "
+        "integral (1e6). Default 1",
+    )
+    g.add_argument(
+        "--epochs",
+        type=_positive,
+        metavar="E",
+        help="number of epochs, a finite number > 0; converted to steps by the rule of the sampling scheme "
+        "(poisson: ceil(E / sample-rate); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
+        "The rule is printed with the answer",
+    )
+
+
+def _add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout instead of text")
+
+
+def _add_conversion(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--conversion",
+        choices=["improved", "mironov"],
+        default="improved",
+        help="RDP to (epsilon, delta) conversion: improved (Canonne, Kamath & Steinke 2020, Prop. 12; default) "
+        "or mironov (Mironov 2017, Prop. 3)",
+    )
+
+
+def _add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument("--bound", default="best", help=help_text)
+    p.add_argument(
+        "--allow-numerical",
+        action="store_true",
+        help="also accept upper bounds verified only numerically (no published proof; labelled as such in the "
+        "evidence); off by default",
+    )
+
+
+def _add_delta(p: argparse.ArgumentParser, help_text: str = "target delta; in the open interval (0, 1)") -> None:
+    p.add_argument("--delta", type=_open_unit, required=True, metavar="D", help=help_text)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the commands, in the order --help lists them
+
+_Subparsers = argparse._SubParsersAction  # what ``add_subparsers()`` returns
+_ACCOUNTING = (
+    "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
+    "a route (rdp, analytical, profile), or the name of one RDP upper bound (an unknown name lists the "
+    "applicable ones)"
+)
+
+
+def _command(sub: _Subparsers[_Parser], name: str, help_text: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_text, description=help_text, epilog=EPILOG, formatter_class=_FORMAT)
+
+
+def _epsilon_command(sub: _Subparsers[_Parser]) -> None:
+    cmd = _command(sub, "epsilon", "epsilon (an upper bound) for a given delta")
+    _add_mechanism(cmd)
+    _add_sampling(cmd)
+    _add_steps(cmd)
+    _add_delta(cmd)
+    _add_conversion(cmd)
+    _add_bound(cmd, _ACCOUNTING)
+    _add_json(cmd)
+
+
+def _delta_command(sub: _Subparsers[_Parser]) -> None:
+    cmd = _command(sub, "delta", "delta (an upper bound) for a given epsilon")
+    _add_mechanism(cmd)
+    _add_sampling(cmd)
+    _add_steps(cmd)
+    cmd.add_argument("--epsilon", type=_nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0")
+    _add_conversion(cmd)
+    _add_bound(cmd, _ACCOUNTING)
+    _add_json(cmd)
+
+
+def _compare_command(sub: _Subparsers[_Parser]) -> None:
+    what = "table of every sampling scheme x neighboring relation x bound for one configuration"
+    cmd = _command(sub, "compare", what)
+    _add_mechanism(cmd)
+    _add_sampling(cmd, compare=True)
+    _add_steps(cmd)
+    _add_delta(cmd)
+    _add_conversion(cmd)
+    _add_json(cmd)
+
+
+def _calibrate_command(sub: _Subparsers[_Parser]) -> None:
+    cmd = _command(sub, "calibrate", "smallest Gaussian noise multiplier sigma meeting a target epsilon")
+    _add_sampling(cmd)
+    _add_steps(cmd)
+    cmd.add_argument(
+        "--target-epsilon", type=_positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
+    )
+    _add_delta(cmd, "delta; in the open interval (0, 1)")
+    _add_json(cmd)
+
+
+def _rdp_command(sub: _Subparsers[_Parser]) -> None:
+    cmd = _command(sub, "rdp", "RDP curve of one step at given orders")
+    _add_mechanism(cmd)
+    _add_sampling(cmd)
+    alpha_help = "Renyi order(s), comma separated; each in (1, 2**20] or inf"
+    cmd.add_argument("--alpha", required=True, metavar="A[,A...]", help=alpha_help)
+    _add_bound(
+        cmd,
+        "best (default; the smallest proven upper bound per order), lower (the best lower bound), or a bound name",
+    )
+    _add_json(cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the command-line contract (DESIGN.md §5)."""
+    parser = _Parser(
+        prog="privamp",
+        description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).",
+        epilog=EPILOG,
+        formatter_class=_FORMAT,
+    )
+    parser.add_argument("--version", action="version", version=f"privamp {__version__}", help="print the version")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    for add in (_epsilon_command, _delta_command, _compare_command, _calibrate_command, _rdp_command):
+        add(sub)
+    return parser
