@@ -594,3 +594,14 @@ def test_tiny_sigma_is_not_private(capsys: pytest.CaptureFixture[str], sigma: st
     assert code == 2 or json.loads(out)["epsilon"] in ("inf",) or json.loads(out)["epsilon"] > 1e6
     code, out, _ = run(capsys, "delta", *argv, "--epsilon", "1", "--json")
     assert code == 2 or json.loads(out)["delta"] >= 0.09
+
+
+def test_tight_adds_the_pld_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--sigma", "2", "--sample-rate", "0.01", "--steps", "100", "--delta", "1e-5", "--json"]
+    code, out, _ = run(capsys, "epsilon", *argv, "--tight")
+    tight = json.loads(out)
+    code2, out2, _ = run(capsys, "epsilon", *argv)
+    fast = json.loads(out2)
+    assert code == code2 == 0 and tight["route"] == "pld" and tight["epsilon"] <= fast["epsilon"]
+    assert tight["lower_epsilon"] <= tight["epsilon"] and tight["inputs"]["tight"] is True
+    assert any("Doroshenko" in e for e in tight["evidence"])

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from privamp.accountant import Accountant
+from privamp.accountant import DEFAULT_BEST, TIGHT, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
 from privamp.cli.config import Config, compared_schemes, configure, count_steps, orders, parse_mechanism
@@ -52,10 +52,13 @@ def command(name: str, text: Callable[[Answer], str]) -> Callable[[Run], Run]:
 def _composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
     """The configuration of the options, and the accountant of its steps (``--conversion``, ``--allow-numerical``)."""
     config = configure(args)
-    acct = accountant(conversion=args.conversion, allow_numerical=args.allow_numerical).compose(
+    routes = TIGHT if args.tight else DEFAULT_BEST
+    acct = accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=routes).compose(
         config.event(), config.steps
     )
     config.inputs["allow_numerical"] = args.allow_numerical
+    if args.tight:
+        config.inputs["tight"] = True
     return config, acct
 
 

@@ -205,6 +205,15 @@ def _add_conversion(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_tight(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--tight",
+        action="store_true",
+        help="let best also try the privacy-loss-distribution route (certified interval, about a second more per "
+        "query); --bound pld asks for that route alone",
+    )
+
+
 def _add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
     p.add_argument("--bound", default="best", help=help_text)
     p.add_argument(
@@ -225,7 +234,7 @@ def _add_delta(p: argparse.ArgumentParser, help_text: str = "target delta; in th
 _Subparsers = argparse._SubParsersAction  # what ``add_subparsers()`` returns
 _ACCOUNTING = (
     "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "a route (rdp, analytical, profile), or the name of one RDP upper bound (an unknown name lists the "
+    "a route (rdp, analytical, profile, pld), or the name of one RDP upper bound (an unknown name lists the "
     "applicable ones)"
 )
 
@@ -242,6 +251,7 @@ def _epsilon_command(sub: _Subparsers[_Parser]) -> None:
     _add_delta(cmd)
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
+    _add_tight(cmd)
     _add_json(cmd)
 
 
@@ -253,6 +263,7 @@ def _delta_command(sub: _Subparsers[_Parser]) -> None:
     cmd.add_argument("--epsilon", type=_nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0")
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
+    _add_tight(cmd)
     _add_json(cmd)
 
 
