@@ -18,6 +18,7 @@ from privamp.dpsgd import (
     check,
     epsilon,
     load_schedule,
+    schedule_from_dict,
     statement,
 )
 
@@ -290,3 +291,24 @@ def test_bad_schedules(tmp_path: Path) -> None:
         Schedule((POISSON, replace(POISSON, neighboring="replace-one")))
     with pytest.raises(pa.InvalidParameterError, match="phases"):
         Schedule(())
+
+
+def test_schedule_defaults_yield_to_a_phase() -> None:
+    doc = {
+        "dataset_size": 1000,
+        "batch_size": 10,
+        "epochs": 2,
+        "phases": [{"sigma": 1.0}, {"sigma": 2.0, "sample-rate": 0.05, "steps": 7}],
+    }
+    first, second = schedule_from_dict(doc).phases
+    assert (first.batch_size, first.epochs, first.total_steps()) == (10, 2, 200)
+    assert (second.batch_size, second.sample_rate, second.epochs, second.steps) == (None, 0.05, None, 7)
+
+
+def test_config_round_trips_through_json_and_shuffle_is_stated() -> None:
+    shuffle = replace(ENGINEER, sampling="shuffle", epochs=100)
+    assert DpSgdConfig(**json.loads(json.dumps(shuffle.to_dict()))) == shuffle
+    r = epsilon(shuffle)
+    assert r.epsilon == pa.Accountant().compose(pa.Gaussian(1.1), 100).epsilon(DELTA).epsilon
+    assert any("no amplification upper bound is known" in a for a in r.assumptions)
+    assert r.phases[0]["count"] == 100 and r.steps == 23_400

@@ -67,6 +67,7 @@ __all__ = [
     "check",
     "epsilon",
     "load_schedule",
+    "schedule_from_dict",
     "statement",
 ]
 
@@ -399,14 +400,14 @@ def schedule_from_dict(data: object) -> Schedule:
     defaults = _phase_dict({k: v for k, v in data.items() if k != "phases"}, "schedule")
     configs = []
     for i, raw in enumerate(phases):
-        values = {**defaults, **_phase_dict(raw, f"phases[{i}]")}
-        if "batch_size" in _phase_dict(raw, f"phases[{i}]") and "sample_rate" not in raw:
-            values.pop("sample_rate", None)  # a phase's batch size overrides a default rate
-        if "sample_rate" in raw and "batch_size" not in raw and values.get("sampling", "poisson") == "poisson":
+        own = _phase_dict(raw, f"phases[{i}]")
+        values = {**defaults, **own}
+        # a phase's own choice wins over a default that would contradict it
+        for mine, other in (("steps", "epochs"), ("epochs", "steps"), ("batch_size", "sample_rate")):
+            if mine in own and other not in own:
+                values.pop(other, None)
+        if "sample_rate" in own and "batch_size" not in own and values.get("sampling", "poisson") == "poisson":
             values.pop("batch_size", None)
-        if "steps" in values and "epochs" in values:
-            own = _phase_dict(raw, f"phases[{i}]")
-            values.pop("epochs" if "steps" in own else "steps")
         configs.append(DpSgdConfig(**values))
     return Schedule(tuple(configs))
 
