@@ -23,6 +23,11 @@ _EXPORTS = {
     "Conversion": "privamp.bounds.conversion",
     "CalibrationResult": "privamp.calibrate",
     "calibrate_sigma": "privamp.calibrate",
+    "DpSgdConfig": "privamp.dpsgd",
+    "Schedule": "privamp.dpsgd",
+    "load_schedule": "privamp.dpsgd",
+    "statement": "privamp.dpsgd",
+    "check": "privamp.dpsgd",
     "InvalidParameterError": "privamp.errors",
     "PrivampError": "privamp.errors",
     "UnsupportedError": "privamp.errors",
@@ -46,6 +51,7 @@ __all__ = [
     "CalibrationResult",
     "Conversion",
     "DeltaResult",
+    "DpSgdConfig",
     "EpsilonResult",
     "Gaussian",
     "InvalidParameterError",
@@ -60,12 +66,16 @@ __all__ = [
     "RandomizedResponse",
     "RdpCurve",
     "Scale",
+    "Schedule",
     "SubsampledMechanism",
     "UnsupportedError",
     "WithReplacement",
     "WithoutReplacement",
     "__version__",
     "calibrate_sigma",
+    "check",
+    "load_schedule",
+    "statement",
 ]
 
 
@@ -84,6 +94,7 @@ if TYPE_CHECKING:
     from privamp.accountant import Accountant, DeltaResult, EpsilonResult, OrderRangeWarning
     from privamp.bounds.conversion import Conversion
     from privamp.calibrate import CalibrationResult, calibrate_sigma
+    from privamp.dpsgd import DpSgdConfig, Schedule, check, load_schedule, statement
     from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
     from privamp.events import Mechanism, SubsampledMechanism
     from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve
