@@ -13,11 +13,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from privamp import dpsgd
 from privamp.accountant import DEFAULT_BEST, TIGHT, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
-from privamp.cli.config import Config, compared_schemes, configure, count_steps, orders, parse_mechanism
-from privamp.cli.errors import NUMERIC_ERRORS, message
+from privamp.cli.config import (
+    Config,
+    compared_schemes,
+    configure,
+    count_steps,
+    dpsgd_config,
+    gaussian_only,
+    orders,
+    parse_mechanism,
+)
+from privamp.cli.errors import NUMERIC_ERRORS, UsageError, message
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
 from privamp.sampling import Neighboring, Poisson, Sampling, WithoutReplacement, WithReplacement
@@ -120,6 +130,14 @@ def rdp(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 
 @command("calibrate", text=output.calibrate_text)
 def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    """``--solve sigma`` (default): the answer of :func:`~privamp.calibrate.calibrate_sigma`; otherwise the
+    DP-SGD calibration of :func:`privamp.dpsgd.calibrate`, the solved value under its own name."""
+    solving = args.solve or "sigma"
+    if solving != "sigma":
+        return _calibrate_dpsgd(args, solving)
+    gaussian_only(args)
+    if args.sigma is not None:
+        raise UsageError("--sigma does not apply to --solve sigma: it is the value solved for")
     config = configure(args, with_mechanism=False)
     r = calibrate_sigma(args.target_epsilon, args.delta, config.sampling, config.steps, config.relation)
     config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta)
@@ -133,6 +151,39 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         "steps_rule": config.steps_rule,
         "inputs": config.inputs,
     }
+
+
+def _calibrate_dpsgd(args: argparse.Namespace, solving: str) -> Answer:
+    config, inputs = dpsgd_config(args, solving=solving)
+    r = dpsgd.calibrate(config, solving, target_epsilon=args.target_epsilon, delta=args.delta)
+    inputs.update(solve=solving, target_epsilon=args.target_epsilon, delta=args.delta)
+    return {**r.to_dict(), "inputs": inputs}
+
+
+@command("check", text=output.check_text)
+def check(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config, inputs = dpsgd_config(args)
+    r = dpsgd.check(config, args.claimed_epsilon, args.delta, bound=args.bound, allow_numerical=args.allow_numerical)
+    inputs.update(
+        claimed_epsilon=args.claimed_epsilon, delta=args.delta, bound=args.bound, allow_numerical=args.allow_numerical
+    )
+    return {**r.to_dict(), "inputs": inputs}
+
+
+@command("statement", text=output.statement_text)
+def statement(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    config, inputs = dpsgd_config(args)
+    r = dpsgd.statement(
+        config,
+        args.delta,
+        target_epsilon=args.target_epsilon,
+        bound=args.bound,
+        allow_numerical=args.allow_numerical,
+    )
+    inputs.update(
+        delta=args.delta, target_epsilon=args.target_epsilon, bound=args.bound, allow_numerical=args.allow_numerical
+    )
+    return {**r.to_dict(), "inputs": inputs}
 
 
 def _scheme_name(sampling: Sampling) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 
 from privamp.cli.errors import UsageError
 from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER
+from privamp.dpsgd import DpSgdConfig
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
@@ -206,3 +207,88 @@ def orders(text: str) -> list[float]:
     except ValueError:
         raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf)") from None
     return [float(a) for a in check_orders(values)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the DP-SGD commands (calibrate --solve, check, statement): the Gaussian only, as a DpSgdConfig
+
+#: What ``--solve`` may name, and the options that give the solved parameter (refused when solving for it).
+SOLVED_OPTIONS = {"sigma": ("sigma",), "steps": ("steps", "epochs"), "epochs": ("steps", "epochs")}
+SOLVED_OPTIONS["batch-size"] = ("batch_size", "sample_rate")
+
+
+def gaussian_only(args: argparse.Namespace) -> None:
+    """Refuse another mechanism: the DP-SGD commands account for the Gaussian (``--sigma``) only."""
+    what = f"privamp {args.command} is for the Gaussian mechanism (DP-SGD, noise multiplier --sigma)"
+    chosen = getattr(args, "mechanism", None)
+    if chosen not in (None, "gaussian"):
+        raise UsageError(f"--mechanism {chosen} does not apply: {what}; use epsilon or delta for other mechanisms")
+    for other, param in MECHANISM_PARAMETER.items():
+        if other != "gaussian" and getattr(args, param, None) is not None:
+            raise UsageError(f"--{param} (the parameter of --mechanism {other}) does not apply: {what}")
+
+
+def _dpsgd_sampling(args: argparse.Namespace, inputs: dict[str, Any], solving: str | None) -> str:
+    """The sampling scheme of the options, checked as for ``epsilon`` (the batch size may be the solved value)."""
+    scheme, inferred = _scheme(args)
+    where = f"--sampling {scheme}" + (f" (inferred from {inferred})" if inferred else "")
+    inputs.update(sampling=scheme, sampling_inferred_from=inferred)
+    solving_batch = solving == "batch-size"
+    if scheme == "none":
+        if solving_batch:
+            raise UsageError(
+                "--solve batch-size needs batches: --sampling poisson|without-replacement|with-replacement"
+            )
+        _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
+    elif scheme == "poisson":
+        if args.batch_size is not None:
+            raise UsageError(f"--batch-size does not apply to {where}: Poisson batches have no fixed size")
+        if solving_batch and args.dataset_size is None:
+            raise UsageError("--solve batch-size with --sampling poisson needs --dataset-size (rate = batch / n)")
+        if not solving_batch and args.sample_rate is None:
+            raise UsageError("--sampling poisson needs --sample-rate")
+    else:
+        _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
+        if args.dataset_size is None or (args.batch_size is None and not solving_batch):
+            needed = "--dataset-size" if solving_batch else "--batch-size and --dataset-size"
+            raise UsageError(f"--sampling {scheme} needs {needed}")
+    for key in ("sample_rate", "batch_size", "dataset_size"):
+        if getattr(args, key) is not None:
+            inputs[key] = getattr(args, key)
+    return scheme
+
+
+def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tuple[DpSgdConfig, dict[str, Any]]:
+    """The DP-SGD run the options describe (``solving``: the parameter left to solve for), and its echoed inputs.
+
+    Without ``--steps`` or ``--epochs`` the run has 1 step, as for ``epsilon``; ``--sigma`` is required unless solved.
+    """
+    gaussian_only(args)
+    where = f"--solve {solving}" if solving else f"privamp {args.command}"
+    if solving is not None:
+        for name in SOLVED_OPTIONS[solving]:
+            if getattr(args, name) is not None:
+                raise UsageError(f"--{name.replace('_', '-')} does not apply to {where}: it is the value solved for")
+    if args.sigma is None and solving != "sigma":
+        raise UsageError(f"{where} needs --sigma (the Gaussian noise multiplier)")
+    inputs: dict[str, Any] = {"mechanism": "gaussian"}
+    if args.sigma is not None:
+        inputs["sigma"] = args.sigma
+    scheme = _dpsgd_sampling(args, inputs, solving)
+    relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value).value
+    inputs["neighboring"] = relation
+    steps = args.steps
+    if steps is None and args.epochs is None and solving not in ("steps", "epochs"):
+        steps = 1
+    config = DpSgdConfig(
+        noise_multiplier=args.sigma,
+        sampling=scheme,
+        batch_size=args.batch_size,
+        sample_rate=args.sample_rate,
+        dataset_size=args.dataset_size,
+        epochs=args.epochs,
+        steps=steps,
+        neighboring=relation,
+    )
+    inputs.update(steps=steps, epochs=args.epochs)
+    return config, inputs

@@ -134,6 +134,8 @@ def compare_text(out: dict[str, Any]) -> str:
 
 
 def calibrate_text(out: dict[str, Any]) -> str:
+    if out.get("parameter", "sigma") != "sigma":
+        return _solved_text(out)
     return "\n".join(
         [
             f"sigma = {out['sigma']:.6g} gives epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} "
@@ -142,3 +144,26 @@ def calibrate_text(out: dict[str, Any]) -> str:
             _steps_line(out),
         ]
     )
+
+
+def _solved_text(out: dict[str, Any]) -> str:
+    """The DP-SGD calibration of a parameter other than sigma (``--solve steps|epochs|batch-size``)."""
+    name = out["parameter"]
+    lines = [
+        f"{name.replace('_', '-')} = {out[name]:.6g} gives epsilon = {out['epsilon']:.6g} <= target "
+        f"{out['target_epsilon']:g} at delta = {out['delta']:g} (bound = {out['bound']}, {_n_steps(out['steps'])})",
+        f"held fixed: {out['held_fixed']}",
+        f"tightness: {out['note']}",
+        f"assumes: {out['monotonicity']}",
+        _describe_inputs(out["inputs"]),
+        f"steps: {out['steps']} ({out['steps_rule']})",
+    ]
+    return "\n".join(lines)
+
+
+def check_text(out: dict[str, Any]) -> str:
+    return "\n".join([f"verdict: {out['verdict']}", out["text"], _describe_inputs(out["inputs"])])
+
+
+def statement_text(out: dict[str, Any]) -> str:
+    return str(out["text"])

@@ -19,6 +19,8 @@ from privamp.sampling import Neighboring
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
 MECHANISMS = tuple(MECHANISM_PARAMETER)
 SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
+#: What ``calibrate --solve`` may solve for.
+SOLVES = ("sigma", "steps", "epochs", "batch-size")
 #: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
 MAX_COUNT = 2**53
 
@@ -191,6 +193,22 @@ def _add_steps(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_gaussian(p: argparse.ArgumentParser, sigma_help: str) -> None:
+    """The Gaussian of DP-SGD: ``--sigma``; another ``--mechanism`` (or its parameter) is refused with a message."""
+    g = p.add_argument_group("mechanism (the Gaussian of DP-SGD only)")
+    g.add_argument(
+        "--mechanism",
+        choices=MECHANISMS,
+        help="gaussian only (the default): this command is for DP-SGD; another mechanism is an error",
+    )
+    g.add_argument("--sigma", type=_real, metavar="S", help=sigma_help)
+    for other in ("scale", "p"):  # refused with a message naming the Gaussian, not listed
+        g.add_argument(f"--{other}", type=_real, help=argparse.SUPPRESS)
+
+
+_SIGMA = "Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)"
+
+
 def _add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout instead of text")
 
@@ -279,13 +297,69 @@ def _compare_command(sub: _Subparsers[_Parser]) -> None:
 
 
 def _calibrate_command(sub: _Subparsers[_Parser]) -> None:
-    cmd = _command(sub, "calibrate", "smallest Gaussian noise multiplier sigma meeting a target epsilon")
+    what = (
+        "one DP-SGD parameter meeting a target epsilon: the smallest Gaussian noise multiplier sigma (default), "
+        "or the most steps, epochs or the largest batch size at a given sigma"
+    )
+    cmd = _command(sub, "calibrate", what)
+    cmd.add_argument(
+        "--solve",
+        choices=SOLVES,
+        default="sigma",
+        help="the parameter solved for (default sigma); the others are held fixed. steps, epochs and batch-size "
+        "need --sigma, and the solved parameter must not be given (epochs and steps: neither --steps nor "
+        "--epochs; batch-size: no --batch-size or --sample-rate, but --sampling and --dataset-size)",
+    )
+    _add_gaussian(cmd, _SIGMA + ". Required unless --solve sigma (then it is the answer, not an option)")
     _add_sampling(cmd)
     _add_steps(cmd)
     cmd.add_argument(
         "--target-epsilon", type=_positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
     )
     _add_delta(cmd, "delta; in the open interval (0, 1)")
+    _add_json(cmd)
+
+
+_DPSGD_BOUND = (
+    "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
+    "or a route (rdp, analytical, profile, pld)"
+)
+
+
+def _check_command(sub: _Subparsers[_Parser]) -> None:
+    what = (
+        "an auditor's verdict on a claimed DP-SGD epsilon: holds (certified), does-not-hold (a rigorous lower bound "
+        "exceeds it) or undecided"
+    )
+    cmd = _command(sub, "check", what)
+    _add_gaussian(cmd, _SIGMA + ". Required")
+    _add_sampling(cmd)
+    _add_steps(cmd)
+    cmd.add_argument(
+        "--claimed-epsilon", type=_real, required=True, metavar="E", help="the claimed epsilon; a number > 0 (or inf)"
+    )
+    _add_delta(cmd, "the claimed delta; in the open interval (0, 1)")
+    _add_bound(cmd, _DPSGD_BOUND)
+    _add_json(cmd)
+
+
+def _statement_command(sub: _Subparsers[_Parser]) -> None:
+    what = (
+        "the DP-SGD guarantee in words: assumptions, certified interval and its evidence, epsilon without "
+        "amplification, the run under other sampling schemes"
+    )
+    cmd = _command(sub, "statement", what)
+    _add_gaussian(cmd, _SIGMA + ". Required")
+    _add_sampling(cmd)
+    _add_steps(cmd)
+    _add_delta(cmd)
+    cmd.add_argument(
+        "--target-epsilon",
+        type=_positive,
+        metavar="E",
+        help="optional target epsilon; a finite number > 0: also state the sigma and the epochs that reach it",
+    )
+    _add_bound(cmd, _DPSGD_BOUND)
     _add_json(cmd)
 
 
@@ -312,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"privamp {__version__}", help="print the version")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
-    for add in (_epsilon_command, _delta_command, _compare_command, _calibrate_command, _rdp_command):
+    commands = (_epsilon_command, _delta_command, _compare_command, _calibrate_command, _rdp_command)
+    for add in (*commands, _check_command, _statement_command):
         add(sub)
     return parser
