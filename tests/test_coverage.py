@@ -8,6 +8,7 @@ from pathlib import Path
 
 import mpmath as mp
 import numpy as np
+import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,29 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 mp.mp.dps = 30
 
 ORDERS = np.array([1.5, 2.0, 3.0, 5.5, 8.0, 16.0])
-
-
-def mixture_divergence(alpha: float, q: float, sigma: float, shift_p: float, shift_q: float) -> float:
-    """D_alpha(P || Q), P = (1-q)N(0, s^2) + q N(shift_p, s^2), Q likewise with shift_q (q = 1: no mixing)."""
-    a, s = mp.mpf(alpha), mp.mpf(sigma)
-
-    def density(x: mp.mpf, shift: float) -> mp.mpf:
-        return (1 - q) * mp.npdf(x, 0, s) + q * mp.npdf(x, shift, s)
-
-    def f(x: mp.mpf) -> mp.mpf:
-        return density(x, shift_p) ** a * density(x, shift_q) ** (1 - a)
-
-    points = sorted({-40 * s, min(0, shift_p, shift_q), 0, max(0, shift_p, shift_q), a * 2, 40 * s + a * 4})
-    return float(mp.log(mp.quad(f, [-mp.inf, *points, mp.inf])) / (a - 1))
-
-
-def laplace_divergence(alpha: float, b: float, shift: float) -> float:
-    a = mp.mpf(alpha)
-
-    def f(x: mp.mpf) -> mp.mpf:
-        return mp.exp(-a * abs(x - shift) / b - (1 - a) * abs(x) / b) / (2 * b)
-
-    return float(mp.log(mp.quad(f, [-mp.inf, 0, shift, mp.inf])) / (a - 1))
 
 
 # ------------------------------------------------------------------------------------ coverage matrix
@@ -181,11 +159,13 @@ def test_fixed_size_add_remove_with_the_whole_dataset_as_batch() -> None:
     # Regression (review): with m = n only the added neighbour exists, so the differing record is in the batch with
     # probability n/(n + 1); the exact curve is the Poisson-subsampled Gaussian at that rate and sigma/2.
     step = pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(100, 100), "add-remove")
-    exact = mixture_divergence(2.0, 100 / 101, 1.0, 2.0, 0.0)
+    exact = float(oracles.gaussian_mixture_renyi(2.0, 100 / 101, 1.0, 2.0, 0.0))
     assert step.rdp([2.0])[0] == pytest.approx(exact, rel=1e-9)
     assert step.rdp([2.0], bound="lower")[0] == pytest.approx(exact, rel=1e-9)
     smaller = pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(99, 100), "add-remove")
-    assert smaller.rdp([2.0])[0] == pytest.approx(mixture_divergence(2.0, 0.99, 1.0, 2.0, 0.0), rel=1e-9)
+    assert smaller.rdp([2.0])[0] == pytest.approx(
+        float(oracles.gaussian_mixture_renyi(2.0, 0.99, 1.0, 2.0, 0.0)), rel=1e-9
+    )
 
 
 def test_orders_beyond_the_limit_are_rejected_cleanly() -> None:
