@@ -1,0 +1,172 @@
+"""Tests of privamp.bounds.with_replacement (fixed-size sampling with replacement, Birrell et al. 2024).
+
+Moved from tests/bounds/test_fixed_size.py; references are the spec values (spec/fixed-size.md), mpmath quadrature of
+the exact pair and brute-force enumeration written here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privamp.bounds import with_replacement as wrep
+
+SIGMA = 6.0
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Fixed size with replacement
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_with_replacement_upper_reference_values() -> None:
+    authors = wrep.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.9, 2, 2.5, 3, 5, 10], 120, 50_000, SIGMA, 4,
+                                              rule="authors")  # fmt: skip
+    np.testing.assert_allclose(authors[:3], [4.0690154e-7, 5.086731e-7, 6.104638e-7], rtol=2e-7)
+    np.testing.assert_allclose(authors[3:], [77.36381, 301.6266, 1134.418, 1750.813, 3675.407, 7855.736], rtol=5e-7)
+    conv = wrep.fixed_size_wr_add_remove_rdp([1.2, 1.5, 1.8, 1.85, 1.9, 2, 3], 120, 50_000, SIGMA, 4)
+    np.testing.assert_allclose(conv, [4.0690e-7, 5.08671e-7, 6.10460e-7, 6.27426e-7, 77.3638, 295.5931, 1744.780],
+                               rtol=2e-5)  # fmt: skip
+    assert conv[1] < 1e-6  # spec §2.7 pitfall: the literal Thm 3.6 gives ≈ 1.66e4 here
+    # the smallest q̃ of Thm 3.6: 1 − (1 − 1/|D|)^{|B|}
+    assert -math.expm1(120 * math.log1p(-1 / 50_000)) == pytest.approx(0.00239714624541, rel=1e-11)
+
+
+def test_with_replacement_lower_reference_values() -> None:
+    fig9 = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
+        range(2, 11), 120, 50_000, SIGMA, index_sets=lambda _a, k: range(121) if k == 2 else [120]
+    )
+    ref9 = [6.770992e-7, 452.4399, 1468.835, 2377.033, 3241.952, 4085.231, 4916.145, 5739.330, 6557.363]
+    np.testing.assert_allclose(fig9, ref9, rtol=5e-7)
+    np.testing.assert_allclose(wrep.fixed_size_wr_add_remove_rdp_lower_crude([2, 3, 4, 5], 120, 50_000, SIGMA),
+                               [0.0, 452.4399, 1468.835, 2377.033], rtol=5e-7)  # fmt: skip
+    fig1 = {
+        20: [1.1753e-7, 1.7625e-7, 2.3503e-7, 2.9383e-7, 3.5265e-7, 4.1150e-7, 4.7035e-7, 5.2922e-7, 2.1449],
+        30: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9383e-7, 3.5265e-7, 4.1149e-7, 46.550, 102.07, 156.37],
+        40: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9382e-7, 24.695, 127.71, 226.69, 323.15, 417.93],
+        60: [1.1753e-7, 1.7624e-7, 2.3502e-7, 174.84, 407.85, 629.85, 845.57, 1057.4, 1266.5],
+        80: [1.1753e-7, 1.7624e-7, 217.98, 648.80, 1049.5, 1435.2, 1812.2, 2183.9, 2552.0],
+    }
+    for b, ref in fig1.items():
+        got = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
+            range(2, 11), b, b / 0.001, SIGMA, index_sets=lambda _a, k, b=b: range(b + 1) if k == 2 else [0, 1, 2, b]
+        )
+        np.testing.assert_allclose(got, ref, rtol=6e-5)
+
+
+def test_with_replacement_lower_fig8() -> None:
+    def exact2(b: int, sigma: float) -> float:
+        return float(wrep.fixed_size_wr_add_remove_rdp_lower_integer([2], b, b / 0.001, sigma, index_sets="full")[0])
+
+    assert exact2(10, 2.0) == pytest.approx(1.720e-6, rel=6e-4)
+    assert exact2(20, 2.0) == pytest.approx(3.883, rel=6e-4)
+    assert exact2(200, 2.0) == pytest.approx(35_120, rel=6e-4)
+    assert exact2(50, 3.0) == pytest.approx(29.13, rel=6e-4)
+    assert exact2(100, 4.0) == pytest.approx(197.4, rel=6e-4)
+    assert exact2(150, 5.0) == pytest.approx(24.48, rel=6e-4)
+    assert exact2(220, 6.0) == pytest.approx(1.1753e-7, rel=6e-4)
+    assert exact2(225, 6.0) == pytest.approx(79.27, rel=6e-4)
+    assert exact2(230, 6.0) == pytest.approx(198.69, rel=6e-4)
+
+
+def mp_wr_pair_rdp(alpha: float, b: int, n: float, sigma: float) -> float:
+    """D_α(Σ_k a_k N(2k, σ²) ‖ N(0, σ²)), a = Binomial(b, 1/n): the pair of Thm 3.7, 30-digit quadrature."""
+    with mp.workdps(30):
+        s, al = mp.mpf(sigma), mp.mpf(alpha)
+        weights = [mp.binomial(b, k) * (1 / mp.mpf(n)) ** k * (1 - 1 / mp.mpf(n)) ** (b - k) for k in range(b + 1)]
+
+        def integrand(x: mp.mpf) -> mp.mpf:
+            ratio = mp.fsum(w * mp.exp((2 * k * x - 2 * k * k) / s**2) for k, w in enumerate(weights))
+            return ratio**al * mp.exp(-x * x / (2 * s * s)) / (s * mp.sqrt(2 * mp.pi))
+
+        pts = [mp.mpf(2 * k * alpha) for k in range(b + 1)]
+        return float(mp.log(mp.quad(integrand, [-mp.inf, 0, *pts, mp.inf])) / (al - 1))
+
+
+def test_with_replacement_bracket_against_exact_pair() -> None:
+    """Full recursion = the pair's exact divergence; real-α extension ≤ it ≤ the upper bound (Thm 3.6)."""
+    b, n, sigma = 3, 30.0, 2.0
+    for alpha in (2, 3, 4):
+        full = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+        assert full == pytest.approx(mp_wr_pair_rdp(alpha, b, n, sigma), rel=1e-10)
+    for alpha in (1.5, 2.5, 3.7):
+        low = wrep.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets="full")[0]
+        pair = mp_wr_pair_rdp(alpha, b, n, sigma)
+        up = wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+        assert low <= pair <= up
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Hypothesis property tests (spec §5)
+# ----------------------------------------------------------------------------------------------------------
+
+sigmas = st.floats(0.5, 100.0)
+
+
+@settings(deadline=None, max_examples=10)
+@given(sigma=sigmas, b=st.integers(1, 10_000), ratio=st.floats(1.5, 1e4), alpha=st.floats(1.01, 256.0))
+def test_with_replacement_no_nan_and_bracket(sigma: float, b: int, ratio: float, alpha: float) -> None:
+    n = b * ratio
+    up = wrep.fixed_size_wr_add_remove_rdp([alpha, round(alpha) + 1.0], b, n, sigma)
+    assert np.all(np.isfinite(up)) and np.all(up >= 0)
+    low = wrep.fixed_size_wr_add_remove_rdp_lower_integer([round(alpha) + 1], b, n, sigma, max_work=2e6)
+    assert np.isfinite(low[0]) and low[0] <= up[1] * (1 + 1e-9)
+
+
+@settings(deadline=None, max_examples=15)
+@given(b=st.integers(2, 12), ratio=st.floats(1.5, 50.0), sigma=st.floats(0.5, 10.0), alpha=st.integers(2, 6))
+def test_with_replacement_truncation_monotone(b: int, ratio: float, sigma: float, alpha: int) -> None:
+    """F_T grows when any T_k grows and equals F for full sets; crude (120) ≤ truncated (spec §5.11)."""
+    n = b * ratio
+    only_b = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets=lambda _a, k: [b])[0]
+    some = wrep.fixed_size_wr_add_remove_rdp_lower_integer(
+        [alpha], b, n, sigma, index_sets=lambda _a, k: [0, 1, b] if k > 2 else [1, b]
+    )[0]
+    full = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    crude = wrep.fixed_size_wr_add_remove_rdp_lower_crude([alpha], b, n, sigma)[0]
+    upper = wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+    assert crude <= only_b * (1 + 1e-12) + 1e-300
+    assert only_b <= some * (1 + 1e-12) and some <= full * (1 + 1e-12) and full <= upper * (1 + 1e-9)
+    brute = _brute_force_wr(alpha, b, n, sigma) if (b + 1) ** (alpha - 1) <= 3_000 else None
+    if brute is not None:
+        assert full == pytest.approx(brute, rel=1e-10)
+
+
+def _brute_force_wr(alpha: int, b: int, n: float, sigma: float) -> float:
+    """(1/(α−1)) log E[exp((4/σ²) Σ_{i<j} n_i n_j)] by enumerating α − 1 indices (the last one in closed form)."""
+    with mp.workdps(30):
+        p = 1 / mp.mpf(n)
+        pmf = [mp.binomial(b, k) * p**k * (1 - p) ** (b - k) for k in range(b + 1)]
+        c = 4 / mp.mpf(sigma) ** 2
+        total = mp.mpf(0)
+        for ns in itertools.product(range(b + 1), repeat=alpha - 1):
+            w = mp.fprod(pmf[k] for k in ns)
+            pair = sum(ns[i] * ns[j] for i in range(len(ns)) for j in range(i + 1, len(ns)))
+            total += w * mp.exp(c * pair) * (1 - p + p * mp.exp(c * sum(ns))) ** b
+        return float(mp.log(total) / (alpha - 1))
+
+
+@pytest.mark.parametrize(("b", "n", "sigma", "alpha"), [(1, 112.0, 96.0, 3), (2, 50.0, 40.0, 4), (1, 10.0, 100.0, 2)])
+def test_with_replacement_lower_stays_below_the_exact_pair_for_tiny_epsilon(
+    b: int, n: float, sigma: float, alpha: int
+) -> None:
+    # Regression: log F of the recursion is a sum close to 1; without an error allowance the lower bound
+    # came out 1.6e-9 relative ABOVE the exact value at b = 1 (where the pair is the Poisson-like mixture).
+    with mp.workdps(50):
+        a = [mp.binomial(b, k) * (mp.mpf(1) / n) ** k * (1 - mp.mpf(1) / n) ** (b - k) for k in range(b + 1)]
+        c = 4 / mp.mpf(sigma) ** 2
+        total = mp.mpf(0)
+        for combo in itertools.product(range(b + 1), repeat=alpha):
+            weight = mp.fprod(a[k] for k in combo)
+            pairs = sum(combo[i] * combo[j] for i in range(alpha) for j in range(i + 1, alpha))
+            total += weight * mp.exp(c * pairs)
+        exact = float(mp.log(total) / (alpha - 1))
+    low = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
+    assert low <= exact
+    assert low >= exact * (1 - 1e-5)
