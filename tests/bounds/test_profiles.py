@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 from scipy import integrate, stats
 
 from privamp.bounds import amplification as am
@@ -57,15 +58,7 @@ def mp_gauss_delta_integral(eps: float, eta: float) -> mp.mpf:
 # Laplace (Theorem 3, O6)
 # ---------------------------------------------------------------------------------------------------------------------
 
-LAPLACE_TABLE = [
-    (1, 0, 0.3934693402873666),
-    (1, 0.5, 0.2211992169285951),
-    (1, 0.9, 0.04877057549928598),
-    (1, 1, 0.0),
-    (2, 0.5, 0.5276334472589853),
-    (0.1, 0.05, 0.02469008797166733),
-    (5, 1, 0.8646647167633873),
-]
+LAPLACE_TABLE = load_table("profiles_laplace")["rows"]
 
 
 @pytest.mark.parametrize(("eta", "eps", "delta"), LAPLACE_TABLE)
@@ -113,22 +106,7 @@ def test_laplace_properties() -> None:
 # Gaussian (Theorem 4, O7)
 # ---------------------------------------------------------------------------------------------------------------------
 
-GAUSS_TABLE = [
-    (1, 0, -0.9599163336956223),
-    (1, 0.5, -1.433714290323698),
-    (1, 1, -2.064066446500391),
-    (1, 2, -3.866875858465913),
-    (1, 4, -9.962761831307708),
-    (0.5, 1, -4.986489906848133),
-    (2, 1, -0.6736158448547661),
-    (2, 4, -2.465653365458088),
-    (0.25, 1, -12.74246496129005),
-    (0.1, 5, -1258.548016964243),
-    (1, 50, -1233.869083142406),
-    (0.01, 1, -5014.234761483739),
-    (10, 10, -5.340370680268799e-5),
-    (20, 1, -2.509523774204936e-23),
-]
+GAUSS_TABLE = load_table("profiles_gaussian")["rows"]
 
 
 @pytest.mark.parametrize(("eta", "eps", "log_delta"), GAUSS_TABLE)
@@ -218,20 +196,7 @@ def test_gaussian_log_delta_finite_in_extremes() -> None:
     assert pr.gaussian_log_delta(np.inf, 1.0)[0] == -np.inf
 
 
-GAUSS_INVERSE_TABLE = [
-    (1, 1e-5, 4.377178095681225),
-    (1, 1e-6, 4.886554117462212),
-    (1, 1e-10, 6.547924066864951),
-    (0.5, 1e-5, 1.99309140441512),
-    (0.5, 1e-6, 2.254084650219741),
-    (0.5, 1e-10, 3.099430330243196),
-    (2, 1e-5, 9.9972561464343),
-    (2, 1e-6, 10.99715121422065),
-    (2, 1e-10, 14.27408964507801),
-    (0.25, 1e-5, 0.9263415039982294),
-    (0.25, 1e-6, 1.060701862328274),
-    (0.25, 1e-10, 1.492026856985376),
-]
+GAUSS_INVERSE_TABLE = load_table("profiles_gaussian_inverse")["rows"]
 
 
 @pytest.mark.parametrize(("eta", "delta", "eps"), GAUSS_INVERSE_TABLE)
