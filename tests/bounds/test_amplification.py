@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 from scipy import integrate
 
 from privamp.bounds import amplification as am
@@ -52,11 +53,7 @@ def mp_gauss_delta(eps: float, eta: float) -> mp.mpf:
 # Amplification map (Theorem 2, O5) and the (ε, δ) subsampling lemma (O15)
 # ---------------------------------------------------------------------------------------------------------------------
 
-AMP_TABLE = {
-    0.01: [0.0010511565221128705, 0.01703686323617655, 0.061932529416331815, 0.9058894621377393],
-    0.1: [0.010462171926871846, 0.15856507874042912, 0.49402870804417877, 2.7562888424335865],
-    0.5: [0.051249479513625588, 0.62011450695827752, 1.4337808304830272, 4.3135681679291728],
-}
+AMP_TABLE = {row[0]: row[1] for row in load_table("profiles_amplification_map")["rows"]}
 
 
 @pytest.mark.parametrize("gamma", sorted(AMP_TABLE))
@@ -211,17 +208,7 @@ def test_total_variation_of_samplers_o11() -> None:
 
 # Scenario A: randomized membership mechanism M_{v,p} (Lemma 12 / Theorem 13)
 
-SCENARIO_A = [
-    ("0.6", "1.0", "0.06", "0.06", "0.08", "0.115625"),
-    ("0.6", "1.2", "0", "0", "0", "0.035625"),
-    ("0.8", "1.0", "0.18", "0.18", "0.24", "0.346875"),
-    ("0.8", "1.2", "0.14", "0.056", "0.2", "0.306875"),
-    ("0.8", "2.0", "0", "0", "0.04", "0.146875"),
-    ("0.95", "1.0", "0.27", "0.27", "0.36", "0.5203125"),
-    ("0.95", "1.2", "0.26", "0.134", "0.35", "0.5103125"),
-    ("0.95", "2.0", "0.22", "0", "0.31", "0.4703125"),
-    ("0.95", "5.0", "0.07", "0", "0.16", "0.3203125"),
-]
+SCENARIO_A = load_table("profiles_scenario_a")["rows"]
 
 
 def membership(p: Fraction) -> Callable[[Sample], dict[int, Fraction]]:
@@ -320,13 +307,7 @@ def sup_divergence(x: Sample, xp: Sample, sampler: Callable[[Sample], Counter[Sa
     return best
 
 
-SCENARIO_B = [
-    ("1", "1/8", "7/32", "905/4096"),
-    ("11/10", "29/320", "59/320", "146177/757760"),
-    ("3/2", "5/128", "273/2048", "273/2048"),
-    ("2", "7/320", "41/512", "6671/75776"),
-    ("3", "1/160", "33/512", "33/512"),
-]
+SCENARIO_B = load_table("profiles_scenario_b")["rows"]
 
 
 @pytest.mark.parametrize(("a_s", "thm9", "thm10_exact", "thm10_bound"), SCENARIO_B)
@@ -360,18 +341,7 @@ def test_scenario_b_theorems_9_10_11_o17(a_s: str, thm9: str, thm10_exact: str, 
     assert got11 >= float(exact11) and got11 == pytest.approx(got10, rel=1e-15)
 
 
-THM14_TABLE = [
-    ("1/5", "1", 0.0625, 0.0625, 0.655125, 0.0625),
-    ("1/5", "11/10", 0.0359375, 0.0519508333, 0.515875, 0.043805),
-    ("1/5", "3/2", 0.0109375, 0.0331517857, 0.26, 0.0193875),
-    ("1/5", "2", 0.003125, 0.021175, 0.154125, 0.0099),
-    ("1/5", "3", 0.003125, 0.0116522727, 0.077375, 0.0051),
-    ("1/2", "1", 0.15625, 0.15625, 0.6640625, 0.15625),
-    ("1/2", "11/10", 0.121875, 0.1308268229, 0.58046875, 0.125),
-    ("1/2", "3/2", 0.0625, 0.08984375, 0.40625, 0.0688476562),
-    ("1/2", "2", 0.03125, 0.0654296875, 0.298828125, 0.0380859375),
-    ("1/2", "3", 0.015625, 0.04921875, 0.21484375, 0.0205078125),
-]
+THM14_TABLE = load_table("profiles_theorem_14")["rows"]
 
 
 @pytest.mark.parametrize(("g_s", "a_s", "exact_ref", "proof_ref", "paper_ref", "alt_ref"), THM14_TABLE)
@@ -523,20 +493,8 @@ def test_theorem_8_exact_for_laplace_mixture_o12(gamma: float, scale: float, eps
     assert got == pytest.approx(fwd, rel=1e-9) and bwd <= fwd + 1e-15
 
 
-POISSON_GAUSS_DELTA = [
-    (1, 0.01, 0.1, 7.29003769576123e-5),
-    (1, 0.01, 0.5, 2.21451901315306e-7),
-    (1, 0.1, 1, 2.07121486021392e-4),
-    (0.5, 0.05, 1, 9.68172405634799e-15),
-    (1, 0.01, 2, 1.72484212001382e-12),
-    (0.5, 0.1, 1, 1.11497105742154e-10),
-]
-POISSON_GAUSS_EPS = [
-    (1, 0.01, 1e-5, 3.13867054858294, 0.199450447795915),
-    (1, 0.1, 1e-5, 3.80443590933739, 1.68454381432846),
-    (0.5, 0.01, 1e-6, 1.69807253173678, 0.0436666489097797),
-    (2, 0.001, 1e-6, 7.58127992457011, 1.08523570905793),
-]
+POISSON_GAUSS_DELTA = load_table("profiles_poisson_gaussian_delta")["rows"]
+POISSON_GAUSS_EPS = load_table("profiles_poisson_gaussian_eps")["rows"]
 
 
 @pytest.mark.parametrize(("eta", "gamma", "eps_p", "delta_p"), POISSON_GAUSS_DELTA)
@@ -593,16 +551,7 @@ def test_wor_laplace_table() -> None:
     )
 
 
-WR_TABLE = [
-    ("gauss", 100, 10, 0.5, 1, 0.00312280090647433),
-    ("gauss", 1000, 100, 0.5, 1, 0.00322482338806852),
-    ("gauss", 1000, 100, 1, 2, 0.0211617015619889),
-    ("gauss", 10, 10, 1, 1, 0.175394082373847),
-    ("gauss", 50, 5, 0.2, 0.5, 0.000607150555690923),
-    ("laplace", 100, 10, 0.5, 1, 4.34662079354603e-5),
-    ("laplace", 1000, 100, 0.5, 1, 5.74857687602722e-5),
-    ("laplace", 10, 3, 1, 1, 0.000484281214406156),
-]
+WR_TABLE = load_table("profiles_with_replacement")["rows"]
 
 
 @pytest.mark.parametrize(("kind", "n", "m", "eps_p", "eta", "delta_p"), WR_TABLE)
