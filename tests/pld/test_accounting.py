@@ -212,3 +212,39 @@ def test_gaussian_compositions_bracket_closed_form(mu: float, steps: int, eps: f
     ref = _gauss_delta(mu * math.sqrt(steps), eps)
     assert r.lower[0] <= ref * (1 + 1e-11) + 1e-300
     assert ref <= r.upper[0] * (1 + 1e-11) + 1e-300
+
+
+def test_gaussian_pairs_merge_exactly() -> None:
+    """Gaussian pairs compose in closed form (μ² adds up): T = 10⁹ at σ = 0.3 is one pair, fast and tight, with
+    the merge named in the evidence; mixed with other pairs, only the Gaussian ones merge."""
+    mu_t = math.sqrt(10**9) / 0.3
+    acc = PLDAccountant([[(pairs.gaussian(1 / 0.3), 10**9)]])
+    r = acc.epsilon(1e-5)
+    exact = _clt_epsilon_big(mu_t, 1e-5)
+    assert r.lower[0] <= exact <= r.upper[0]
+    assert r.upper[0] - r.lower[0] <= 1e-6 * exact
+    assert any("Cor. 3.3" in e for e in r.evidence)
+    mixed = PLDAccountant([[(pairs.gaussian(0.6), 4), (pairs.laplace(0.5), 2), (pairs.gaussian(0.8), 1)]])
+    assert [c for _, c in mixed.directions[0].parts] == [1, 2]
+
+
+def _clt_epsilon_big(mu: float, delta: float) -> float:
+    """ε(δ) of N(μ,1) vs N(0,1) for large μ, by bisection on the closed form in mpmath."""
+    with mp.workdps(60):
+        lo, hi = mp.mpf(0), mp.mpf(mu) ** 2
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            d = mp.ncdf(-mid / mu + mp.mpf(mu) / 2) - mp.e ** mid * mp.ncdf(-mid / mu - mp.mpf(mu) / 2)
+            lo, hi = (mid, hi) if d > delta else (lo, mid)
+        return float(hi)
+
+
+def test_delta_after_epsilon_reuses_the_tilt() -> None:
+    """A δ(ε) query at the ε an ε(δ) query returned starts from the cached tilt (no new composition when it is
+    narrow enough there)."""
+    acc = PLDAccountant([[(pairs.gaussian(0.1), 100)]], grid_spacing=2.0**-10)
+    e = acc.epsilon(1e-8)
+    before = set(acc.directions[0].cache)
+    d = acc.delta(float(e.upper[0]))
+    assert d.upper[0] <= 1e-8 * (1 + 1e-9) and d.lower[0] <= 1e-8
+    assert set(acc.directions[0].cache) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
@@ -17,10 +18,13 @@ def _phi(x: mp.mpf, m: float = 0.0) -> mp.mpf:
     return mp.npdf(x, m, 1)
 
 
-def _hockey_quad(p, q, eps: float, lo: float, hi: float) -> float:
+def _hockey_quad(p: Callable[[mp.mpf], mp.mpf], q: Callable[[mp.mpf], mp.mpf], eps: float, lo: float,
+                 hi: float) -> float:
     """∫ (p − e^ε q)_+ by mpmath quadrature, split at the crossing point(s) p = e^ε q (found by bisection)."""
     g = mp.e ** mp.mpf(eps)
-    f = lambda x: p(x) - g * q(x)  # noqa: E731
+
+    def f(x: mp.mpf) -> mp.mpf:
+        return p(x) - g * q(x)
     grid = [mp.mpf(lo) + (mp.mpf(hi) - lo) * k / 400 for k in range(401)]
     points = [grid[0]]
     for a, b in itertools.pairwise(grid):

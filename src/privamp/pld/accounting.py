@@ -23,7 +23,7 @@ from privamp.errors import InvalidParameterError
 from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
-from privamp.pld.pairs import Pair
+from privamp.pld.pairs import Pair, _real_line_pair
 from privamp.pld.pmf import LAMBDAS, TiltedPMF, tilt
 from privamp.pld.readout import delta_of, epsilon_of
 from privamp.validation import check_int, check_positive
@@ -33,6 +33,8 @@ TAU = 1e-27
 MAX_POINTS = 1 << 16
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
+MAX_H = 4.0
+"""The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -64,11 +66,40 @@ class DeltaInterval:
     notes: tuple[str, ...] = field(default=())
 
 
+GAUSSIAN_MERGE_EVIDENCE = ("Gaussian pairs composed in closed form: N(mu_i, 1) vs N(0, 1) composed is "
+                           "N(mu, 1) vs N(0, 1) with mu^2 = sum mu_i^2 (Dong, Roth & Su 2022, Cor. 3.3)")
+
+
+def _gaussian_mu(pair: Pair) -> float | None:
+    """μ when ``pair`` is exactly N(μ, 1) vs N(0, 1) (as built by ``pairs.gaussian``), else None."""
+    if pair.atoms or len(pair.pieces) != 1:
+        return None
+    piece = pair.pieces[0]
+    p, q = piece.p, piece.q
+    if (p.family != "gaussian" or q.family != "gaussian" or len(p.means) != 1 or q.means != (0.0,)
+            or p.log_weights != (0.0,) or q.log_weights != (0.0,) or piece.lo != -math.inf or piece.hi != math.inf):
+        return None
+    return p.means[0] if p.means[0] > 0 else None
+
+
+def _merge_gaussians(parts: list[tuple[Pair, int]]) -> list[tuple[Pair, int]]:
+    """The Gaussian pairs of a composition replaced by one Gaussian pair of μ = √(Σ count·μ²) (exact)."""
+    mus = [(_gaussian_mu(p), c) for p, c in parts]
+    gauss = [(mu, c) for mu, c in mus if mu is not None]
+    if not gauss or (len(gauss) == 1 and gauss[0][1] == 1):
+        return parts
+    mu = math.sqrt(math.fsum(c * m * m for m, c in gauss))
+    pieces, atoms = _real_line_pair("gaussian", {mu: 1.0}, {0.0: 1.0})
+    merged = Pair(f"gaussian(mu={mu!r})", GAUSSIAN_MERGE_EVIDENCE, pieces, atoms)
+    return [(merged, 1)] + [(p, c) for (p, c), (m, _) in zip(parts, mus, strict=True) if m is None]
+
+
 class _Direction:
     def __init__(self, parts: Direction) -> None:
         self.parts = [(pair, check_int("count", count)) for pair, count in parts]
         if not self.parts:
             raise InvalidParameterError("direction", parts, "a non-empty list of (pair, count)")
+        self.parts = _merge_gaussians(self.parts)
         self.steps: dict[tuple[float, bool, int], GridPMF] = {}
         self.cache: dict[tuple[float, float, bool], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
@@ -107,6 +138,9 @@ class _Direction:
             out.append(h * 2.0 ** max(0, math.ceil(math.log2(ratio))) if ratio > 1 else h)
         return tuple(out)
 
+    def is_cached(self, h: float, lam: float) -> bool:
+        return (h, lam, True) in self.cache and (h, lam, False) in self.cache
+
     def composed(self, h: float, lam: float, pessimistic: bool) -> TiltedPMF:
         key = (h, lam, pessimistic)
         if key not in self.cache:
@@ -142,9 +176,11 @@ class PLDAccountant:
         self.directions = [_Direction(d) for d in directions]
         self.rel_accuracy = check_positive("rel_accuracy", rel_accuracy)
         self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
+        self._explore = True
+        given = [p for d in directions for p, _ in d]
         pairs = [p for d in self.directions for p, _ in d.parts]
-        self.upper_is_guarantee = all(p.upper_bound for p in pairs)
-        self.evidence = tuple(dict.fromkeys(p.evidence for p in pairs))
+        self.upper_is_guarantee = all(p.upper_bound for p in given)
+        self.evidence = tuple(dict.fromkeys(p.evidence for p in given + pairs))
 
     def _initial_h(self, eps_scale: float) -> float:
         if self.fixed_h is not None:
@@ -159,8 +195,10 @@ class PLDAccountant:
                 h = min(h, std * math.sqrt(6 * self.rel_accuracy))
             h = min(h, max(width, 1e-6) / 64)
             hs.append(max(h, width / MAX_STEP_POINTS, 1e-12))
-        h = min(hs)
-        return float(2.0 ** math.floor(math.log2(h)))  # powers of two: every grid is a coarsening of a finer one
+        h = min(min(hs), MAX_H)
+        # the nearest power of two (within a factor √2 of the rule of thumb, which aims at an ε error of about
+        # rel·ε, ten times below the width at which the grid is refined): every grid is a coarsening of a finer one
+        return float(2.0 ** round(math.log2(h)))  # powers of two: every grid is a coarsening of a finer one
 
     def _refine(self, query: Callable[[float], tuple[float, float]], h: float, floor: float, label: str,
                 notes: list[str]) -> tuple[float, float, float, int]:
@@ -169,7 +207,9 @@ class PLDAccountant:
         Every spacing gives certified bounds, so the smallest upper and largest lower are kept. Refinement stops
         early when it stops paying (width not reduced by a third: the round-off bound, not the grid, dominates).
         """
+        self._explore = True
         up, lo = query(h)
+        self._explore = False  # refined grids are queried at the saddle tilt only (neighbours rarely pay twice)
         r = 0
         while self.fixed_h is None and self._too_wide(up, lo, floor):
             if r == MAX_REFINEMENTS or not self._can_refine(h):
@@ -189,8 +229,8 @@ class PLDAccountant:
         """Whether halving h changes any single-step grid (it does not once every grid is at its size cap)."""
         return any(d.step_spacing(h / 2) != d.step_spacing(h) for d in self.directions)
 
-    def _too_wide(self, upper: float, lower: float, floor: float = 1e-3) -> bool:
-        return upper - lower > 10 * self.rel_accuracy * max(abs(upper), floor)
+    def _too_wide(self, upper: float, lower: float, floor: float = 1e-3, factor: float = 1.0) -> bool:
+        return upper - lower > factor * 10 * self.rel_accuracy * max(abs(upper), floor)
 
     def epsilon(self, delta: ArrayLike) -> EpsilonInterval:
         """Certified interval for ε(δ), vectorised over δ ∈ (0, 1)."""
@@ -224,8 +264,11 @@ class PLDAccountant:
         h_used = 0.0
         refinements = 0
         notes: list[str] = []
+        # the grid is sized for the larger of ε and the composed mean loss: δ(ε) at an ε below the bulk of the loss
+        # is close to 1 and needs no finer grid than the ε(δ) queries around the bulk
+        mean = max(float(d._cumulant_grid()[2][0]) for d in self.directions)
         for i, ev in enumerate(e):
-            h = self._initial_h(float(ev))
+            h = self._initial_h(max(float(ev), mean))
             u_, l_, h, r = self._refine(functools.partial(self._delta_at, float(ev)), h, 1e-300,
                                         f"epsilon={ev:g}", notes)
             refinements = max(refinements, r)
@@ -247,7 +290,7 @@ class PLDAccountant:
             def one(lam: float, d: _Direction = d) -> tuple[float, float]:
                 return (max(epsilon_of(d.composed(h, lam, True), delta, upper=True), 0.0),
                         max(epsilon_of(d.composed(h, lam, False), delta, upper=False), 0.0))
-            u, lo = self._best_tilt(d.tilt_for_delta(delta), one)
+            u, lo = self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h))
             ups.append(u)
             los.append(lo)
         return max(max(ups), 0.0), max(max(los), 0.0)  # ε < 0 means (0, δ)-DP: report 0
@@ -257,23 +300,35 @@ class PLDAccountant:
         for d in self.directions:
             def one(lam: float, d: _Direction = d) -> tuple[float, float]:
                 return delta_of(d.composed(h, lam, True), epsilon), delta_of(d.composed(h, lam, False), epsilon)
-            u, lo = self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300)
+            u, lo = self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h))
             ups.append(u)
             los.append(lo)
         return max(ups), max(los)
 
-    def _best_tilt(self, lam: float, one: Callable[[float], tuple[float, float]],
-                   floor: float = 1e-3) -> tuple[float, float]:
-        """Bounds at the saddle-point tilt; if too wide, also at the neighbouring tilts of the ladder (every tilt
-        gives certified bounds, so the smallest upper and the largest lower are kept)."""
-        up, lo = one(lam)
-        if not self._too_wide(up, lo, floor):
-            return up, lo
+    def _best_tilt(self, lam: float, one: Callable[[float], tuple[float, float]], floor: float = 1e-3,
+                   cached: Callable[[float], bool] | None = None) -> tuple[float, float]:
+        """Bounds at the saddle-point tilt; if far too wide (the tilt, not the grid, is then the likely cause), also
+        at the neighbouring tilts of the ladder (every tilt gives certified bounds, so the smallest upper and the
+        largest lower are kept).
+
+        ``cached``: when the saddle tilt's compositions are not cached but a neighbouring tilt's are (e.g. a δ(ε)
+        query after the ε(δ) query it inverts), the cached neighbour is tried first and kept if narrow enough.
+        """
         i = int(np.argmin(np.abs(LADDER - lam)))
-        for j in (i - 1, i + 1):
-            if 0 <= j < LADDER.size:
-                u2, l2 = one(float(LADDER[j]))
-                up, lo = min(up, u2), max(lo, l2)
+        neighbours = [float(LADDER[j]) for j in (i - 1, i + 1) if 0 <= j < LADDER.size]
+        if cached is not None and not cached(lam):
+            for nb in neighbours:
+                if cached(nb):
+                    up, lo = one(nb)
+                    if not self._too_wide(up, lo, floor):
+                        return up, lo
+                    break
+        up, lo = one(lam)
+        if not self._explore or not self._too_wide(up, lo, floor, factor=4.0):
+            return up, lo
+        for nb in neighbours:
+            u2, l2 = one(nb)
+            up, lo = min(up, u2), max(lo, l2)
         return up, lo
 
 

@@ -70,13 +70,15 @@ class Pair:
         return logsumexp(np.stack(lp), axis=0), logsumexp(np.stack(lq), axis=0)
 
     def loss_window(self, tail: float) -> tuple[float, float]:
-        """A loss interval [lo, hi] outside which P has mass at most about ``tail`` on each side (atoms included)."""
+        """A loss interval [lo, hi] outside which P has mass at most about ``tail`` on each side (atoms included).
+
+        Only P's window counts: the PMFs carry P-masses (a wide Q window would only widen the grid, e.g. μ²-wide for
+        a Gaussian pair of huge μ)."""
         los: list[float] = []
         his: list[float] = []
         for piece in self.pieces:
             w0, w1 = piece.p.tail_window(tail)
-            v0, v1 = piece.q.tail_window(tail)
-            x0, x1 = max(piece.lo, min(w0, v0)), min(piece.hi, max(w1, v1))
+            x0, x1 = max(piece.lo, w0), min(piece.hi, w1)
             if x1 > x0:
                 ends = piece.loss(np.array([x0, x1]))
                 los.append(float(np.min(ends)))

@@ -23,6 +23,7 @@ No wrap-around: every FFT is zero-padded to at least len(a) + len(b) − 1.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -30,7 +31,7 @@ import numpy as np
 
 from privamp.bounds._numerics import logsumexp
 from privamp.pld._types import FloatArray
-from privamp.pld.discretise import GridPMF, sequential_merge
+from privamp.pld.discretise import GridPMF
 
 U = float(np.finfo(np.float64).eps) / 2
 THETAS = np.concatenate([-np.geomspace(0.02, 256.0, 32), np.geomspace(0.02, 256.0, 32)])
@@ -76,10 +77,17 @@ class TiltedPMF:
             return self.p_inf
         with np.errstate(divide="ignore"):
             log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
+            main = _exp(float(logsumexp(self._log_values[m] + log_w)))
             if not self.pessimistic:
-                return min(_exp(float(logsumexp(np.log(self.certified()[m]) + log_w))) + self.p_inf, 1.0)
-            main = _exp(float(logsumexp(np.log(self.v[m]) + log_w))) * (1 + 2 * self.rel)
+                return min(main + self.p_inf, 1.0)
+            main *= 1 + 2 * self.rel
         return min(main + self._roundoff(log_w) + self.p_inf, 1.0)  # δ ≤ 1 always
+
+    @functools.cached_property
+    def _log_values(self) -> FloatArray:
+        """log of the values δ sums: v (pessimistic; rel and err added after) or the certified sub-measure."""
+        with np.errstate(divide="ignore"):
+            return np.asarray(np.log(self.v if self.pessimistic else self.certified()))
 
     def _roundoff(self, log_w: FloatArray) -> float:
         by_inf = self.err * _exp(float(logsumexp(log_w)))
@@ -106,9 +114,36 @@ def _exp(x: float) -> float:
     return math.exp(min(x, 690.0))
 
 
-def _log_mgf(log_mass: FloatArray, losses: FloatArray) -> FloatArray:
-    terms = log_mass[None, :] + THETAS[:, None] * losses[None, :]
-    return np.asarray(logsumexp(terms, axis=1) + 1e-12)
+def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> FloatArray:
+    """An upper bound on log Σ_j e^{log_mass_j + θℓ_j} for every θ in THETAS (ℓ_j on a uniform grid).
+
+    Blocked: Σ_B e^{m_B + θℓ_B}·Σ_{i<b} e^{log_mass_{B+i} − m_B}·e^{θ·i·h} (m_B the block's largest log mass), the
+    inner sums as one matrix product. Terms that underflow inside a block are below e^{−745} of its largest mass,
+    so at most b·e^{−745}·e^{|θ|·b·h} of it: added. The float error is covered by a final margin.
+    """
+    n = log_mass.size
+    h = float(losses[1] - losses[0]) if n > 1 else 0.0
+    block = min(block, int(40.0 / max(float(np.max(np.abs(THETAS))) * h, 1e-300)))  # e^{|θ|·b·h} ≤ e^40
+    if block < 8 or n < 2 * block:
+        terms = log_mass[None, :] + THETAS[:, None] * losses[None, :]
+        return np.asarray(logsumexp(terms, axis=1) + 1e-12)
+    nb = -(-n // block)
+    flat = np.full(nb * block, -np.inf)
+    flat[:n] = log_mass
+    lm = flat.reshape(nb, block)
+    mb = np.max(lm, axis=1)
+    mb_safe = np.where(np.isfinite(mb), mb, 0.0)
+    with np.errstate(under="ignore"):
+        w = np.exp(lm - mb_safe[:, None])  # (nb, b), ≤ 1
+    shifts = THETAS[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
+    inner = w @ np.exp(shifts) + block * 1e-320 * np.exp(np.maximum(shifts[-1], 0.0))[None, :]
+    starts = losses[0] + np.arange(nb) * block * h
+    with np.errstate(divide="ignore"):
+        outer = np.log(inner) + mb_safe[:, None] + THETAS[None, :] * starts[:, None]
+    outer = np.where(np.isfinite(mb)[:, None], outer, -np.inf)
+    # rounding of θ·ℓ and of the shifted sums: relative to the size of the exponents
+    margin = 1e-11 + 256 * U * np.abs(THETAS) * float(np.max(np.abs(losses)))
+    return np.asarray(logsumexp(outer, axis=0) + margin)
 
 
 def tilt(g: GridPMF, lam: float) -> TiltedPMF:
@@ -152,8 +187,23 @@ def _normalise(x: TiltedPMF) -> TiltedPMF:
 
 
 def _log_tail_from_top(log_terms: FloatArray) -> FloatArray:
-    """log Σ_{i ≥ j} e^{t_i} for every j."""
-    return np.asarray(np.logaddexp.accumulate(log_terms[::-1])[::-1])
+    """An upper bound on log Σ_{i ≥ j} e^{t_i} for every j (a shifted cumulative sum: the float sum of n terms is
+    within a relative n·u of the exact one, and the terms that underflow after the shift add at most n·e^{m−745})."""
+    return _log_cumsum(log_terms[::-1], upper=True)[::-1]
+
+
+def _log_cumsum(log_terms: FloatArray, *, upper: bool) -> FloatArray:
+    """log Σ_{i ≤ j} e^{t_i} for every j, rounded up (``upper``) or approximately (callers that only drop mass)."""
+    n = log_terms.size
+    m = float(np.max(log_terms)) if n else -math.inf
+    if not math.isfinite(m):
+        return np.full(n, m)
+    with np.errstate(divide="ignore", under="ignore"):
+        c = np.cumsum(np.exp(log_terms - m))
+        if upper:
+            c = c * (1 + 2 * (n + 2) * U) + n * 1e-322  # (denormal results are off by at most 2^-1075 each)
+            return np.asarray(np.log(c) + m + 1e-12)  # + 1e-12: the rounding of log and of the shift
+        return np.asarray(np.log(c) + m)
 
 
 def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
@@ -175,7 +225,7 @@ def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
         low = np.where(seg + 1 < idx.size, lo_s[nxt], np.inf)  # bound at the next sample ≥ bound here
         high = np.minimum(hi_s[seg], top_direct)  # bound at the previous sample ≥ bound here
     else:
-        low = np.logaddexp.accumulate(log_terms)
+        low = _log_cumsum(log_terms, upper=False)
         high = top_direct
     keep_lo = int(np.sum(np.cumprod(low <= log_tau)))
     keep_hi = n - int(np.sum(np.cumprod((high <= log_tau)[::-1])))
@@ -271,7 +321,39 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
         out = replace(x, h=2 * h, offset=offset // 2, v=even, err=x.err * (1 + a + b), rel=x.rel + 4 * U,
                       err1=x.err1 * max(1.0, a + b), log_mgf=mgf)
         return _normalise(out)
-    coarse = np.asarray((offset + 2 * np.arange(even.size)) * h, dtype=np.float64)
-    new = even + sequential_merge(coarse, odd, np.asarray(coarse[:-1] + h, dtype=np.float64), lam)
-    return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new * (1 - 8 * U), err=0.0, err1=0.0,
-                              rel=x.rel + 8 * U))
+    new = _merge_odd(even, odd, h, lam)
+    return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new * (1 - 16 * U), err=0.0, err1=0.0,
+                              rel=x.rel + 16 * U))
+
+
+def _merge_odd(even: FloatArray, odd: FloatArray, h: float, lam: float) -> FloatArray:
+    """Optimistic coarsening (a post-processing, vectorised): the odd points are merged pairwise onto the even ones.
+
+    Odd point j lies at ℓ_j + h, between the even points j and j + 1. A share s of it goes up, to be merged with the
+    down share of odd point j + 1 onto the even point ℓ_{j+1} between them: P-masses b (at ℓ − h) and a (at ℓ + h)
+    merge to an outcome of loss ℓ + log((a + b)/(a·e^{−h} + b·e^{h})), which is ≥ ℓ exactly when a ≥ b·e^h — so
+    a = b·e^h (rounded up) merges onto the grid point ℓ, placed there (never above its true loss). What cannot be
+    matched is rounded down by h. In tilted units (v ∝ p·e^{λℓ}) the condition reads a_v ≥ b_v·e^{h(1+2λ)}, and
+    s = 1/(1 + e^{h(1+2λ)}) matches a locally flat v exactly: the unmatched mass is of order h·|d log v/dℓ|, so the
+    mean loss moves by O(h²), as with the sequential merge of :mod:`privamp.pld.discretise`.
+    """
+    out = even.copy()
+    if odd.size == 0:
+        return out
+    el = math.exp(-lam * h)
+    if lam * h > 300.0:  # a huge tilt on a coarse grid: round every odd point down
+        out[:-1] += odd * el
+        return out
+    r = math.exp(h * (1 + 2 * lam))
+    up = odd / (1 + r)
+    down = np.maximum(odd - up, 0.0)
+    b = up[:-1]
+    a = down[1:]
+    bm = np.minimum(b, a / (r * (1 + 1e-12)))
+    am = bm * (r * (1 + 1e-13))  # ≤ a: the merged loss is ≥ the grid point
+    out[1:-1] += am * el + bm / el
+    out[:-2] += np.maximum(b - bm, 0.0) * el
+    out[1:-1] += np.maximum(a - am, 0.0) * el
+    out[0] += down[0] * el
+    out[-2] += up[-1] * el
+    return out

@@ -36,11 +36,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.pld import PLDAccountant, pairs
+from privamp.pld._types import FloatArray
 from privamp.pld.pairs import Pair
+from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
 from privamp.routes.base import Answer, Entries
 from privamp.routes.composition import Composition
@@ -310,6 +313,33 @@ class PldRoute:
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
         return self._answer(plan, value, lower, warnings)
+
+    # ---------------------------------------------------------------------------------------- attack risk
+    def tradeoff(self, comp: Composition, alphas: ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """(beta_lower, beta_upper) on the smallest false negative rate β of a membership test at false positive
+        rates ``alphas``, worst direction (see :mod:`privamp.pld.tradeoff`).
+
+        ``beta_lower`` (from the dominating pairs' pessimistic PMFs) is the guarantee: no attack has a smaller β.
+        ``beta_upper`` (from the realisable pairs' optimistic PMFs) is achieved by some attack on the true mechanism;
+        it is the trivial 1 − α where the cell has no realisable pair.
+        """
+        plan = self._checked(comp)
+        lower, upper = tradeoff_curve(plan.upper(), alphas)
+        acc = plan.lower()
+        if acc is None:
+            upper = np.asarray(1.0 - np.atleast_1d(np.asarray(alphas, dtype=np.float64)))
+        elif acc is not plan.upper():
+            upper = tradeoff_curve(acc, alphas)[1]
+        return lower, np.asarray(np.maximum(upper, lower))
+
+    def advantage(self, comp: Composition) -> tuple[float, float]:
+        """(lower, upper) on the membership attacker's advantage max_α (1 − α − β(α)) = total variation = δ(0):
+        ``upper`` from the dominating pairs (a guarantee), ``lower`` from the realisable pairs (0 without them)."""
+        plan = self._checked(comp)
+        up = advantage(plan.upper())[1]
+        acc = plan.lower()
+        lo = 0.0 if acc is None else advantage(acc)[0]
+        return min(lo, up), up
 
     # ---------------------------------------------------------------------------------------- lower bounds only
     def lower_epsilon(self, comp: Composition, delta: float) -> float | None:
