@@ -580,13 +580,9 @@ def test_rdp_floor_line_only_when_it_is_news(capsys: pytest.CaptureFixture[str])
             assert "smallest epsilon any RDP accountant could certify; not a lower bound on the true epsilon" in text
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="library defect: for sigma <= ~3e-9 the poisson-exact RDP at fractional orders is tiny (7.5e-05 at "
-    "alpha = 1.5 for sigma = 1e-9, q = 0.01) where it should be huge or infinite, so epsilon comes out ~0.82",
-)
 @pytest.mark.parametrize("sigma", ["1e-9", "1e-320"])
 def test_tiny_sigma_is_not_private(capsys: pytest.CaptureFixture[str], sigma: str) -> None:
+    # Regression (audit): for sigma <= ~3e-9 the exact curve was tiny at fractional orders (eps ~0.82 reported).
     # With sigma -> 0 a sampled record is revealed: for 10 steps at q = 0.01 delta(eps) >= 1 - 0.99**10 ~ 0.096 for
     # every finite eps, so at delta = 1e-5 any sound epsilon is enormous (or infinite), or the answer is an error.
     argv = ["--sigma", sigma, "--sample-rate", "0.01", "--steps", "10"]

@@ -261,7 +261,7 @@ class ProfileRoute:
             return composed(e0, float(_single_log_delta(t, relation, np.array([e0]))[0]))
 
         # the per-release eps0 of the best split lies anywhere in (0, eps]: composition spreads it over sqrt(k)..k
-        splits = epsilon * np.geomspace(1e-3, 1.0, _FRACTIONS.size)
+        splits = np.unique(np.append(epsilon * np.geomspace(1e-3, 1.0, _FRACTIONS.size), epsilon / count))
         log_d0 = _single_log_delta(t, relation, splits)
         values = [composed(e0, ld0) for e0, ld0 in zip(splits.tolist(), log_d0.tolist(), strict=True)]
         # second pass on the points the epsilon query would try at the delta just found, so that the two queries
