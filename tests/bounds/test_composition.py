@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 
 from privamp.bounds import amplification as am
 from privamp.bounds import composition as co
@@ -128,17 +129,7 @@ def test_naive_and_kov_closed_form_heterogeneous() -> None:
 
 
 # Wang et al. 2019 Fig. 2 settings (γ = 1e-3, δ = 1e-8): spec without-replacement §7.3
-PURE_ROWS = [
-    # (ε̃ of the base, k, naive, KOV 3.5, KOV exact)
-    (0.5, 1, 6.48511e-4, 6.48511e-4, 6.48491e-4),
-    (0.5, 100, 0.0648511, 0.0335716, 0.0277069),
-    (0.5, 1000, 0.648511, 0.110776, 0.0937926),
-    (0.5, 10_000, 6.48511, 0.365327, 0.313109),
-    (math.log(1.5), 100, 0.0499875, 0.0256207, 0.0209936),
-    (math.log(1.5), 10_000, 4.99875, 0.278891, 0.238475),
-    (2.0, 100, 0.636873, 0.358528, 0.301654),
-    (math.log(9.0), 1000, 7.96817, 1.50283, 1.30073),
-]
+PURE_ROWS = load_table("without_replacement_7_3_pure_dp_composition")["rows"]
 
 
 @pytest.mark.parametrize(("eps0", "k", "naive", "closed", "exact"), PURE_ROWS)
