@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 
 from privamp.bounds import central_moments as cm
 from privamp.bounds import without_replacement as wr
@@ -279,14 +280,7 @@ def test_pure_dp_caps() -> None:
     assert wr.wor_rdp_upper([INF], 0.5, MECHS["gauss1"][0])[0] == INF
 
 
-FRACTIONAL = {
-    "gauss5": [1.632431e-07, 2.184091e-07, 3.109377e-07, 8.930676e-07],
-    "laplace2": [5.141704e-07, 6.857168e-07, 9.717489e-07, 2.713183e-06],
-    "rr06": [2.916666e-07, 3.889524e-07, 5.511448e-07, 1.537945e-06],
-    "gauss1": [5.436549e-06, 7.262092e-06, 1.031524e-05, 2.923702e-05],
-    "laplace05": [9.864237e-06, 1.317406e-05, 1.870738e-05, 5.289989e-05],
-    "rr09": [1.622209e-05, 2.167779e-05, 3.080834e-05, 8.756809e-05],
-}
+FRACTIONAL = {row[0]: row[1] for row in load_table("without_replacement_7_2_fractional")["rows"]}
 
 
 @pytest.mark.parametrize("name", list(MECHS))
@@ -338,25 +332,7 @@ def delta_of_eps(rdp: np.ndarray, rdp_inf: float, eps: float) -> float:
     return min(1.0, math.exp(float(np.min((GRID - 1) * (rdp - eps)))))
 
 
-COMPOSITION = [
-    # name, k, (Thm 9 ε, α*), (Prop 11 ε, α* or None)
-    ("gauss5", 1, (0.0536253, 345), (0.0535559, 345)),
-    ("gauss5", 1000, (0.119132, 254), (0.0608255, 344)),
-    ("gauss5", 600000, (2.02701, 19), (0.962825, 40)),
-    ("laplace2", 1, (6.48511e-4, INF), (6.48511e-4, INF)),
-    ("laplace2", 100, (0.0471925, 753), (0.0292654, 1269)),
-    ("laplace2", 600000, (3.53124, 12), (2.28272, 18)),
-    ("rr06", 100, (0.0353339, 1011), (0.0250341, 1506)),
-    ("rr06", 600000, (2.63197, 15), (1.9705, 20)),
-    ("gauss1", 1, (1.41754, 14), (1.41725, 14)),
-    ("gauss1", 100000, (4.79232, 9), (2.73561, 12)),
-    ("gauss1", 600000, (12.6963, 4), (6.72842, 7)),
-    ("laplace05", 10, (0.0636873, INF), (0.0545869, 660)),
-    ("laplace05", 600000, (18.0295, 4), (10.5333, 5)),
-    ("rr09", 10, (0.0796817, INF), (0.0726204, 524)),
-    ("rr09", 10000, (2.58, 15), (1.69668, 23)),
-    ("rr09", 600000, (23.8537, 3), (14.7139, 4)),
-]
+COMPOSITION = load_table("without_replacement_7_3_composition")["rows"]
 
 
 @pytest.mark.parametrize(("name", "k", "upper", "lower"), COMPOSITION)
