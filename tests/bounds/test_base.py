@@ -9,18 +9,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, pure_dp_rdp, randomized_response_rdp
 
 mp.mp.dps = 30
 
 # Zhu & Wang spec, table 7.1 (alpha = 2, 3, 8, 32, 128, inf).
-TABLE_71 = {
-    ("laplace", 2.0): [0.200303896174, 0.271226432307, 0.410267881762, 0.478148425045, 0.494572966289, 0.5],
-    ("laplace", 0.5): [1.59577350059, 1.7446023212, 1.91019876294, 1.97814842505, 1.99457296629, 2.0],
-    ("rr", 0.6): [0.154150679827, 0.211907123388, 0.332815883952, 0.38898686218, 0.401442859102, 0.405465108108],
-    ("rr", 0.9): [2.09323486381, 2.14455278698, 2.1821730751, 2.19382585102, 2.19639496698, 2.19722457734],
-}
+TABLE_71 = {(row[0], row[1]): row[2] for row in load_table("poisson_7_1_base_rdp")["rows"]}
 ORDERS = np.array([2, 3, 8, 32, 128, np.inf])
 
 
