@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
+import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,20 +20,6 @@ from privamp.bounds import profiles as pr
 from privamp.errors import InvalidParameterError
 
 mp.mp.dps = 50
-
-
-def mp_kov_delta(eps: float, eps0: float, delta0: float, k: int) -> mp.mpf:
-    """KOV Theorem 3.4 / Murtagh–Vadhan δ(ε) for k-fold composition, 50 digits."""
-    e, e0 = mp.mpf(eps), mp.mpf(eps0)
-    inner = (
-        mp.fsum(
-            mp.binomial(k, ell) * max(mp.mpf(0), mp.exp((k - ell) * e0) - mp.exp(e + ell * e0)) for ell in range(k + 1)
-        )
-        / (1 + mp.exp(e0)) ** k
-    )
-    if delta0 == 0:
-        return inner
-    return 1 - (1 - mp.mpf(delta0)) ** k * (1 - inner)
 
 
 def canonical_pair(eps0: float, delta0: float) -> tuple[np.ndarray, np.ndarray]:
@@ -58,7 +45,7 @@ def test_kov_exact_equals_brute_force_product(eps0: float, delta0: float, k: int
 def test_kov_exact_against_mpmath(eps0: float, delta0: float, k: int) -> None:
     for frac in [0.0, 0.05, 0.2, 0.5]:
         eps = frac * k * eps0
-        ref = mp_kov_delta(eps, eps0, delta0, k)
+        ref = oracles.kov_composition_delta(eps, eps0, delta0, k)
         got = co.kov_optimal_log_delta(eps, eps0, delta0, k)[0]
         assert np.isfinite(got)
         assert math.exp(got) == pytest.approx(float(ref), rel=1e-9)
