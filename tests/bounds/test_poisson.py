@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
+import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -131,22 +132,6 @@ def test_spec_table_74_spot_values() -> None:
 # 50-digit mpmath references for the exact Poisson-subsampled Gaussian.
 
 
-def mp_gaussian_binomial(alpha: int, rate: float, sigma: float) -> float:
-    """(1/(α−1)) log Σ_ℓ C(α,ℓ) γ^ℓ (1−γ)^{α−ℓ} e^{ℓ(ℓ−1)/(2σ²)} (spec O13), summed as 1 + Σ_{ℓ≥2} b_ℓ (e^K − 1).
-
-    The binomial weights b_ℓ come from the exact recurrence b_{ℓ+1} = b_ℓ (α − ℓ)/(ℓ + 1) · γ/(1 − γ), in 50 digits.
-    """
-    with mp.workdps(50):
-        g, s2 = mp.mpf(rate), mp.mpf(sigma) ** 2
-        odds = g / (1 - g)
-        weight = mp.binomial(alpha, 2) * g**2 * (1 - g) ** (alpha - 2)
-        terms = []
-        for ell in range(2, alpha + 1):
-            terms.append(weight * mp.expm1(ell * (ell - 1) / (2 * s2)))
-            weight = weight * (alpha - ell) / (ell + 1) * odds
-        return float(mp.log1p(mp.fsum(terms)) / (alpha - 1))
-
-
 def mp_gaussian_quadrature(alpha: float, rate: float, sigma: float) -> float:
     """(1/(α−1)) log A(α), A − 1 = ∫ φ_σ(z)[(1+u)^α − 1 − αu] dz, u = γ(e^{(2z−1)/(2σ²)} − 1), by mpmath.quad.
 
@@ -213,7 +198,7 @@ GAUSSIAN_FRACTIONAL_CASES = [
 
 @pytest.mark.parametrize(("alpha", "rate", "sigma"), GAUSSIAN_INTEGER_CASES)
 def test_exact_gaussian_integer_orders_vs_mpmath(alpha: int, rate: float, sigma: float) -> None:
-    ref = mp_gaussian_binomial(alpha, rate, sigma)
+    ref = float(oracles.poisson_gaussian_renyi_binomial(alpha, rate, sigma))
     assert poisson_gaussian_rdp([alpha], rate, sigma)[0] == pytest.approx(ref, rel=1e-10)
 
 
@@ -271,24 +256,12 @@ def test_lower_exact_tight_general_ordering_gaussian(sigma: float, rate: float) 
     np.testing.assert_allclose(lower[integer], tight[integer], rtol=1e-12)
 
 
-def mp_laplace_mixture(alpha: float, rate: float, b: float) -> float:
-    """D_α((1−γ)Lap(0,b) + γLap(1,b) ‖ Lap(0,b)) by mpmath quadrature (the pair of Thm 6's construction)."""
-    with mp.workdps(50):
-        a, g, bb = mp.mpf(alpha), mp.mpf(rate), mp.mpf(b)
-
-        def integrand(x: mp.mpf) -> mp.mpf:
-            ratio = mp.exp((abs(x) - abs(x - 1)) / bb)
-            return mp.exp(-abs(x) / bb) / (2 * bb) * (1 - g + g * ratio) ** a
-
-        return float(mp.log(mp.quad(integrand, [-mp.inf, 0, 1, mp.inf])) / (a - 1))
-
-
 @pytest.mark.parametrize("b", [2.0, 0.5])
 @pytest.mark.parametrize("rate", [0.01, 0.3])
 def test_lower_and_tight_bracket_laplace_pair(b: float, rate: float) -> None:
     curve = lambda n: laplace_rdp(n, b)  # noqa: E731
     for alpha in (1.5, 3.0, 3.5, 20.25):
-        ref = mp_laplace_mixture(alpha, rate, b)
+        ref = float(oracles.laplace_mixture_renyi(alpha, rate, b))
         lower = poisson_rdp_lower([alpha], rate, curve, eps_inf=1 / b)[0]
         tight = poisson_rdp_tight([alpha], rate, curve, eps_inf=1 / b)[0]
         assert lower <= ref * (1 + 1e-12)
