@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
+import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,25 +41,6 @@ def mp_exact_ar(alpha: int, q: float, sigma: float) -> float:
             for k in range(alpha + 1)
         )
         return float(mp.log(h) / (alpha - 1))
-
-
-def mp_pair_rdp(alpha: float, q: float, sigma: float, a: float, b: float) -> float:
-    """D_α((1−q)N(0,σ²)+qN(a,σ²) ‖ (1−q)N(0,σ²)+qN(b,σ²)) by 40-digit mpmath quadrature."""
-    with mp.workdps(40):
-        qq, s, al = mp.mpf(q), mp.mpf(sigma), mp.mpf(alpha)
-
-        def phi(x: mp.mpf, mu: float) -> mp.mpf:
-            return mp.exp(-((x - mu) ** 2) / (2 * s * s))
-
-        def integrand(x: mp.mpf) -> mp.mpf:
-            p = (1 - qq) * phi(x, 0) + qq * phi(x, a)
-            qd = (1 - qq) * phi(x, 0) + qq * phi(x, b)
-            return p**al * qd ** (1 - al)
-
-        centres = sorted({0.0, a, b, float(alpha) * a + (1 - float(alpha)) * b, float(alpha) * a})
-        pts = [mp.mpf(c) for c in centres]
-        total = mp.quad(integrand, [-mp.inf, *pts, mp.inf]) / (s * mp.sqrt(2 * mp.pi))
-        return float(mp.log(total) / (al - 1))
 
 
 def gh_pair_rdp_2d(alpha: int, q: float, sigma: float, a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -249,7 +231,7 @@ def test_add_remove_taylor_within_remainder_of_truth(alpha: float, q: float, sig
     if float(alpha).is_integer():
         x_true = math.expm1((alpha - 1) * mp_exact_ar(int(alpha), q, sigma))
     else:
-        x_true = math.expm1((alpha - 1) * mp_pair_rdp(alpha, q, sigma, 2.0, 0.0))
+        x_true = math.expm1((alpha - 1) * float(oracles.gaussian_mixture_renyi(alpha, q, sigma, 2.0, 0.0)))
     r_tilde = mp_taylor_remainder(alpha, q, sigma, m)
     assert x_true * (1 - 1e-9) <= x_bar <= x_true + 2 * r_tilde * (1 + 1e-9)
 
@@ -287,7 +269,7 @@ def test_upper_bounds_above_realisable_pairs_and_lower_bounds(sigma: float, q: f
     # the (1, −1) pair is realisable for fixed-size replace-one too, and reduces to the Poisson pair
     assert np.all(po_pair <= ro_pairs * (1 + 1e-12))
     for a in (2.0, 20.5):
-        ref = mp_pair_rdp(a, q, sigma, 1.0, -1.0)
+        ref = float(oracles.gaussian_mixture_renyi(a, q, sigma, 1.0, -1.0))
         assert po_pair[alphas.tolist().index(a)] == pytest.approx(ref, rel=1e-8)
         assert po_pair[alphas.tolist().index(a)] <= ref
 
