@@ -4,7 +4,9 @@ Concept: ε'(α) = (1/(α − 1)) log E_{z∼N(0,σ²)}[(1 − γ + γ e^{(2z−
 at which Zhu & Wang 2019's tight bound (Thms 6 + 8 with Prop. 10 / Thm 17) is attained for the Gaussian
 (Mironov, Talwar & Zhang 2019). Integer orders use the S − 1 binomial sum of :mod:`privamp.bounds.poisson`
 (``docs/specs/poisson.md`` §4.2); other orders a composite Gauss–Legendre quadrature of a non-negative integrand
-whose peaks are located analytically (``docs/specs/poisson.md``, O13 and App. D).
+whose peaks are located analytically (``docs/specs/poisson.md``, O13 and App. D). :func:`poisson_gaussian_rdp` is
+the exact value rounded up (an upper bound), :func:`poisson_gaussian_rdp_lower` the same value rounded down (a
+certified lower bound), for use on both sides of an exact curve.
 """
 
 from __future__ import annotations
@@ -39,8 +41,18 @@ _QUAD_DEPTH = 50.0
 BoolArray = NDArray[np.bool_]
 _BISECT_STEPS = 44
 _MAX_PANELS = 8192
+_COARSE_PANEL = 2.0
+"""Panel width, in units of σ, away from the transition zone (the integrand is Gaussian-like on the scale σ there)."""
+_ZONE_PAD = 4.0
+"""The fine panels cover [min(1/2, z_c), max(1/2, z_c)] ± _ZONE_PAD σ², where L's transitions happen."""
 _QUAD_MARGIN = 5e-13
 """Added to log(A − 1): a relative margin far above the quadrature's measured error (~1e-14)."""
+_ROUNDING_ULPS = 4.0
+"""Ulps of the log-integrand's size M (see _gaussian_log_excess) added to the margin of log(A − 1) (measured: 0.12)."""
+_LOWER_MARGIN = 1e-12
+"""Relative margin taken off the quadrature's value for the lower bound, on top of _QUAD_MARGIN."""
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+_TINY_NORMAL = float(np.finfo(np.float64).tiny)
 
 
 def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, FloatArray]:
@@ -73,8 +85,45 @@ def _log_moment_exponent(z: FloatArray, alpha: FloatArray, gamma: float, sigma: 
 
 
 def _panel_width(sigma: float) -> float:
-    """Gauss–Legendre panel width: 2 min(σ, σ²). Halving or doubling it changes no result beyond 3e-14 (measured)."""
+    """Fine Gauss–Legendre panel width, 2 min(σ, σ²), used around L's transition (σ² is the scale on which L and the
+    logistic transition vary); away from it panels grow geometrically to 2σ (:func:`_graded_coordinate`). Halving
+    the fine or the coarse width, or quadrupling the fine zone, moves log(A − 1) by at most 0.44 ulps of the size
+    M of its terms (σ ∈ [1e-7, 100], γ ∈ [1e-8, 0.9], α ∈ [1.001, 4000.5]; measured), i.e. rounding only."""
     return 2.0 * min(sigma, sigma * sigma)
+
+
+def _graded_coordinate(z: FloatArray, zone_lo: float, zone_hi: float, fine: float, coarse: float) -> FloatArray:
+    """τ(z) with dτ/dz = 1/w(z): w = ``fine`` in the zone and up to 3·fine from it, d/3 at distance d beyond (geometric
+    growth, ratio e^{1/3} per panel), ``coarse`` from distance 3·coarse on. Panels are unit steps in τ."""
+    inside = (np.clip(z, zone_lo, zone_hi) - zone_lo) / fine
+    up = _graded_distance(np.maximum(z - zone_hi, 0.0), fine, coarse)
+    down = _graded_distance(np.maximum(zone_lo - z, 0.0), fine, coarse)
+    return np.asarray(inside + up - down)
+
+
+def _graded_distance(d: FloatArray, fine: float, coarse: float) -> FloatArray:
+    log_ratio = math.log(coarse / fine)
+    with np.errstate(divide="ignore"):
+        middle = 3.0 + 3.0 * np.log(np.maximum(d, 3.0 * fine) / (3.0 * fine))
+    far = 3.0 + 3.0 * log_ratio + (d - 3.0 * coarse) / coarse
+    return np.asarray(np.where(d <= 3.0 * fine, d / fine, np.where(d <= 3.0 * coarse, middle, far)))
+
+
+def _graded_distance_inverse(t: FloatArray, fine: float, coarse: float) -> FloatArray:
+    log_ratio = math.log(coarse / fine)
+    with np.errstate(over="ignore"):
+        middle = 3.0 * fine * np.exp((np.clip(t, 3.0, 3.0 + 3.0 * log_ratio) - 3.0) / 3.0)
+    far = 3.0 * coarse + (t - 3.0 - 3.0 * log_ratio) * coarse
+    return np.asarray(np.where(t <= 3.0, t * fine, np.where(t <= 3.0 + 3.0 * log_ratio, middle, far)))
+
+
+def _graded_position(tau: FloatArray, zone_lo: float, zone_hi: float, fine: float, coarse: float) -> FloatArray:
+    """The inverse of :func:`_graded_coordinate`."""
+    top = (zone_hi - zone_lo) / fine
+    inside = zone_lo + np.clip(tau, 0.0, top) * fine
+    up = _graded_distance_inverse(np.maximum(tau - top, 0.0), fine, coarse)
+    down = _graded_distance_inverse(np.maximum(-tau, 0.0), fine, coarse)
+    return np.asarray(inside + up - down)
 
 
 def _logistic(x: FloatArray) -> FloatArray:
@@ -98,7 +147,7 @@ def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatAr
 
 def _gaussian_log_excess(
     alpha: FloatArray, gamma: float, sigma: float, max_panels: int = _MAX_PANELS
-) -> tuple[FloatArray, BoolArray]:
+) -> tuple[FloatArray, BoolArray, FloatArray]:
     """log(A(α) − 1) for the Poisson-subsampled Gaussian, real α > 1, 0 < γ < 1, by composite Gauss–Legendre.
 
     A(α) − 1 = ∫ φ_σ(z) [(1 + u)^α − 1 − αu] dz, u = γ(L(z) − 1); the integrand is non-negative and its
@@ -108,12 +157,20 @@ def _gaussian_log_excess(
     separated by a minimum, found by bisection on the monotone pieces of α w(z) − z. The integration set is
     {z ≥ 1/2 : h(z) ≥ c} (there the integrand is ≤ e^h) together with {z < 1/2 : log φ_σ(z) + log B(−γ) ≥ c}
     (there the excess is ≤ its value B(−γ) at u = −γ), with c = (largest sampled log-integrand) − 50: at most
-    three disjoint intervals, found by bisection and covered by panels of width 2 min(σ, σ²) (σ² is the scale on
-    which L and the logistic transition vary) with 16 Gauss–Legendre nodes each. All α are evaluated as one
-    flat array of panels; the sum is done in log space, so huge moments do not overflow.
+    three disjoint intervals, found by bisection and covered by panels with 16 Gauss–Legendre nodes each: of width
+    2 min(σ, σ²) within 4σ² of [min(1/2, z_c), max(1/2, z_c)], where L = e^{(z − 1/2)/σ²} passes through γ-scale
+    and 1/γ-scale values (the only σ²-scale features: elsewhere the integrand is a sum of Gaussians of width σ times
+    1 + O(α e^{−d/σ²}) at distance d), growing geometrically (width d/3 at distance d) up to 2σ beyond. The number
+    of panels is thus O(log(1/σ) + (length)/σ), not (length)/σ²: the uniform 2σ² panels this replaces needed
+    ~10/σ panels for the peak alone and hit ``max_panels`` (and the slow, then capped, path) for σ ≲ 1e-2. All α
+    are evaluated as one flat array of panels; the sum is done in log space, so huge moments do not overflow.
 
-    Also returns, per order, whether the panels were clipped: an interval needed more than ``max_panels`` panels
-    (σ ≲ 1e-3, where L varies on the scale σ² ≪ the width of the mass), or the peak was not finite.
+    Also returns, per order, whether the panels were clipped (an interval needed more than ``max_panels`` panels) or
+    the peak was not finite; and the magnitude M = max (z² + α(2|z| + 1))/(2σ²) + α|log γ| + |log σ| + 1 over the
+    nodes that carry the integral (within e^{-50} of the largest term): the float64 terms of a log-integrand are
+    at most that large, so its absolute rounding error, and that of log(A − 1), is a few ulps of M. M ≫ |log(A − 1)|
+    where the two terms −z²/(2σ²) and α log(1 + u) nearly cancel (σ ≪ 1 with α → 1: at σ = 0.01, α = 1.001,
+    γ = 0.5 the error is 5e-13 while log(A − 1) = 4.3).
     """
     n = alpha.size
     s2 = sigma * sigma
@@ -180,17 +237,30 @@ def _gaussian_log_excess(
     lo3[:, 1:] = np.maximum(lo3[:, 1:], 0.5)
     hi3[:, 1:] = np.maximum(hi3[:, 1:], 0.5)
 
+    # Panels: uniform in the graded coordinate τ (one unit per panel), fine (2σ²) around the transition zone and
+    # growing geometrically to 2σ away from it (see _graded_coordinate).
+    zone_lo = min(0.5, z_c) - _ZONE_PAD * s2
+    zone_hi = max(0.5, z_c) + _ZONE_PAD * s2
+    fine, coarse = _panel_width(sigma), max(_panel_width(sigma), _COARSE_PANEL * sigma)
+    tau_lo = _graded_coordinate(lo3.ravel(), zone_lo, zone_hi, fine, coarse)
+    tau_hi = _graded_coordinate(hi3.ravel(), zone_lo, zone_hi, fine, coarse)
     length = np.maximum(hi3 - lo3, 0.0).ravel()
     with np.errstate(over="ignore", invalid="ignore"):
-        wanted = np.ceil(length / _panel_width(sigma))
+        wanted = np.ceil(tau_hi - tau_lo)
     clipped = ~(wanted <= max_panels).reshape(n, 3).all(axis=1)
     panels = np.where(length > 0, np.clip(np.nan_to_num(wanted, nan=1.0), 1, max_panels), 0).astype(np.int64)
     owner = np.repeat(np.repeat(np.arange(n), 3), panels)
-    width = np.repeat(length / np.maximum(panels, 1), panels)
+    step = np.repeat((tau_hi - tau_lo) / np.maximum(panels, 1), panels)
     first = np.cumsum(panels) - panels
     k = np.arange(int(panels.sum())) - np.repeat(first, panels)
-    half = width / 2.0
-    centre = np.repeat(lo3.ravel(), panels) + (k + 0.5) * width
+    start = np.repeat(tau_lo, panels)
+    left = _graded_position(start + k * step, zone_lo, zone_hi, fine, coarse)
+    right = _graded_position(start + (k + 1) * step, zone_lo, zone_hi, fine, coarse)
+    # the end points of each interval exactly (the inverse map is only accurate to rounding)
+    left = np.where(k == 0, np.repeat(lo3.ravel(), panels), left)
+    right = np.where(k == np.repeat(panels, panels) - 1, np.repeat(hi3.ravel(), panels), right)
+    half = np.maximum(right - left, 0.0) / 2.0
+    centre = (left + right) / 2.0
     nodes = centre[:, None] + half[:, None] * _GL_NODES[None, :]
     log_terms = _log_integrand(nodes, alpha[owner][:, None], gamma, sigma) + _LOG_GL_WEIGHTS + np.log(half)[:, None]
     panel_max = np.max(log_terms, axis=1)
@@ -200,8 +270,16 @@ def _gaussian_log_excess(
     with np.errstate(invalid="ignore"):
         scaled = np.sum(np.exp(log_terms - shift[owner][:, None]), axis=1)
     total = np.bincount(owner, weights=scaled, minlength=n)
+    # the size of the float64 quantities each relevant log-integrand was computed from (see the docstring)
+    z_abs = np.abs(nodes)
+    magnitude = (z_abs * z_abs + alpha[owner][:, None] * (2.0 * z_abs + 1.0)) / (2.0 * s2)
+    relevant = log_terms >= (panel_max[:, None] - _QUAD_DEPTH)
+    relevant &= (panel_max >= peak[owner] - _QUAD_DEPTH)[:, None]
+    size = np.zeros(n)
+    np.maximum.at(size, owner, np.max(np.where(relevant, magnitude, 0.0), axis=1))
+    size = size + alpha * abs(math.log(gamma)) + abs(math.log(sigma)) + 1.0
     with np.errstate(divide="ignore"):
-        return np.asarray(np.log(total) + shift), np.asarray(clipped | ~np.isfinite(shift))
+        return np.asarray(np.log(total) + shift), np.asarray(clipped | ~np.isfinite(shift)), np.asarray(size)
 
 
 def _convexity_cap(alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
@@ -228,53 +306,130 @@ def poisson_gaussian_rdp(alphas: ArrayLike, rate: float, sigma: float) -> FloatA
       ``_gaussian_log_excess``), then ε' = softplus(log(A − 1))/(α − 1) — full relative accuracy for tiny γ;
     * α = ∞ → ∞ (γ > 0); γ = 1 → α/(2σ²); γ = 0 → 0.
 
-    Every value is an upper bound: the quadrature is raised by 5e-13 relative (its measured error is ~1e-14) and
-    capped by the convexity bound (1/(α − 1)) log(1 + γ(e^{α(α−1)/(2σ²)} − 1)). The cap replaces the quadrature
-    where it cannot resolve the integrand (σ ≲ 1e-3: the panels were clipped and half as many do not agree to
-    1e-13, or the value falls below the lower bound (α log γ + α(α−1)/(2σ²))/(α − 1)); there the cap is within
-    2σ²|log γ|/α relative of the exact value. It is +inf once it overflows (σ ≲ 1e-154). Never NaN, for σ down
-    to 1e-300. Integer orders: the binomial sum, rounded up (:func:`privamp.bounds.poisson.binomial_sum_rdp`).
+    Every value is an upper bound: log(A − 1) from the quadrature is raised by 5e-13 + 16 ulps of itself + 4 ulps
+    of the size M of the log-integrand's terms (their rounding; M ≫ log(A − 1) for σ ≪ 1 and α near 1, see
+    ``_gaussian_log_excess``), and capped by the convexity bound (1/(α − 1)) log(1 + γ(e^{α(α−1)/(2σ²)} − 1)),
+    which is within 2σ²|log γ|/α relative of the exact value. The cap is the value outright where that is below
+    1e-13 (σ ≲ 1e-7; the quadrature's float64 terms ~α²/σ² lose its digits there), and replaces the quadrature
+    where it is not resolved (panels clipped and half as many not agreeing to 1e-13, or a value below the lower
+    bound (α log γ + α(α−1)/(2σ²))/(α − 1): not observed for σ ≥ 1e-8 with the graded panels). It is +inf once
+    it overflows (σ ≲ 1e-154). Never NaN, for σ down to 1e-300. Integer orders: the binomial sum, rounded up
+    (:func:`privamp.bounds.poisson.binomial_sum_rdp`). 200 orders take ≲ 0.2 s at every σ from 1e-300 to 1e3.
 
-    Measured agreement with 50-digit mpmath references: ≤ 1e-10 relative for γ ∈ [1e-8, 1], σ ∈ [0.3, 1e3],
-    α ≤ 1e4 (quadrature ~1e-14; integer sums within their rounding margin, ≲ 1e-11 at α ≈ 1e4).
+    Measured agreement with 30–50-digit mpmath references: ≤ 1e-10 relative for γ ∈ [1e-8, 1], σ ∈ [0.3, 1e3],
+    α ≤ 1e4 (quadrature ~1e-14; integer sums within their rounding margin, ≲ 1e-11 at α ≈ 1e4); ≤ 2.2e-11 on the
+    grid σ ∈ [1e-9, 10], γ ∈ {1e-6, 0.01, 0.5}, α ∈ [1.001, 1000.5] of the tests and at 170 random points with
+    σ ∈ [1e-8, 30] (the largest gaps at α → 1, small σ: the M margin).
     """
+    return _evaluate(alphas, rate, sigma, lower=False)
+
+
+def poisson_gaussian_rdp_lower(alphas: ArrayLike, rate: float, sigma: float) -> FloatArray:
+    """A certified LOWER bound on the exact RDP of :func:`poisson_gaussian_rdp` (same mechanism and arguments).
+
+    * integer α: the same binomial sum with ε(ℓ) = ℓ/(2σ²) rounded down, the sum rounded down
+      (:func:`privamp.bounds.poisson.binomial_sum_rdp` with ``rounding=-1``);
+    * other α where the quadrature resolved the integrand (no clipped panel, value above the floor below): the
+      quadrature lowered by the upper bound's margin on log(A − 1) and then by 1e-12 relative;
+    * elsewhere (σ so small that 2σ²|log γ|/α < 1e-13, or an unresolved quadrature): the analytic lower bound
+      (α log γ + α(α−1)/(2σ²))/(α − 1), from (1 − γ + γL)^α ≥ γ^α L^α and E[L^α] = e^{α(α−1)/(2σ²)}, rounded down,
+      within 2σ²|log γ|/α relative of the exact value (it is ≤ the convexity cap, which is ≥ the exact value);
+    * every finite order: at least 0 and at most :func:`poisson_gaussian_rdp`'s value; where the exact value
+      exceeds the float range, the largest float below it (never +inf); α = ∞ → ∞ (γ > 0); γ = 1 → α/(2σ²)
+      rounded down; γ = 0 → 0.
+
+    Measured against 30-digit mpmath references of D_α((1 − γ)N(0, σ²) + γN(1, σ²) ‖ N(0, σ²)): below them and
+    within 2.2e-11 relative on the tests' grid (σ ∈ [1e-9, 10], γ ∈ {1e-6, 0.01, 0.5}, α ∈ [1.001, 1000.5]) and at
+    170 random points (σ ∈ [1e-8, 30], γ ∈ [1e-10, 1), α ∈ (1, 2000]); the analytic bound is itself within ~1e-14
+    where σ is small enough for it to be used.
+    """
+    return _evaluate(alphas, rate, sigma, lower=True)
+
+
+def _round_down(value: FloatArray) -> FloatArray:
+    """A finite non-negative float below ``value`` (a float approximation with ≤ 4 ulps relative error) and below the
+    exact value it approximates; +inf (overflow of an exact value above the float range) becomes the largest float
+    lowered by 8 ulps."""
+    lowered = value * (1.0 - 8.0 * ULP)
+    lowered = np.where(np.isposinf(value), _FLOAT_MAX * (1.0 - 8.0 * ULP), lowered)
+    # below the normal range the relative error of a product or quotient is not bounded: 0 is the safe value
+    return np.asarray(np.where(lowered >= _TINY_NORMAL, lowered, 0.0))
+
+
+def _analytic_floor(alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
+    """(α log γ + α(α−1)/(2σ²))/(α − 1) = α/(2σ²) + α log γ/(α − 1), rounded down, at least 0, finite."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        quadratic = alpha / (2.0 * sigma) / sigma * (1.0 - 8.0 * ULP)
+        linear = alpha * math.log(gamma) / (alpha - 1.0) * (1.0 + 8.0 * ULP)
+        total = quadratic + linear
+        total = total - 2.0 * ULP * (np.abs(quadratic) + np.abs(linear))
+    total = np.where(np.isposinf(quadratic), np.inf, total)
+    return _round_down(np.maximum(total, 0.0))
+
+
+def _evaluate(alphas: ArrayLike, rate: float, sigma: float, *, lower: bool) -> FloatArray:
+    """:func:`poisson_gaussian_rdp` (``lower=False``) or :func:`poisson_gaussian_rdp_lower` (``lower=True``)."""
     a = check_orders(alphas)
     gamma = check_probability("rate", rate)
     sig = check_positive("sigma", sigma)
     if gamma == 0.0:
         return np.zeros(a.shape)
-    if gamma == 1.0:
-        return gaussian_rdp(a, sig)
-    out = np.full(a.shape, np.inf)
     finite = np.isfinite(a)
+    if gamma == 1.0:
+        if not lower:
+            return gaussian_rdp(a, sig)
+        with np.errstate(over="ignore", under="ignore"):
+            exact = np.where(finite, a, 1.0) / (2.0 * sig) / sig
+        return np.asarray(np.where(finite, _round_down(exact), np.inf))
+    out = np.full(a.shape, np.inf)
     integer = finite & (a == np.floor(a))
     if np.any(integer):
         orders = a[integer].astype(np.int64)
         ell = np.arange(2, int(orders.max()) + 1, dtype=np.float64)
-        out[integer] = binomial_sum_rdp(orders, gamma, gaussian_rdp(ell, sig))
+        if lower:
+            with np.errstate(over="ignore"):
+                eps_low = ell / (2.0 * sig) / sig * (1.0 - 8.0 * ULP)
+            sums = binomial_sum_rdp(orders, gamma, eps_low, rounding=-1)
+            # an overflowed sum (K(α) beyond the float range) is no lower bound: the floor is finite
+            floor = _analytic_floor(a[integer], gamma, sig)
+            out[integer] = np.where(np.isfinite(sums), np.maximum(sums, floor), floor)
+        else:
+            out[integer] = binomial_sum_rdp(orders, gamma, gaussian_rdp(ell, sig))
     fractional = finite & ~integer
-    # where the cap is within 1e-13 relative of the exact value (2σ²|log γ|/α, see above) it is the answer: the
-    # quadrature would only be slow (its panels cannot resolve so narrow an integrand)
+    # where the cap is within 1e-13 relative of the exact value (2σ²|log γ|/α, see above) it is the answer (the floor
+    # for the lower bound, as close): the quadrature would only be slow (its panels cannot resolve so narrow an
+    # integrand)
     with np.errstate(over="ignore"):
         tight_cap = fractional & (2.0 * sig * sig * abs(math.log(gamma)) < 1e-13 * a)
     if np.any(tight_cap):
-        out[tight_cap] = _convexity_cap(a[tight_cap], gamma, sig)
+        at = a[tight_cap]
+        out[tight_cap] = _analytic_floor(at, gamma, sig) if lower else _convexity_cap(at, gamma, sig)
     fractional &= ~tight_cap
     if np.any(fractional):
         af = a[fractional]
         cap = _convexity_cap(af, gamma, sig)
+        floor = _analytic_floor(af, gamma, sig)
         with np.errstate(all="ignore"):
-            log_x, unreliable = _gaussian_log_excess(af, gamma, sig)
-            if np.any(unreliable):
+            log_x, unreliable, size = _gaussian_log_excess(af, gamma, sig)
+            # rounding of the log-integrands (a few ulps of their terms' size) and the quadrature's own error
+            margin = _QUAD_MARGIN + 16.0 * ULP * np.abs(log_x) + _ROUNDING_ULPS * ULP * size
+            if lower:
+                # clipped panels are not accepted for the lower bound, even where half as many agree
+                low = rdp_from_log_excess(af, log_x - margin, -1)
+                low = low * (1.0 - _LOWER_MARGIN)
+            elif np.any(unreliable):
                 # Clipped panels: accept the value only if half as many panels agree to 1e-13 (relative to log X).
-                again, _ = _gaussian_log_excess(af[unreliable], gamma, sig, _MAX_PANELS // 2)
+                again, _, _ = _gaussian_log_excess(af[unreliable], gamma, sig, _MAX_PANELS // 2)
                 first = log_x[unreliable]
                 agree = np.abs(again - first) <= 1e-13 * np.maximum(np.abs(first), 1.0)
                 unreliable[unreliable] = ~(agree & np.isfinite(first))
-            quad = rdp_from_log_excess(af, log_x + _QUAD_MARGIN + 16.0 * ULP * np.abs(log_x), 1)
+            quad = rdp_from_log_excess(af, log_x + margin, 1)
             # (1 − γ + γL)^α ≥ γ^α L^α gives the exact value ≥ (α log γ + α(α−1)/(2σ²))/(α − 1): a value below it
             # is the quadrature missing the mass, not a bound.
-            floor = (af * math.log(gamma) + af * (af - 1.0) / (2.0 * sig) / sig * (1.0 - 4.0 * ULP)) / (af - 1.0)
             unreliable |= ~(quad >= floor * (1.0 - 1e-12))
-        out[fractional] = np.where(unreliable, cap, np.minimum(quad, cap))
+        if lower:
+            value = np.where(unreliable | ~np.isfinite(low), floor, np.maximum(low, floor))
+            out[fractional] = np.minimum(value, cap)
+        else:
+            out[fractional] = np.where(unreliable, cap, np.minimum(quad, cap))
     return out
