@@ -49,7 +49,7 @@ MECHANISMS = [
     "RandResp p=0.6",
     "RandResp p=0.9",
 ]
-TABLE_ORDERS = np.array([2, 3, 8, 32, 128])
+TABLE_ORDERS = np.array(load_table("poisson_7_2_single_step")["orders"])
 
 # Spec §7.2: T6 and T5, uncapped, at α = 2, 3, 8, 32, 128.
 TABLE_72 = load_table("poisson_7_2_single_step")["rows"]
