@@ -172,3 +172,11 @@ def test_orders_beyond_the_limit_are_rejected_cleanly() -> None:
     with pytest.raises(pa.InvalidParameterError, match="alpha"):
         pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)).rdp([1e12])
     assert np.isfinite(pa.Laplace(1.0).subsampled(pa.Poisson(0.01)).rdp([2.0**20])[0])
+
+
+def test_exact_curves_have_a_certified_lower_side_at_tiny_noise() -> None:
+    # Where the exact Poisson Gaussian curve falls back to its convexity cap (tiny sigma) it is an upper bound only;
+    # "lower" uses the certified lower side (analytic bound), which stays below the upper value.
+    step = pa.Gaussian(1e-3).subsampled(pa.Poisson(0.01))
+    upper, lower = step.rdp([1.5, 3.0]), step.rdp([1.5, 3.0], bound="lower")
+    assert np.all(lower <= upper) and np.all(lower > 0.99 * upper)

@@ -177,6 +177,7 @@ REGISTRY.register(
         scale=Scale.ADD_REMOVE,
         applies=gaussian,
         evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
+        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), sigma_of(m)),
         description="exact RDP of the Poisson-subsampled Gaussian at every real order",
         upper=theorem(
             "Mironov, Talwar & Zhang 2019, Thms 4-5 (the sampled Gaussian's RDP is D_a((1-q)N(0)+qN(1) || N(0)))"
@@ -287,6 +288,7 @@ REGISTRY.register(
         scale=Scale.REPLACE_ONE,
         applies=gaussian,
         evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
+        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), sigma_of(m)),
         description="Poisson-subsampled Gaussian at doubled sensitivity (noise sigma/2)",
         upper=numerical(
             "no published proof; searches over every configuration of three gradients in the clip ball (1-d "
@@ -373,6 +375,9 @@ REGISTRY.register(
         scale=Scale.NOISE_MULTIPLIER,
         applies=gaussian,
         evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, add_remove_rate(s), sigma_of(m) / 2),
+        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(
+            a, add_remove_rate(s), sigma_of(m) / 2
+        ),
         description="Poisson-subsampled Gaussian RDP at noise sigma/2, every real order",
         upper=theorem("Birrell et al. 2024, Thm 3.1 (the N(., sigma^2/4) mixture)"),
         lower=realisable_pair("others contribute -C, the added record +C (Birrell et al. 2024, Lemma A.1 coupling)"),
