@@ -551,6 +551,7 @@ def test_closed_pipe_in_a_real_process() -> None:
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # the reader goes away before privamp writes (like `| head -1` after its line)
     err = proc.stderr.read().decode()
+    proc.stderr.close()
     proc.wait(timeout=120)
     assert "Traceback" not in err and "BrokenPipeError" not in err and err == ""
     assert proc.returncode in (0, 141)
