@@ -16,6 +16,9 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
+from cases import gaussian_profile as gauss
+from cases import laplace_profile as lap
+from cases import mp_gauss_delta, rel
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import load_table
@@ -28,25 +31,6 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 mp.mp.dps = 60
 
 RNG_SEED = 20180917
-
-
-def rel(a: float, b: float) -> float:
-    return abs(a - b) / max(abs(b), 1e-300)
-
-
-def gauss(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
-    return lambda e: pr.gaussian_log_delta(e, sigma)
-
-
-def lap(scale: float) -> Callable[[np.ndarray], np.ndarray]:
-    return lambda e: pr.laplace_log_delta(e, scale)
-
-
-def mp_gauss_delta(eps: float, eta: float) -> mp.mpf:
-    """δ(e^ε) = Φ(η/2 − ε/η) − e^ε Φ(−η/2 − ε/η) (Theorem 4, eq. (7)) at 400 digits (1 − δ may be ~1e-140)."""
-    with mp.workdps(400):
-        e, h = mp.mpf(eps), mp.mpf(eta)
-        return +(mp.ncdf(h / 2 - e / h) - mp.exp(e) * mp.ncdf(-h / 2 - e / h))
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -7,43 +7,19 @@ moments, in mpmath at 50+ digits, written in this file.
 
 from __future__ import annotations
 
-import functools as ft
 import math
 
 import mpmath as mp
 import numpy as np
 import pytest
+from cases import WOR_MECHANISMS
 
 from privamp.bounds import central_moments as cm
-from privamp.bounds.base import gaussian_rdp, laplace_rdp, randomized_response_rdp
 
 INF = math.inf
+MECHS = WOR_MECHANISMS
 
 
-def gauss(sigma: float) -> tuple:
-    return ft.partial(gaussian_rdp, sigma=sigma), INF, ft.partial(cm.gaussian_log_central_moments, sigma=sigma)
-
-
-def laplace(b: float) -> tuple:
-    return ft.partial(laplace_rdp, scale=b), 1.0 / b, ft.partial(cm.laplace_log_central_moments, scale=b)
-
-
-def rr(p: float) -> tuple:
-    return (
-        ft.partial(randomized_response_rdp, p=p),
-        abs(math.log(p / (1 - p))),
-        ft.partial(cm.randomized_response_log_central_moments, p=p),
-    )
-
-
-MECHS = {
-    "gauss5": gauss(5.0),
-    "laplace2": laplace(2.0),
-    "rr06": rr(0.6),
-    "gauss1": gauss(1.0),
-    "laplace05": laplace(0.5),
-    "rr09": rr(0.9),
-}
 
 
 def mp_gaussian_moment_series(ell: int, sigma) -> mp.mpf:

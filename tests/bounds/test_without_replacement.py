@@ -18,42 +18,21 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from cases import WOR_MECHANISMS
+from cases import wor_gaussian as gauss
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import load_table
 
 from privamp.bounds import central_moments as cm
 from privamp.bounds import without_replacement as wr
-from privamp.bounds.base import gaussian_rdp, laplace_rdp, pure_dp_rdp, randomized_response_rdp
+from privamp.bounds.base import gaussian_rdp, pure_dp_rdp, randomized_response_rdp
 from privamp.errors import InvalidParameterError
 
 INF = math.inf
+MECHS = WOR_MECHANISMS
 
 
-def gauss(sigma: float) -> tuple:
-    return ft.partial(gaussian_rdp, sigma=sigma), INF, ft.partial(cm.gaussian_log_central_moments, sigma=sigma)
-
-
-def laplace(b: float) -> tuple:
-    return ft.partial(laplace_rdp, scale=b), 1.0 / b, ft.partial(cm.laplace_log_central_moments, scale=b)
-
-
-def rr(p: float) -> tuple:
-    return (
-        ft.partial(randomized_response_rdp, p=p),
-        abs(math.log(p / (1 - p))),
-        ft.partial(cm.randomized_response_log_central_moments, p=p),
-    )
-
-
-MECHS = {
-    "gauss5": gauss(5.0),
-    "laplace2": laplace(2.0),
-    "rr06": rr(0.6),
-    "gauss1": gauss(1.0),
-    "laplace05": laplace(0.5),
-    "rr09": rr(0.9),
-}
 
 # mpmath RDP curves (exact, high precision) of the same mechanisms, for the references.
 MP_EPS = {
