@@ -13,37 +13,12 @@ import mpmath as mp
 import numpy as np
 import pytest
 from cases import WOR_MECHANISMS
+from oracles import gaussian_moment_series as mp_gaussian_moment_series
 
 from privamp.bounds import central_moments as cm
 
 INF = math.inf
 MECHS = WOR_MECHANISMS
-
-
-
-
-def mp_gaussian_moment_series(ell: int, sigma) -> mp.mpf:
-    """B(l) = Σ_{n ≥ l/2} v^n/n! Δ_{l,n}, v = 1/(2σ²), Δ_{l,n} = Σ_i (−1)^{l−i} C(l,i) (i(i−1))^n (exact ints).
-
-    A sum of non-negative terms (fixed-size spec §1.5); stopped with the tail bound
-    Δ_{l,n} ≤ 2^l (l(l−1))^n, i.e. the tail after n is ≤ 2^{l+1} (v l(l−1))^{n+1}/(n+1)! once n+1 > 2 v l².
-    """
-    v = 1 / (2 * mp.mpf(sigma) ** 2)
-    base = [i * (i - 1) for i in range(ell + 1)]
-    signs = [(-1) ** (ell - i) * math.comb(ell, i) for i in range(ell + 1)]
-    n0 = ell // 2
-    powers = [b**n0 for b in base]
-    total = mp.mpf(0)
-    n = n0
-    m = v * ell * (ell - 1)
-    while True:
-        delta = sum(s * p for s, p in zip(signs, powers, strict=True))
-        assert delta >= 0
-        total += v**n / mp.factorial(n) * delta
-        n += 1
-        powers = [p * b for p, b in zip(powers, base, strict=True)]
-        if n > 2 * m and 2 ** (ell + 1) * m**n / mp.factorial(n) < mp.mpf(10) ** (-mp.mp.dps) * total:
-            return total
 
 
 def mp_moment_direct(ell: int, h) -> mp.mpf:
