@@ -10,7 +10,7 @@ import re
 import sys
 from typing import NoReturn
 
-from privamp.errors import InvalidParameterError, PrivampError
+from privamp.errors import PrivampError
 
 #: Errors from the library's numerics that are reported as one line rather than a traceback.
 NUMERIC_ERRORS = (ValueError, ArithmeticError, RuntimeError)  # OverflowError, ZeroDivisionError are ArithmeticError
@@ -31,11 +31,6 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def _short_repr(value: object) -> str:
-    text = " ".join(repr(value).split())
-    return text if len(text) <= MAX_REPR else text[: MAX_REPR - 1] + "…"
-
-
 def shorten(message: str) -> str:
     """One line, with function reprs collapsed and long literals (arrays, lists) cut to ~100 characters."""
     text = " ".join(str(message).split())
@@ -45,9 +40,8 @@ def shorten(message: str) -> str:
 
 
 def message(exc: BaseException) -> str:
-    """The one-line message for ``exc``: the parameter and its allowed range, or what failed."""
-    if isinstance(exc, InvalidParameterError):
-        return shorten(f"{exc.name} must be {exc.allowed}; got {_short_repr(exc.value)}")
+    """The one-line message for ``exc``: the parameter and its allowed range (the library's message already quotes the
+    value shortened, :func:`privamp.errors.short_repr`), or what failed."""
     if isinstance(exc, UsageError | PrivampError):
         return shorten(str(exc))
     detail = str(exc) or "no message"
