@@ -17,10 +17,11 @@ only (they are labelled as such in the result's ``evidence``).
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from numpy.typing import ArrayLike
@@ -32,7 +33,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.registry import BEST, LOWER
 from privamp.rounding import round_up
-from privamp.routes.base import Answer, best_of
+from privamp.routes.base import Answer, Floor, best_of
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
@@ -62,7 +63,8 @@ class OrderRangeWarning(UserWarning):
 class EpsilonResult:
     """An (ε, δ)-DP guarantee. ``epsilon`` is an upper bound; ``lower_epsilon`` is a rigorous lower bound on the
     true ε(δ) or ``None``; ``rdp_floor_epsilon`` is the smallest ε any RDP accountant could certify from the best
-    known RDP lower bound (not a lower bound on the true ε). ``evidence`` says what ``epsilon`` rests on."""
+    known RDP lower bound (not a lower bound on the true ε), computed on first access (a second minimisation that a
+    caller who never reads it does not pay for). ``evidence`` says what ``epsilon`` rests on."""
 
     epsilon: float
     delta: float
@@ -70,11 +72,16 @@ class EpsilonResult:
     bound: str
     conversion: str | None
     lower_epsilon: float | None = None
-    rdp_floor_epsilon: float | None = None
     method: str = "rdp"
     route: str = "rdp"
     evidence: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    _floor: Floor | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rdp_floor_epsilon(self) -> float | None:
+        """The RDP floor at ``delta`` (``None`` when no route gives one or a step has no known RDP lower bound)."""
+        return None if self._floor is None else self._floor.value
 
 
 @dataclass(frozen=True)
@@ -144,47 +151,69 @@ class Accountant:
         for item in entries:
             event, count = _entry(item)
             merged[event] = merged.get(event, 0) + count
-        self._entries = tuple(merged.items())
-        self._composition = Composition(self._entries) if self._entries else None
+        # compose() links a child to its parent and merges the chain on first use: linear in the number of phases
+        self._merged: dict[SubsampledMechanism, int] | None = merged
+        self._link: tuple[Accountant, tuple[SubsampledMechanism, int]] | None = None  # (parent, step) until merged
+        self._composition: Composition | None = None
+        self._rdp_routes: dict[tuple[str, Conversion, str], RdpRoute] = {}
         self._pld = PldRoute() if _pld is None else _pld  # shared along compose() chains: its cache is per composition
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
         """The distinct steps composed so far, each with its count."""
-        return self._entries
+        return tuple(self._merge().items())
 
     @property
     def steps(self) -> int:
         """Total number of steps composed."""
-        return sum(c for _, c in self._entries)
+        return sum(self._merge().values())
 
     def compose(self, event: SubsampledMechanism | Mechanism, count: int = 1) -> Accountant:
         """A new accountant with ``count`` more runs of ``event`` (a bare mechanism means no sampling)."""
-        return Accountant(
-            conversion=self.conversion,
-            orders=self.orders,
-            refine=self.refine,
-            allow_numerical=self.allow_numerical,
-            best_routes=self.best_routes,
-            entries=(*self._entries, _entry((event, count))),
-            _pld=self._pld,
-        )
+        child = copy.copy(self)
+        child._merged, child._link = None, (self, _entry((event, count)))
+        child._composition, child._rdp_routes = None, {}
+        return child
+
+    def _merge(self) -> dict[SubsampledMechanism, int]:
+        """The distinct steps with their counts: the nearest merged ancestor's, plus the steps composed since."""
+        if self._merged is None:
+            added: list[tuple[SubsampledMechanism, int]] = []
+            node = self
+            while node._link is not None:  # an accountant has either a link or its merged steps
+                node, step = node._link
+                added.append(step)
+            merged = dict(node._merged or {})
+            for event, count in reversed(added):
+                merged[event] = merged.get(event, 0) + count
+            self._merged, self._link = merged, None
+        return self._merged
 
     # ------------------------------------------------------------------------------------------------ routes
     def _comp(self) -> Composition:
         if self._composition is None:
-            raise InvalidParameterError("accountant", "empty", "at least one composed event")
+            entries = self.entries
+            if not entries:
+                raise InvalidParameterError("accountant", "empty", "at least one composed event")
+            self._composition = Composition(entries)
         return self._composition
 
     def _rdp_route(self, curve: str = BEST, conversion: Conversion | None = None, route: str = "rdp") -> RdpRoute:
-        return RdpRoute(
-            curve=curve,
-            conversion=self.conversion if conversion is None else conversion,
-            orders=self.orders,
-            refine=self.refine,
-            allow_numerical=self.allow_numerical,
-            search="analytical" if route == "analytical" else "grid",
-        )
+        """The RDP route (built once per curve, conversion and search: re-queries reuse it)."""
+        conv = self.conversion if conversion is None else conversion
+        search = "analytical" if route == "analytical" else "grid"
+        key = (curve, conv, search)
+        hit = self._rdp_routes.get(key)
+        if hit is None:
+            hit = self._rdp_routes[key] = RdpRoute(
+                curve=curve,
+                conversion=conv,
+                orders=self.orders,
+                refine=self.refine,
+                allow_numerical=self.allow_numerical,
+                search=search,
+            )
+        return hit
 
     def _routes(self, bound: str, route: str | None, conversion: Conversion | None) -> list[Route]:
         """The routes ``bound`` (and ``route``) ask for; see the module docstring."""
@@ -215,7 +244,7 @@ class Accountant:
         """A named bound used for ε or δ must be a (proven, unless opted in) upper bound for every composed step."""
         if bound == BEST:
             return
-        for event, _ in self._entries:
+        for event in self._merge():
             b = REGISTRY.get(event, bound)
             if not b.is_guarantee(self.allow_numerical):
                 why = "a lower bound is no guarantee" if b.upper is None else "it is verified numerically only"
@@ -265,11 +294,11 @@ class Accountant:
             bound=a.bound,
             conversion=a.conversion,
             lower_epsilon=a.lower,
-            rdp_floor_epsilon=a.floor,
             method=a.method,
             route=a.route,
             evidence=a.evidence,
             warnings=a.warnings,
+            _floor=a.floor,
         )
 
     def delta(

@@ -11,7 +11,7 @@ independently, the largest rigorous lower value: the interval in which the truth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -23,13 +23,40 @@ if TYPE_CHECKING:
 Entries = tuple[tuple["SubsampledMechanism", int], ...]
 
 
+class Floor:
+    """The RDP floor of an answer (the smallest ε any RDP accountant could certify), computed on first use: it costs a
+    second minimisation and is informational only, so a query that never reads it never pays for it."""
+
+    def __init__(self, compute: Callable[[], float | None]) -> None:
+        self._compute: Callable[[], float | None] | None = compute
+        self._value: float | None = None
+
+    @property
+    def value(self) -> float | None:
+        if self._compute is not None:
+            self._value, self._compute = self._compute(), None
+        return self._value
+
+
+def highest_floor(floors: Sequence[Floor]) -> Floor | None:
+    """The largest of ``floors`` (ignoring those with no value), itself lazy; the floor itself when there is one."""
+    if len(floors) <= 1:
+        return floors[0] if floors else None
+
+    def compute() -> float | None:
+        values = [v for v in (f.value for f in floors) if v is not None]
+        return max(values) if values else None
+
+    return Floor(compute)
+
+
 @dataclass(frozen=True)
 class Answer:
     """A route's answer to ε(δ) (``value`` = ε) or to δ(ε) (``value`` = log δ).
 
     ``value`` is certified (an upper bound); ``lower`` is a rigorous lower bound on the true value or ``None``;
     ``floor`` (RDP routes, ε queries) is the smallest ε any RDP accountant could certify — not a lower bound on the
-    truth. ``evidence`` lists what the value rests on.
+    truth; it is computed on first use (:class:`Floor`). ``evidence`` lists what the value rests on.
     """
 
     route: str
@@ -38,7 +65,7 @@ class Answer:
     method: str
     evidence: tuple[str, ...]
     lower: float | None = None
-    floor: float | None = None
+    floor: Floor | None = None
     alpha: float | None = None
     conversion: str | None = None
     warnings: tuple[str, ...] = ()
@@ -68,7 +95,5 @@ def best_of(answers: Sequence[Answer]) -> Answer:
         raise ValueError("best_of needs at least one answer")
     winner = min(answers, key=lambda a: a.value)
     lowers = [a.lower for a in answers if a.lower is not None]
-    floors = [a.floor for a in answers if a.floor is not None]
     lower = max(lowers) if lowers else None
-    floor = max(floors) if floors else None
-    return replace(winner, lower=lower, floor=floor)
+    return replace(winner, lower=lower, floor=highest_floor([a.floor for a in answers if a.floor is not None]))

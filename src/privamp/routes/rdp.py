@@ -26,7 +26,7 @@ from privamp.bounds.conversion import Conversion, epsilon_from_rdp, log_delta_fr
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.registry import BEST, LOWER
 from privamp.rounding import SAFETY_MARGIN, round_up
-from privamp.routes.base import Answer
+from privamp.routes.base import Answer, Floor
 from privamp.routes.composition import RDP_COMPOSITION, Composition
 from privamp.validation import MAX_FINITE_ORDER, check_orders
 
@@ -119,7 +119,7 @@ class RdpRoute:
             bound=self._label(comp, alpha),
             method=self.name,
             evidence=self._evidence(comp, alpha),
-            floor=self.floor_epsilon(comp, delta) if self.curve == BEST else None,
+            floor=Floor(lambda: self.floor_epsilon(comp, delta)) if self.curve == BEST else None,
             alpha=alpha,
             conversion=conv.value,
             warnings=notes,
