@@ -156,6 +156,7 @@ class Accountant:
         self._link: tuple[Accountant, tuple[SubsampledMechanism, int]] | None = None  # (parent, step) until merged
         self._composition: Composition | None = None
         self._rdp_routes: dict[tuple[str, Conversion, str], RdpRoute] = {}
+        self._answers: dict[tuple[str, float, str, str | None, Conversion | None], Answer] = {}
         self._pld = PldRoute() if _pld is None else _pld  # shared along compose() chains: its cache is per composition
 
     @property
@@ -172,7 +173,7 @@ class Accountant:
         """A new accountant with ``count`` more runs of ``event`` (a bare mechanism means no sampling)."""
         child = copy.copy(self)
         child._merged, child._link = None, (self, _entry((event, count)))
-        child._composition, child._rdp_routes = None, {}
+        child._composition, child._rdp_routes, child._answers = None, {}, {}
         return child
 
     def _merge(self) -> dict[SubsampledMechanism, int]:
@@ -254,6 +255,16 @@ class Accountant:
                     f"a proven upper bound ({why}; numerically verified bounds need allow_numerical=True)",
                 )
 
+    def _cached_ask(
+        self, question: str, value: float, bound: str, route: str | None, conv: Conversion | None
+    ) -> Answer:
+        """:meth:`_ask` for these arguments, remembered: a repeated query is answered without a new search."""
+        key = (question, value, bound, route, conv)
+        hit = self._answers.get(key)
+        if hit is None:
+            hit = self._answers[key] = self._ask(self._routes(bound, route, conv), question, value)
+        return hit
+
     def _ask(self, routes: list[Route], question: str, value: float) -> Answer:
         comp = self._comp()
         answers: list[Answer] = []
@@ -285,7 +296,7 @@ class Accountant:
         """Smallest certified ε such that the composition is (ε, δ)-DP (``bound``, ``route``: module docstring)."""
         d = check_open_unit("delta", delta)
         conv = None if conversion is None else Conversion.parse(conversion)
-        a = self._ask(self._routes(bound, route, conv), "epsilon", d)
+        a = self._cached_ask("epsilon", d, bound, route, conv)
         _warn(a.warnings)
         return EpsilonResult(
             epsilon=a.value,
@@ -314,7 +325,7 @@ class Accountant:
         δ is at most 1; a finite log δ is never reported as δ = 0 (it rounds up to the smallest subnormal)."""
         e = check_nonnegative("epsilon", epsilon)
         conv = None if conversion is None else Conversion.parse(conversion)
-        a = self._ask(self._routes(bound, route, conv), "delta", e)
+        a = self._cached_ask("delta", e, bound, route, conv)
         _warn(a.warnings)
         return DeltaResult(
             delta=_delta_from_log(a.value),
