@@ -1,0 +1,272 @@
+"""Interop with dp_accounting: DpEvent → privamp steps (each kind against the natively built steps), round trips both
+ways, the noise-scale convention against the Gaussian closed form and dp_accounting's own accountants, and the
+refusals."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+dpa = pytest.importorskip("dp_accounting")
+
+import oracles  # noqa: E402
+from dp_accounting import dp_event as de  # noqa: E402
+from dp_accounting.pld.pld_privacy_accountant import PLDAccountant  # noqa: E402
+from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant  # noqa: E402
+
+import privamp as pa  # noqa: E402
+from privamp.errors import InvalidParameterError, UnsupportedError  # noqa: E402
+from privamp.integrations.dp_accounting import (  # noqa: E402
+    UnsupportedDpEventError,
+    epsilon_from_dp_event,
+    from_dp_event,
+    to_dp_event,
+)
+
+AR, RO = pa.Neighboring.ADD_REMOVE, pa.Neighboring.REPLACE_ONE
+FAST = ("rdp", "profile")
+#: dp_accounting's PLD grid in the comparisons, and the slack allowed above privamp's upper bound: its pessimistic
+#: discretisation rounds each privacy-loss value up by less than one interval; measured dp(1e-3) − dp(1e-5) = 7e-4
+#: at the Poisson case below, so 10 intervals cover the overshoot at 1e-4.
+GRID = 1e-4
+SLACK = 10 * GRID
+
+
+def gaussian(q: float, sigma: float) -> object:
+    return de.PoissonSampledDpEvent(q, de.GaussianDpEvent(sigma))
+
+
+def test_importing_the_module_does_not_import_dp_accounting() -> None:
+    code = "import sys, privamp.integrations.dp_accounting; assert 'dp_accounting' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    ("event", "step"),
+    [
+        (de.GaussianDpEvent(1.5), pa.Gaussian(1.5).subsampled(pa.NoSampling(), AR)),
+        (de.LaplaceDpEvent(2.0), pa.Laplace(2.0).subsampled(pa.NoSampling(), AR)),
+        (gaussian(0.01, 1.1), pa.Gaussian(1.1).subsampled(pa.Poisson(0.01), AR)),
+        (de.PoissonSampledDpEvent(0.2, de.LaplaceDpEvent(3.0)), pa.Laplace(3.0).subsampled(pa.Poisson(0.2), AR)),
+        (
+            de.SampledWithoutReplacementDpEvent(6000, 64, de.GaussianDpEvent(0.9)),
+            pa.Gaussian(0.9).subsampled(pa.WithoutReplacement(64, 6000), AR),
+        ),
+        (
+            de.SampledWithReplacementDpEvent(6000, 64, de.GaussianDpEvent(0.9)),
+            pa.Gaussian(0.9).subsampled(pa.WithReplacement(64, 6000), AR),
+        ),
+    ],
+)
+def test_each_event_kind_is_the_native_step(event: object, step: pa.SubsampledMechanism) -> None:
+    assert from_dp_event(event, neighboring="add-remove") == ((step, 1),)
+    assert from_dp_event(de.SelfComposedDpEvent(event, 7), neighboring=dpa.NeighboringRelation.ADD_OR_REMOVE_ONE) == (
+        (step, 7),
+    )
+
+
+def test_compositions_flatten_multiply_and_merge_in_first_seen_order() -> None:
+    a, b = gaussian(0.01, 1.0), de.SampledWithoutReplacementDpEvent(1000, 10, de.GaussianDpEvent(2.0))
+    event = de.ComposedDpEvent(
+        [de.SelfComposedDpEvent(de.ComposedDpEvent([a, b, de.NoOpDpEvent()]), 3), a, de.SelfComposedDpEvent(b, 0)]
+    )
+    step_a = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), AR)
+    step_b = pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(10, 1000), AR)
+    assert from_dp_event(event, neighboring="add-remove") == ((step_a, 4), (step_b, 3))
+    assert from_dp_event(de.NoOpDpEvent(), neighboring="add-remove") == ()
+
+
+def test_gaussians_composed_on_one_batch_are_one_gaussian() -> None:
+    """Mironov, Talwar & Zhang 2019, §3: σ_eff = (Σ σᵢ⁻²)^(−1/2), rounded to the smaller (safe) side."""
+    inner = de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.SelfComposedDpEvent(de.GaussianDpEvent(2.0), 3)])
+    ((step, count),) = from_dp_event(de.PoissonSampledDpEvent(0.05, inner), neighboring="add-remove")
+    exact = (1 + 3 / 4) ** -0.5
+    assert count == 1 and step.sampling == pa.Poisson(0.05)
+    assert isinstance(step.mechanism, pa.Gaussian)
+    assert step.mechanism.sigma <= exact and step.mechanism.sigma == pytest.approx(exact, rel=1e-9)
+    nothing = de.PoissonSampledDpEvent(0.05, de.SelfComposedDpEvent(de.GaussianDpEvent(1.0), 0))
+    assert from_dp_event(nothing, neighboring="add-remove") == ()
+
+
+def test_randomized_response_two_buckets_under_replace_one() -> None:
+    """dp_accounting's RR(p', 2) keeps the bit with probability 1 − p'/2: p' = 1/2 is privamp's p = 3/4, ε(∞) = ln 3."""
+    ((step, _),) = from_dp_event(de.RandomizedResponseDpEvent(0.5, 2), neighboring="replace-one")
+    assert step == pa.RandomizedResponse(0.75).subsampled(pa.NoSampling(), RO)
+    assert step.mechanism.epsilon_infinity == pytest.approx(math.log(3), rel=1e-12)
+    # 1 − 0.3/2 rounds towards 1/2 in binary: the conversion steps back to the less private side
+    ((rounded, _),) = from_dp_event(de.RandomizedResponseDpEvent(0.3, 2), neighboring="replace-one")
+    assert isinstance(rounded.mechanism, pa.RandomizedResponse) and rounded.mechanism.p >= 0.85
+
+
+ROUND_TRIPS = [
+    [(pa.Gaussian(1.1).subsampled(pa.Poisson(0.01), AR), 900)],
+    [(pa.Gaussian(0.8).subsampled(pa.WithoutReplacement(32, 1000), RO), 50)],
+    [
+        (pa.Gaussian(1.0).subsampled(pa.Poisson(0.02, 5000), RO), 100),
+        (pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(100, 5000), RO), 1),
+        (pa.Laplace(3.0).subsampled(pa.NoSampling(), RO), 4),
+        (pa.RandomizedResponse(0.75).subsampled(pa.NoSampling(), RO), 2),
+    ],
+    [(pa.Laplace(1.5).subsampled(pa.WithReplacement(8, 100), AR), 3), (pa.Gaussian(4.0), 1)],
+]
+
+
+@pytest.mark.parametrize("entries", ROUND_TRIPS)
+@pytest.mark.parametrize("noise_scale", ["record", "relation"])
+def test_privamp_to_dp_event_and_back_is_identical(entries: list, noise_scale: str) -> None:
+    expected = pa.Accountant(entries=entries).entries
+    relation = expected[0][0].neighboring
+    sizes = {s.sampling.dataset_size for s, _ in expected if isinstance(s.sampling, pa.Poisson)}
+    back = from_dp_event(
+        to_dp_event(entries, noise_scale=noise_scale),
+        neighboring=relation,
+        noise_scale=noise_scale,
+        dataset_size=sizes.pop() if sizes else None,
+    )
+    assert back == expected
+
+
+def test_noise_scale_relation_halves_sigma_under_replace_one_only() -> None:
+    step = pa.Gaussian(2.0).subsampled(pa.Poisson(0.1), RO)
+    assert to_dp_event(step, noise_scale="relation") == gaussian(0.1, 1.0)
+    assert to_dp_event(step) == gaussian(0.1, 2.0)
+    assert to_dp_event(pa.Gaussian(2.0), noise_scale="relation") == de.GaussianDpEvent(2.0)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        de.GaussianDpEvent(0.7),
+        de.SelfComposedDpEvent(gaussian(0.01, 1.1), 900),
+        de.ComposedDpEvent(
+            [
+                de.SelfComposedDpEvent(gaussian(0.01, 1.0), 100),
+                de.SampledWithoutReplacementDpEvent(1000, 10, de.LaplaceDpEvent(2.0)),
+                de.SelfComposedDpEvent(de.SampledWithReplacementDpEvent(1000, 10, de.GaussianDpEvent(3.0)), 5),
+            ]
+        ),
+    ],
+)
+def test_dp_event_to_privamp_and_back_is_equal(event: object) -> None:
+    for relation in ("add-remove", "replace-one"):
+        assert to_dp_event(from_dp_event(event, neighboring=relation, noise_scale="record")) == event
+    assert to_dp_event(from_dp_event(event, neighboring=RO, noise_scale="relation"), noise_scale="relation") == event
+
+
+def test_epsilon_of_a_converted_event_is_the_native_epsilon() -> None:
+    """A nested event (two phases, the second itself a composition) against the steps composed by hand."""
+    phase = de.ComposedDpEvent(
+        [gaussian(0.02, 1.2), de.SampledWithoutReplacementDpEvent(500, 10, de.GaussianDpEvent(1.5))]
+    )
+    event = de.ComposedDpEvent([de.SelfComposedDpEvent(gaussian(0.02, 1.2), 200), de.SelfComposedDpEvent(phase, 50)])
+    native = (
+        pa.Accountant(best_routes=FAST)
+        .compose(pa.Gaussian(1.2).subsampled(pa.Poisson(0.02)), 250)
+        .compose(pa.Gaussian(1.5).subsampled(pa.WithoutReplacement(10, 500)), 50)
+    )
+    converted = epsilon_from_dp_event(event, 1e-5, neighboring="add-remove", best_routes=FAST)
+    assert converted == native.epsilon(1e-5)
+
+
+def test_poisson_gaussian_interval_contains_dp_accounting_pld() -> None:
+    """privamp's lower ≤ dp_accounting's pessimistic PLD at a fine grid ≤ privamp's upper + the grid's slack."""
+    event = de.SelfComposedDpEvent(gaussian(0.01, 1.0), 1000)
+    ours = epsilon_from_dp_event(event, 1e-5, neighboring=dpa.NeighboringRelation.ADD_OR_REMOVE_ONE)
+    theirs = PLDAccountant(dpa.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=GRID)
+    theirs.compose(event)
+    value = theirs.get_epsilon(1e-5)
+    assert ours.lower_epsilon is not None
+    assert ours.lower_epsilon <= value <= ours.epsilon + SLACK
+    assert ours.epsilon - ours.lower_epsilon < 1e-3  # privamp's interval is tight here
+
+
+def test_noise_scales_under_replace_one_against_the_gaussian_closed_form() -> None:
+    """Ten Gaussian releases at σ = 4 under replace-one. ``record``: a shift of 2C, μ = 2√10/4 (dp_accounting's
+    PLDAccountant reads it so); ``relation``: a shift of C, μ = √10/4 (its RdpAccountant reads it so, an RDP upper
+    bound of the same pair). The exact ε of each pair (Balle & Wang 2018, Thm 8) lies in privamp's interval."""
+    event, delta = de.SelfComposedDpEvent(de.GaussianDpEvent(4.0), 10), 1e-6
+    record = epsilon_from_dp_event(event, delta, neighboring="replace-one", noise_scale="record")
+    relation = epsilon_from_dp_event(event, delta, neighboring="replace-one", noise_scale="relation")
+    for result, mu in ((record, 2 * math.sqrt(10) / 4), (relation, math.sqrt(10) / 4)):
+        exact = float(oracles.gaussian_epsilon(delta, mu))
+        assert result.lower_epsilon is not None and result.lower_epsilon <= exact <= result.epsilon
+        assert result.epsilon - result.lower_epsilon < 1e-3
+    pld = PLDAccountant(dpa.NeighboringRelation.REPLACE_ONE, value_discretization_interval=GRID)
+    pld.compose(event)
+    assert record.lower_epsilon is not None and record.lower_epsilon <= pld.get_epsilon(delta) <= record.epsilon + SLACK
+    rdp = RdpAccountant(neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE)
+    rdp.compose(event)
+    assert relation.lower_epsilon is not None
+    assert relation.lower_epsilon <= rdp.get_epsilon(delta) < record.lower_epsilon
+
+
+@pytest.mark.parametrize(
+    ("event", "named"),
+    [
+        (de.NonPrivateDpEvent(), "NonPrivateDpEvent"),
+        (de.UnsupportedDpEvent(), "UnsupportedDpEvent"),
+        (de.ZCDpEvent(0.5), "ZCDpEvent"),
+        (de.DiscreteLaplaceDpEvent(1.0, 1), "DiscreteLaplaceDpEvent"),
+        (de.SingleEpochTreeAggregationDpEvent(1.0, 10), "SingleEpochTreeAggregationDpEvent"),
+        (de.RepeatAndSelectDpEvent(de.GaussianDpEvent(1.0), 3.0, 1.0), "RepeatAndSelectDpEvent"),
+        (de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.NonPrivateDpEvent()]), "NonPrivateDpEvent"),
+        (de.GaussianDpEvent(0.0), "GaussianDpEvent"),
+        (de.PoissonSampledDpEvent(0.1, gaussian(0.1, 1.0)), "PoissonSampledDpEvent"),
+        (
+            de.PoissonSampledDpEvent(0.1, de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.LaplaceDpEvent(1.0)])),
+            "PoissonSampledDpEvent",
+        ),
+        (de.RandomizedResponseDpEvent(0.5, 3), "RandomizedResponseDpEvent"),
+        (de.RandomizedResponseDpEvent(0.5, 2), "RandomizedResponseDpEvent"),  # under add-remove
+    ],
+)
+def test_unsupported_events_raise_naming_the_event(event: object, named: str) -> None:
+    with pytest.raises(UnsupportedDpEventError, match=named) as info:
+        from_dp_event(event, neighboring="add-remove")
+    assert isinstance(info.value, ValueError) and type(info.value.event).__name__ == named
+
+
+def test_the_relation_and_the_noise_scale_are_explicit() -> None:
+    event = de.GaussianDpEvent(1.0)
+    with pytest.raises(TypeError):
+        from_dp_event(event)  # type: ignore[call-arg]
+    with pytest.raises(InvalidParameterError, match=r"noise_scale.*'record'.*'relation'"):
+        from_dp_event(event, neighboring="replace-one")
+    with pytest.raises(InvalidParameterError, match="noise_scale"):
+        from_dp_event(event, neighboring="add-remove", noise_scale="clip")
+    with pytest.raises(UnsupportedError, match="REPLACE_SPECIAL"):
+        from_dp_event(event, neighboring=dpa.NeighboringRelation.REPLACE_SPECIAL)
+    with pytest.raises(InvalidParameterError, match="neighboring"):
+        from_dp_event(event, neighboring="swap")
+    # randomized response has no noise scale: none needed
+    assert from_dp_event(de.RandomizedResponseDpEvent(0.5, 2), neighboring="replace-one")
+    with pytest.raises(InvalidParameterError, match="event"):
+        from_dp_event(pa.Gaussian(1.0), neighboring="add-remove")
+    with pytest.raises(InvalidParameterError, match="releases"):
+        epsilon_from_dp_event(de.NoOpDpEvent(), 1e-5, neighboring="add-remove")
+
+
+@pytest.mark.parametrize(
+    ("steps", "match"),
+    [
+        (pa.PureDP(1.0), "PureDP"),
+        (pa.RdpCurve(lambda a: a / 2, neighboring="add-remove"), "RdpCurve"),
+        (pa.RandomizedResponse(0.2).subsampled(pa.NoSampling(), RO), "0.8"),
+        (pa.RandomizedResponse(0.8), "replace-one"),
+        (
+            [
+                (pa.Gaussian(1.0).subsampled(pa.Poisson(0.1), AR), 1),
+                (pa.Gaussian(1.0).subsampled(pa.Poisson(0.1), RO), 1),
+            ],
+            "one",
+        ),
+        ([], "at least one step"),
+        ("gaussian", "steps"),
+    ],
+)
+def test_to_dp_event_refuses_what_has_no_event(steps: object, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        to_dp_event(steps)
