@@ -25,10 +25,15 @@ RDP_COMPOSITION = "theorem: Mironov 2017, Prop. 1 (RDP composes adaptively)"
 
 @dataclass(frozen=True)
 class ComposedCurve:
-    """Composed RDP values at some orders, and for each order the names of the bounds that supplied them."""
+    """Composed RDP values at some orders and, for each distinct step, the name of the bound chosen at each order."""
 
     values: FloatArray
-    sources: tuple[frozenset[str], ...]
+    per_step: tuple[tuple[str, ...], ...]
+
+    @property
+    def sources(self) -> tuple[frozenset[str], ...]:
+        """For each order, the names of the bounds that supplied the composed value."""
+        return tuple(frozenset(names) for names in zip(*self.per_step, strict=True))
 
 
 @dataclass
@@ -37,6 +42,7 @@ class Composition:
 
     entries: Entries
     _cache: dict[tuple[bytes, str, bool], ComposedCurve] = field(default_factory=dict, repr=False)
+    _evaluated: dict[tuple[str, bool], list[tuple[FloatArray, ComposedCurve]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not self.entries:
@@ -56,23 +62,30 @@ class Composition:
         hit = self._cache.get(key)
         if hit is None:
             total = np.zeros(alphas.shape)
-            sources: list[set[str]] = [set() for _ in range(alphas.size)]
+            per_step: list[tuple[str, ...]] = []
             for event, count in self.entries:
                 c = REGISTRY.curve(event, alphas, curve, allow_numerical=allow_numerical)
                 total = total + count * c.values
-                for s, name in zip(sources, c.sources, strict=True):
-                    s.add(name)
-            hit = self._cache[key] = ComposedCurve(total, tuple(frozenset(s) for s in sources))
+                per_step.append(c.sources)
+            hit = self._cache[key] = ComposedCurve(total, tuple(per_step))
+            self._evaluated.setdefault((curve, allow_numerical), []).append((alphas.copy(), hit))
         return hit
+
+    def sources_at(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
+        """For each distinct step, the bound chosen at ``alpha`` (taken from a curve already composed there)."""
+        for alphas, composed in self._evaluated.get((curve, allow_numerical), ()):
+            where = np.flatnonzero(alphas == alpha)
+            if where.size:
+                return tuple(names[int(where[0])] for names in composed.per_step)
+        return tuple(names[0] for names in self.rdp(np.array([alpha]), curve, allow_numerical).per_step)
 
     def evidence(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
         """What the composed curve at ``alpha`` rests on: each chosen bound's evidence, once."""
         out: dict[str, None] = {}
-        for event, _ in self.entries:
-            for name in REGISTRY.curve(event, np.array([alpha]), curve, allow_numerical=allow_numerical).sources:
-                b = REGISTRY.get(event, name)
-                claim = b.upper if curve != "lower" and b.upper is not None else b.lower
-                out[f"{name} — {claim}"] = None
+        for (event, _), name in zip(self.entries, self.sources_at(alpha, curve, allow_numerical), strict=True):
+            b = REGISTRY.get(event, name)
+            claim = b.upper if curve != "lower" and b.upper is not None else b.lower
+            out[f"{name} — {claim}"] = None
         return tuple(out)
 
 
