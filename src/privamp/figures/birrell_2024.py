@@ -135,7 +135,7 @@ def fig1(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig1",
-        title="Birrell et al. 2024, Fig. 1 — sampling with replacement: privacy depends on |B|, not only on q",
+        title="Birrell et al. 2024, Fig. 1: with replacement, by |B|",
         caption=(
             "Lower bounds (Theorem 3.7, computed by App. D.2.1) on the Rényi-DP of one DP-SGD step whose minibatch "
             "is |B| indices drawn uniformly WITH replacement from |D| records, add/remove neighbours, noise "
@@ -172,7 +172,7 @@ def fig2(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig2",
-        title="Birrell et al. 2024, Fig. 2 — fixed-size sampling without replacement, replace-one: one step",
+        title="Birrell et al. 2024, Fig. 2: replace-one, one step",
         caption=(
             "Upper bounds on the Rényi-DP of one DP-SGD step whose minibatch is |B| = 120 of |D| = 50 000 records "
             "drawn without replacement, neighbouring datasets differing in one replaced record, noise multiplier "
@@ -194,7 +194,7 @@ def fig2(progress: Progress = no_progress) -> Figure:
 def _epsilon_figure(deltas: FloatArray, series_spec: Iterable[tuple[str, FloatArray, FloatArray, str]]) -> Panel:
     """One (ε, δ) panel: each (label, orders, per-step RDP, style) composed over 250 epochs and converted."""
     series = tuple(Series(label, deltas, epsilons(a, r, deltas), s) for label, a, r, s in series_spec)
-    return Panel(f"σ = 6, |B| = 120, |D| = 50 000, {EPOCHS} epochs (T = {STEPS:.2f})", "δ", "ε", series, "log")
+    return Panel(f"σ = 6, |B| = 120, |D| = 50 000, {EPOCHS} epochs", "δ", "ε after T = 104 167 steps", series, "log")
 
 
 def fig3(progress: Progress = no_progress) -> Figure:
@@ -211,7 +211,7 @@ def fig3(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig3",
-        title="Birrell et al. 2024, Fig. 3 — (ε, δ) of 250 epochs of fixed-size DP-SGD, replace-one",
+        title="Birrell et al. 2024, Fig. 3: (ε, δ) after 250 epochs",
         caption=(
             "ε against δ after 250 epochs (T = 104 166.67 steps) of DP-SGD with minibatches of |B| = 120 of "
             "|D| = 50 000 records drawn without replacement, replace-one neighbours, σ = 6: T times the per-step "
@@ -244,7 +244,7 @@ def fig4(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig4",
-        title="Birrell et al. 2024, Fig. 4 (top) — fixed-size versus Poisson DP-SGD, replace-one, 250 epochs",
+        title="Birrell et al. 2024, Fig. 4 (top): fixed size vs Poisson",
         caption=(
             "ε against δ after 250 epochs of DP-SGD (σ = 6, |B| = 120, |D| = 50 000, T = 104 166.67 steps, "
             "replace-one neighbours), Balle et al. 2020 conversion: minibatches of fixed size drawn without "
@@ -287,7 +287,7 @@ def fig6(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig6",
-        title="Birrell et al. 2024, Fig. 6 — fixed-size sampling without replacement, add/remove: one step",
+        title="Birrell et al. 2024, Fig. 6: add/remove, one step",
         caption=(
             "Upper bound of Theorem 3.3 (Taylor order m = 3 and m = 4) on the Rényi-DP of one DP-SGD step with a "
             "minibatch of |B| = 120 of |D| = 50 000 records drawn without replacement, add/remove neighbours, "
@@ -320,7 +320,7 @@ def fig7(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig7",
-        title="Birrell et al. 2024, Fig. 7 — replace-one bounds at large α: fixed size versus Poisson",
+        title="Birrell et al. 2024, Fig. 7: replace-one, α from 50 to 60",
         caption=(
             "Rényi-DP of one DP-SGD step (σ = 6, |B| = 120, |D| = 50 000, replace-one neighbours) for "
             "α from 50 to 60: Birrell et al.'s Theorem 3.4 for fixed-size minibatches drawn without replacement "
@@ -353,7 +353,7 @@ def fig8(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig8",
-        title="Birrell et al. 2024, Fig. 8 — sampling with replacement: the α = 2 lower bound against |B|",
+        title="Birrell et al. 2024, Fig. 8: with replacement, α = 2",
         caption=(
             "Exact Theorem 3.7 lower bound on the order-2 Rényi-DP of one DP-SGD step with |B| indices drawn "
             "uniformly with replacement from |D| = |B|/0.001 records (add/remove neighbours), against |B|, for "
@@ -404,7 +404,7 @@ def fig9(progress: Progress = no_progress) -> Figure:
     return Figure(
         paper=PAPER,
         name="fig9",
-        title="Birrell et al. 2024, Fig. 9 — fixed-size sampling with replacement: upper and lower bounds",
+        title="Birrell et al. 2024, Fig. 9: with replacement, both bounds",
         caption=(
             "Rényi-DP of one DP-SGD step (σ = 6, |B| = 120, |D| = 50 000, add/remove neighbours) whose minibatch is "
             "drawn with replacement: Birrell et al.'s upper bound (Theorem 3.6) and lower bound (Theorem 3.7, "

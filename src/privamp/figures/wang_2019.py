@@ -285,6 +285,8 @@ def fig2(progress: Progress = no_progress, *, steps: npt.ArrayLike | None = None
             "optimal composition (Thm 3.4) is a little lower for the pure-DP mechanisms (spec §7.3).",
             "The conversion is the paper's rule (2) (Mironov 2017), not the tighter one privamp's Accountant uses by "
             "default (Canonne et al. 2020), so that the curves compare with the paper's.",
+            "In panel (d) the strong-composition curve hides the naive one: at replace-one noise σ/2 = 0.5 the base "
+            "ε̃ is so large that the first term of Kairouz et al.'s bound, the plain sum, is the smallest.",
             "The caption of the paper cites 'Figure 2d' for the high-privacy Gaussian, which is panel (a) in a "
             "row-major layout (spec §6.3).",
         ),
