@@ -1,12 +1,14 @@
 """The ``privamp`` command line (contract: DESIGN.md §5): the entry point, which runs one command and reports.
 
-Every command prints a human-readable answer, or with ``--json`` exactly one JSON object on stdout.
+Every command prints a human-readable answer (``curves``: CSV), or with ``--json`` (``curves``: also
+``--format json``) exactly one JSON object on stdout.
 Errors print one line on stderr and exit with status 2, with nothing on stdout. Infinite values
 are written as the string ``"inf"`` in JSON (JSON has no infinity).
 
 The package, one job a module: :mod:`~privamp.cli.parser` (options, help texts, value parsers),
 :mod:`~privamp.cli.config` (options to mechanism, sampling and steps; refusal of options that do not fit),
-:mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.output` (text and JSON),
+:mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.curve_commands` (``curves`` and
+``figures``, whose answers are tables and files), :mod:`~privamp.cli.output` (text and JSON),
 :mod:`~privamp.cli.errors` (one-line error messages).
 """
 
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from privamp.accountant import Accountant
+from privamp.cli import curve_commands  # noqa: F401  (registers the curves and figures commands)
 from privamp.cli.commands import COMMANDS
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, fail, message, shorten
 from privamp.cli.output import jsonable
@@ -49,7 +52,8 @@ def _main(argv: Sequence[str] | None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = _run(args)
-            text = json.dumps(jsonable(out), allow_nan=False) if args.json else COMMANDS[args.command].text(out)
+            as_json = args.json or getattr(args, "format", None) == "json"
+            text = json.dumps(jsonable(out), allow_nan=False) if as_json else COMMANDS[args.command].text(out)
     except (UsageError, *NUMERIC_ERRORS) as exc:
         fail(message(exc))
     try:
@@ -58,7 +62,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
-    if not args.json:
+    if not as_json:
         for note in out.get("warnings", []):
             print(f"privamp: warning: {shorten(note)}", file=sys.stderr)
     return 0

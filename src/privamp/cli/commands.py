@@ -59,22 +59,25 @@ def command(name: str, text: Callable[[Answer], str]) -> Callable[[Run], Run]:
     return register
 
 
-def _composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
-    """The configuration of the options, and the accountant of its steps (``--conversion``, ``--allow-numerical``)."""
-    config = configure(args)
+def settings(args: argparse.Namespace, accountant: type[Accountant], config: Config) -> Accountant:
+    """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``,
+    ``--tight``); the settings are echoed in ``config.inputs``."""
     routes = TIGHT if args.tight else DEFAULT_BEST
-    acct = accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=routes).compose(
-        config.event(), config.steps
-    )
     config.inputs["allow_numerical"] = args.allow_numerical
     if args.tight:
         config.inputs["tight"] = True
-    return config, acct
+    return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=routes)
+
+
+def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
+    """The configuration of the options, and the accountant of its steps (:func:`settings`)."""
+    config = configure(args)
+    return config, settings(args, accountant, config).compose(config.event(), config.steps)
 
 
 @command("epsilon", text=output.epsilon_text)
 def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    config, acct = _composed(args, accountant)
+    config, acct = composed(args, accountant)
     r = acct.epsilon(args.delta, bound=args.bound)
     config.inputs.update(delta=args.delta, bound=args.bound, conversion=args.conversion)
     return {
@@ -97,7 +100,7 @@ def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 
 @command("delta", text=output.delta_text)
 def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    config, acct = _composed(args, accountant)
+    config, acct = composed(args, accountant)
     d = acct.delta(args.epsilon, bound=args.bound)
     config.inputs.update(epsilon=args.epsilon, bound=args.bound, conversion=args.conversion)
     return {

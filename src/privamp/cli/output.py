@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.curves import write_csv
 
 
 def jsonable(x: Any) -> Any:
@@ -167,3 +168,13 @@ def check_text(out: dict[str, Any]) -> str:
 
 def statement_text(out: dict[str, Any]) -> str:
     return str(out["text"])
+
+
+def curves_text(out: dict[str, Any]) -> str:
+    """The curve's columns as CSV (:func:`privamp.curves.write_csv`), without the final newline."""
+    return write_csv(out["columns"]).rstrip("\n")
+
+
+def figures_text(out: dict[str, Any]) -> str:
+    files = out["files"]
+    return "\n".join([f"wrote {len(files)} files to {out['out']}:", *(f"  {f}" for f in files)])

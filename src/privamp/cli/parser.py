@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from privamp import __version__
 from privamp.cli.errors import fail
@@ -45,6 +46,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 _FORMAT = argparse.RawDescriptionHelpFormatter
+_T = TypeVar("_T")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -94,6 +96,25 @@ def _count(text: str) -> int:
     if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
         raise argparse.ArgumentTypeError(f"must be an integer in [1, 2**53 = {MAX_COUNT}], got {text!r}")
     return int(d)
+
+
+def _unit(text: str) -> float:
+    x = _real(text)
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text!r}")
+    return x
+
+
+def _list_of(parse: Callable[[str], _T]) -> Callable[[str], list[_T]]:
+    """A comma-separated list, each item read by ``parse`` (its message names the item)."""
+
+    def parse_list(text: str) -> list[_T]:
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {text!r}")
+        return [parse(t) for t in items]
+
+    return parse_list
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -376,6 +397,112 @@ def _rdp_command(sub: _Subparsers[_Parser]) -> None:
     _add_json(cmd)
 
 
+CURVES_EPILOG = """\
+output formats:
+  CSV (default): a header naming the columns, one row per point; numbers exact (repr), infinities as inf.
+  --format json: one JSON object: what the curve is (kind, evidence, inputs) and "columns", infinities as "inf".
+  --plot FILE.png|.pdf|.svg also draws the curve (needs the plot extra: pip install 'privamp[plot]').
+lower bounds:
+  a "lower" column (or kind "lower") is a rigorous lower bound, never a guarantee; 0 where none is known.
+""" + EPILOG
+CURVES = ("rdp", "profile", "steps", "tradeoff")
+
+
+def _add_output(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--format", choices=("csv", "json"), default="csv", help="csv (default) or json (one object)")
+    g.add_argument("--json", action="store_true", help="the same as --format json")
+    g.add_argument("--plot", metavar="FILE", help="also draw the curve to FILE (.png, .pdf or .svg)")
+
+
+def _add_route(p: argparse.ArgumentParser) -> None:
+    _add_conversion(p)
+    _add_bound(p, _ACCOUNTING)
+    _add_tight(p)
+
+
+def _curves_command(sub: _Subparsers[_Parser]) -> None:
+    what = "a curve as data (CSV or JSON), optionally drawn: rdp, profile, steps or tradeoff"
+    cmd = sub.add_parser(
+        "curves", help=what, description=what + "; see privamp curves CURVE --help", formatter_class=_FORMAT
+    )
+    curves = cmd.add_subparsers(dest="curve", required=True, parser_class=_Parser, metavar="CURVE")
+
+    def curve(name: str, help_text: str) -> argparse.ArgumentParser:
+        c = curves.add_parser(
+            name, help=help_text, description=help_text, epilog=CURVES_EPILOG, formatter_class=_FORMAT
+        )
+        _add_mechanism(c)
+        _add_sampling(c)
+        return c
+
+    rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
+    rdp.add_argument(
+        "--orders",
+        type=_list_of(_real),
+        metavar="A[,A...]",
+        help="Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)",
+    )
+    _add_output(rdp)
+
+    profile = curve("profile", "privacy profile of the composition: delta on an epsilon grid, epsilon on a delta grid")
+    _add_steps(profile)
+    profile.add_argument(
+        "--epsilons",
+        type=_list_of(_nonnegative),
+        metavar="E[,E...]",
+        help="epsilons at which delta is certified (finite, >= 0). With --deltas alone only epsilon(delta) is "
+        "computed; with neither, epsilon at the deltas 1e-12 ... 1e-1 and delta at 25 epsilons from 0 to the largest "
+        "epsilon found",
+    )
+    profile.add_argument(
+        "--deltas",
+        type=_list_of(_open_unit),
+        metavar="D[,D...]",
+        help="deltas at which epsilon is certified, each in (0, 1). With --epsilons alone only delta(epsilon) is "
+        "computed",
+    )
+    _add_route(profile)
+    _add_output(profile)
+
+    steps = curve("steps", "epsilon at a given delta against the number of steps")
+    _add_steps(steps)
+    steps.add_argument(
+        "--steps-grid",
+        type=_list_of(_count),
+        metavar="T[,T...]",
+        help="step counts, comma separated, each an integer in [1, 2**53]; default 30 counts spaced geometrically "
+        "from 1 to --steps (or the steps of --epochs)",
+    )
+    _add_delta(steps)
+    _add_route(steps)
+    _add_output(steps)
+
+    tradeoff = curve("tradeoff", "trade-off curve of membership tests (false negative against false positive rate), "
+                     "from the privacy-loss-distribution route")
+    _add_steps(tradeoff)
+    tradeoff.add_argument(
+        "--fprs",
+        type=_list_of(_unit),
+        metavar="R[,R...]",
+        help="false positive rates, comma separated, each in [0, 1]; default 0, 0.01, ..., 1",
+    )
+    _add_output(tradeoff)
+
+
+def _figures_command(sub: _Subparsers[_Parser]) -> None:
+    what = "regenerate the figures of the papers: a PNG, a CSV of its numbers and a caption per figure"
+    cmd = sub.add_parser("figures", help=what, description=what, formatter_class=_FORMAT)
+    cmd.add_argument("--out", required=True, metavar="DIR", help="directory the files are written to (created)")
+    cmd.add_argument(
+        "--paper",
+        metavar="NAME",
+        help="only this paper's figures: zhu-wang-2019, wang-2019, balle-2018 or birrell-2024; default all",
+    )
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    _add_json(cmd)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the command-line contract (DESIGN.md §5)."""
     parser = _Parser(
@@ -387,6 +514,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"privamp {__version__}", help="print the version")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
     commands = (_epsilon_command, _delta_command, _compare_command, _calibrate_command, _rdp_command)
-    for add in (*commands, _check_command, _statement_command):
+    for add in (*commands, _check_command, _statement_command, _curves_command, _figures_command):
         add(sub)
     return parser

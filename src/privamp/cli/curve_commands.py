@@ -1,0 +1,127 @@
+"""The commands that produce files and tables of curves: ``privamp curves rdp|profile|steps|tradeoff`` (the data of
+:mod:`privamp.curves`, as CSV or JSON, drawn by :mod:`privamp.plot` with ``--plot``) and ``privamp figures`` (the
+papers' figures, :func:`privamp.figures.generate`). Registered in :data:`privamp.cli.commands.COMMANDS` on import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+import numpy as np
+
+from privamp import curves
+from privamp.accountant import Accountant
+from privamp.cli import output
+from privamp.cli.commands import Answer, command, composed, settings
+from privamp.cli.config import Config, configure
+from privamp.cli.errors import UsageError
+
+#: File types ``--plot`` writes (matplotlib picks the format from the suffix).
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+#: Step counts of ``curves steps`` without ``--steps-grid``: this many, spaced geometrically from 1 to the steps.
+DEFAULT_GRID_POINTS = 30
+
+
+def _rdp(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    config = configure(args, with_steps=False)
+    data = curves.rdp_curves(config.event(), args.orders)
+    config.inputs["orders"] = "the accountant's grid" if args.orders is None else args.orders
+    return config, data
+
+
+def _profile(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    config, acct = composed(args, accountant)
+    config.inputs.update(bound=args.bound, conversion=args.conversion)
+    return config, curves.privacy_profile(acct, epsilons=args.epsilons, deltas=args.deltas, bound=args.bound)
+
+
+def _steps_grid(args: argparse.Namespace, config: Config) -> list[int]:
+    if args.steps_grid is not None:
+        if args.steps is not None or args.epochs is not None:
+            raise UsageError("give --steps-grid or --steps/--epochs (the end of the default grid), not both")
+        for unused in ("steps", "epochs"):  # the default step count of the configuration is not used
+            config.inputs.pop(unused, None)
+        return list(args.steps_grid)
+    if args.steps is None and args.epochs is None:
+        raise UsageError("curves steps needs --steps-grid, or --steps/--epochs (a grid from 1 to that many steps)")
+    return [int(t) for t in np.unique(np.round(np.geomspace(1, config.steps, DEFAULT_GRID_POINTS)))]
+
+
+def _steps(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    config = configure(args)
+    grid = _steps_grid(args, config)
+    template = settings(args, accountant, config)
+    config.inputs.update(steps_grid=grid, delta=args.delta, bound=args.bound, conversion=args.conversion)
+    return config, curves.epsilon_vs_steps(config.event(), grid, args.delta, bound=args.bound, accountant=template)
+
+
+def _tradeoff(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    config = configure(args)
+    acct = accountant().compose(config.event(), config.steps)
+    return config, curves.tradeoff(acct, args.fprs)
+
+
+#: Each curve: how it is computed from the options, and the name of its drawing function in :mod:`privamp.plot`.
+CURVES: dict[str, tuple[Callable[[argparse.Namespace, type[Accountant]], tuple[Config, curves.Table]], str]] = {
+    "rdp": (_rdp, "plot_rdp_curves"),
+    "profile": (_profile, "plot_profile"),
+    "steps": (_steps, "plot_epsilon_vs_steps"),
+    "tradeoff": (_tradeoff, "plot_tradeoff"),
+}
+
+
+def _draw(data: curves.Table, drawer: str, target: str) -> str:
+    """Draw ``data`` with :mod:`privamp.plot` to the file ``target``; return its path."""
+    path = pathlib.Path(target)
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise UsageError(f"--plot must name a {', '.join(PLOT_SUFFIXES)} file; got {target!r}")
+    try:
+        plot: Any = import_module("privamp.plot")
+        ax = getattr(plot, drawer)(data)
+    except ImportError:
+        raise UsageError("--plot needs matplotlib, the optional plot extra: pip install 'privamp[plot]'") from None
+    try:
+        ax.figure.savefig(path)
+    except OSError as exc:
+        raise UsageError(f"--plot cannot write {target!r}: {exc.strerror or exc}") from None
+    return str(path)
+
+
+@command("curves", text=output.curves_text)
+def curves_command(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    """The curve's description and columns (:meth:`privamp.curves.Table.to_dict`), the notes of its queries as
+    ``warnings``, the options as ``inputs``, and the file drawn with ``--plot``."""
+    compute, drawer = CURVES[args.curve]
+    config, data = compute(args, accountant)
+    out = data.to_dict()
+    out["warnings"] = out.pop("notes", [])
+    if args.plot is not None:
+        out["plot"] = _draw(data, drawer, args.plot)
+    return {**out, "inputs": config.inputs}
+
+
+@command("figures", text=output.figures_text)
+def figures(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    """The files written by :func:`privamp.figures.generate` (imported here: it is only needed by this command)."""
+    try:
+        module: Any = import_module("privamp.figures")
+    except ImportError as exc:
+        raise UsageError(f"the figures are not available: {exc}") from None
+    papers = list(module.PAPERS)
+    if args.paper is not None and args.paper not in papers:
+        raise UsageError(f"--paper must be one of {', '.join(papers)}; got {args.paper!r}")
+    out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out must be a directory; {args.out!r} is a file")
+    try:
+        written = module.generate(out, args.paper, not args.no_progress)
+    except ImportError:
+        raise UsageError("privamp figures needs matplotlib, the optional plot extra: pip install 'privamp[plot]'") \
+            from None
+    except OSError as exc:
+        raise UsageError(f"cannot write the figures to {args.out!r}: {exc.strerror or exc}") from None
+    return {"out": str(out), "paper": args.paper, "files": [str(p) for p in written]}
