@@ -32,7 +32,18 @@ from privamp.validation import (
     check_positive,
 )
 
-_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
+# The 16-point Gauss–Legendre rule on [−1, 1], exactly the float64 values of numpy.polynomial.legendre.leggauss(16)
+# (written out: computing them costs a LAPACK call and the numpy.polynomial import in every fresh process).
+_GL_HALF_NODES = (
+    "0x1.852bd6676a9f9p-4", "0x1.205cae642337cp-2", "0x1.d50259a43a772p-2", "0x1.3c5a466d5e8b8p-1",
+    "0x1.82c45dda4726bp-1", "0x1.bb3403514e483p-1", "0x1.e39f56616f9b0p-1", "0x1.fa92c264d787ep-1",
+)  # fmt: skip
+_GL_HALF_WEIGHTS = (
+    "0x1.83feae80e4e01p-3", "0x1.75f8c77e0c011p-3", "0x1.5a6ebbb5a7600p-3", "0x1.325f61bca3cbep-3",
+    "0x1.fe7af2bad3878p-4", "0x1.85c4ee79cc24bp-4", "0x1.fdfb1a2c1261ep-5", "0x1.bcddab4b7c228p-6",
+)  # fmt: skip
+_GL_NODES = np.array([-float.fromhex(h) for h in reversed(_GL_HALF_NODES)] + [float.fromhex(h) for h in _GL_HALF_NODES])
+_GL_WEIGHTS = np.array([float.fromhex(h) for h in (*reversed(_GL_HALF_WEIGHTS), *_GL_HALF_WEIGHTS)])
 _LOG_GL_WEIGHTS = np.log(_GL_WEIGHTS)
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 # The integrand is integrated where its logarithm is within _QUAD_DEPTH nats of a sampled value of its maximum;
@@ -133,14 +144,14 @@ def _logistic(x: FloatArray) -> FloatArray:
 
 
 def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray) -> FloatArray:
-    """Vectorised bisection for a sign change of ``fun`` in [lo, hi] (either orientation); fixed step count."""
-    f_lo = fun(lo)
+    """Vectorised bisection for a sign change of ``fun`` in [lo, hi] (either orientation); fixed step count.
+
+    ``lo`` only ever moves to a point of the same sign, so the sign at ``lo`` is computed once."""
+    sign_lo = np.sign(fun(lo))
     for _ in range(_BISECT_STEPS):
         mid = 0.5 * (lo + hi)
-        f_mid = fun(mid)
-        same = np.sign(f_mid) == np.sign(f_lo)
+        same = np.sign(fun(mid)) == sign_lo
         lo = np.where(same, mid, lo)
-        f_lo = np.where(same, f_mid, f_lo)
         hi = np.where(same, hi, mid)
     return np.asarray(0.5 * (lo + hi))
 

@@ -215,18 +215,26 @@ class RdpRoute:
 
     def _grid_scores(self, grid: FloatArray, score: Score) -> tuple[list[float], list[float]]:
         """The grid orders scored and their scores: with ``refine``, the integer orders of the grid first (cheap: a
-        binomial sum where other orders need a quadrature), then every grid order between the two integer neighbours
-        of their best one; without, the whole grid. On a unimodal score — the conversion of the composed curves met in
+        binomial sum where other orders need a quadrature; those above :data:`START_ORDER`, whose sums are the longest,
+        only if the best of the others is the last of them), then every grid order between the two integer neighbours
+        of the best one; without, the whole grid. On a unimodal score — the conversion of the composed curves met in
         practice — both find the same grid optimum; elsewhere the staged search may stop at a local optimum, whose ε
         is certified all the same."""
-        first_last = np.isin(np.arange(grid.size), (0, grid.size - 1))
-        coarse = np.flatnonzero((grid == np.floor(grid)) | first_last)
+        coarse = np.flatnonzero(grid == np.floor(grid))
         if not self.refine or coarse.size < 3:
             return grid.tolist(), score(grid).tolist()
-        coarse_scores = score(grid[coarse])
+        low = coarse[grid[coarse] <= START_ORDER]
+        coarse_scores = score(grid[low]) if low.size > 2 else np.array([])
+        if coarse_scores.size and int(np.argmin(coarse_scores)) < low.size - 1:
+            coarse = low
+        else:
+            high = coarse[low.size if coarse_scores.size else 0 :]
+            coarse_scores = np.concatenate([coarse_scores, score(grid[high])])
         k = int(np.argmin(coarse_scores))
-        lo, hi = coarse[max(k - 1, 0)], coarse[min(k + 1, coarse.size - 1)]
-        inner = np.setdiff1d(np.arange(lo + 1, hi), coarse)
+        # the bracket reaches the grid's ends when the best integer order is the first or last one scored
+        lo = coarse[k - 1] if k > 0 else 0
+        hi = coarse[k + 1] if k + 1 < coarse.size else grid.size - 1
+        inner = np.setdiff1d(np.arange(lo, hi + 1), coarse)
         picked = np.concatenate([coarse, inner])
         values = np.concatenate([coarse_scores, score(grid[inner])]) if inner.size else coarse_scores
         order = np.argsort(picked)
