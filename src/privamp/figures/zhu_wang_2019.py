@@ -19,7 +19,6 @@ import numpy.typing as npt
 
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, randomized_response_rdp
 from privamp.bounds.composition import tuned_naive_composition_epsilon, tuned_strong_composition_epsilon
-from privamp.bounds.conversion import Conversion, epsilon_from_rdp
 from privamp.bounds.gaussian_mixtures import gaussian_mixture_pair_rdp
 from privamp.bounds.poisson import (
     poisson_rdp_general,
@@ -27,6 +26,7 @@ from privamp.bounds.poisson import (
     poisson_rdp_tight,
 )
 from privamp.bounds.without_replacement import wor_rdp_upper
+from privamp.figures._accounting import composed_epsilon, rdp_epsilon_inverse
 from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
 
 FloatArray = npt.NDArray[np.float64]
@@ -61,15 +61,10 @@ class Case:
     def title(self) -> str:
         return f"{self.label} ({self.regime})"
 
-    def base_epsilon(self, delta: FloatArray) -> FloatArray:
-        """ε̃(δ̃) of the base mechanism from its RDP curve by eq. (2), as the authors' baselines do (spec §5.4).
-
-        The minimum over orders 1.001 … 2 (200 geometric steps), the integers 2 … 3000 and ∞ of
-        ε(α) + log(1/δ̃)/(α − 1) (Mironov's conversion); each order's value is a valid guarantee.
-        """
-        curve = np.asarray(self.rdp(BASE_ORDERS), dtype=np.float64)
-        d = np.asarray(delta, dtype=np.float64)
-        return np.array([float(np.min(epsilon_from_rdp(BASE_ORDERS, curve, x, Conversion.MIRONOV))) for x in d.flat])
+    def base_epsilon(self) -> Callable[[FloatArray], FloatArray]:
+        """δ̃ ↦ ε̃(δ̃) of the base mechanism from its RDP curve by eq. (2), as the authors' baselines do (spec §5.4):
+        the minimum over the orders :data:`BASE_ORDERS`."""
+        return rdp_epsilon_inverse(BASE_ORDERS, np.asarray(self.rdp(BASE_ORDERS), dtype=np.float64))
 
 
 def _gaussian(sigma: float, regime: str) -> Case:
@@ -132,17 +127,6 @@ def rdp_curves(case: Case, orders: FloatArray, rate: float = RATE) -> dict[str, 
     return curves
 
 
-def ma_epsilon(orders: FloatArray, rdp: FloatArray, compositions: FloatArray, delta: float = DELTA) -> FloatArray:
-    """ε(δ) of k compositions by the moments accountant: min over ``orders`` of log(1/δ)/(α−1) + k ε(α), eq. (2).
-
-    Mironov's conversion, as in the paper (spec §1.4, R1); orders where ``rdp`` is NaN (outside a baseline's range)
-    are skipped.
-    """
-    keep = np.isfinite(rdp)
-    a, r = orders[keep], rdp[keep]
-    return np.array([float(np.min(epsilon_from_rdp(a, k * r, delta, Conversion.MIRONOV))) for k in compositions])
-
-
 def _style(label: str) -> str:
     styles = {"tight": "k-", "general": "g--", "Wang": "m-.", "Abadi": "r:", "base": "c-", "naive": "C1-"}
     return next((v for k, v in styles.items() if k in label), "b-")
@@ -185,17 +169,17 @@ def fig3(progress: Progress = no_progress, orders: FloatArray = ORDERS) -> Figur
 def traditional_epsilon(case: Case, compositions: tuple[int, ...], rate: float = RATE) -> dict[str, FloatArray]:
     """Naive and optimally tuned strong composition of the subsampling lemma (Fig. 4 baselines, spec §5.4)."""
     pure = None if math.isinf(case.eps_inf) else case.eps_inf
-    naive = [tuned_naive_composition_epsilon(DELTA, k, rate, case.base_epsilon) for k in compositions]
-    strong = [
-        tuned_strong_composition_epsilon(DELTA, k, rate, case.base_epsilon, pure_epsilon=pure) for k in compositions
-    ]
+    base = case.base_epsilon()
+    naive = [tuned_naive_composition_epsilon(DELTA, k, rate, base) for k in compositions]
+    strong = [tuned_strong_composition_epsilon(DELTA, k, rate, base, pure_epsilon=pure) for k in compositions]
     return {"naive composition": np.array(naive), "strong composition (tuned)": np.array(strong)}
 
 
 def ma_curves(
     case: Case, compositions: tuple[int, ...], orders: FloatArray = MA_ORDERS, rate: float = RATE
 ) -> dict[str, FloatArray]:
-    """Moments-accountant ε(δ = 1e-8) against k for the RDP curves of Fig. 3 (Fig. 4, spec §5.4 and §7.4)."""
+    """Moments-accountant ε(δ = 1e-8) against k for the RDP curves of Fig. 3 (Fig. 4, spec §5.4 and §7.4): eq. (2),
+    min over integer α ∈ [2, 3000] of log(1/δ)/(α − 1) + k ε(α) (Mironov's conversion, spec §1.4, R1)."""
     ks = np.asarray(compositions, dtype=np.float64)
     labels = {
         "general upper bound (Thm 5)": "MA, general bound (Thm 5)",
@@ -204,7 +188,7 @@ def ma_curves(
         "Abadi et al. 2016, Lemma 3": "MA, Abadi et al. 2016",
     }
     curves = rdp_curves(case, orders, rate)
-    return {new: ma_epsilon(orders, curves[old], ks) for old, new in labels.items() if old in curves}
+    return {new: composed_epsilon(orders, curves[old], ks, DELTA) for old, new in labels.items() if old in curves}
 
 
 def fig4(
