@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 import privamp as pa
+from privamp.calibrate import SearchSpace, calibrate_sigma, sigma_space, solve
 from privamp.cli import main
 
 
@@ -49,3 +51,71 @@ def test_cli_calibrate(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert {"sigma", "epsilon", "delta"} <= set(data) and data["epsilon"] <= 3.0
     assert data["sigma"] == pytest.approx(1.014, abs=1e-3)
+
+
+# ------------------------------------------------------------------------------------------------ the search
+class _Curve:
+    """A stand-in accountant whose certified ε is a closed form of the parameter (counts its probes)."""
+
+    def __init__(self, eps: float, calls: list[float], x: float) -> None:
+        self.eps = eps
+        calls.append(x)
+
+    def epsilon(self, delta: float, bound: str = "best") -> pa.EpsilonResult:
+        return pa.EpsilonResult(epsilon=self.eps, delta=delta, alpha=None, bound="closed-form", conversion=None)
+
+
+@pytest.mark.parametrize("bias", [None, 1.0, 1.03, 0.97])
+def test_search_brackets_the_closed_form_root(bias: float | None) -> None:
+    """ε(σ) = 10/σ²: the root of ε = 3 is √(10/3); with a biased estimate the answer is the same bracket."""
+    calls: list[float] = []
+    root = math.sqrt(10 / 3)
+
+    def compose(sigma: float) -> pa.Accountant:
+        return _Curve(10 / sigma**2, calls, sigma)  # type: ignore[return-value]
+
+    estimate = None if bias is None else (lambda s: bias * 10 / s**2)
+    sol = solve(compose, sigma_space(), 3.0, 1e-5, tolerance=1e-4, estimate=estimate)
+    assert sol.result.epsilon <= 3.0 < (sol.unsafe_epsilon or 0.0)
+    assert sol.unsafe_value is not None and sol.unsafe_value < root <= sol.value <= sol.unsafe_value * (1 + 1e-4)
+    assert len(calls) == len(set(calls)) == sol.probes
+    if bias is not None:  # Newton steps from the estimate's crossing: a handful of certified probes
+        assert sol.probes <= 5
+
+
+def test_search_on_integers_with_an_estimate() -> None:
+    """ε(T) = 0.01·√T (a Gaussian-like growth): the largest T with ε ≤ 1 is 10 000."""
+    calls: list[float] = []
+
+    def compose(t: float) -> pa.Accountant:
+        return _Curve(0.01 * math.sqrt(t), calls, t)  # type: ignore[return-value]
+
+    space = SearchSpace("steps", 1, 10**9, increasing=True, integer=True, start=100)
+    sol = solve(compose, space, 1.0, 1e-5, estimate=lambda t: 0.0102 * math.sqrt(t))
+    assert (sol.value, sol.unsafe_value) == (10_000, 10_001)
+    assert sol.probes <= 6
+
+
+# ------------------------------------------------------------------------------------------------ on the PLD route
+def test_pld_calibration_round_trip() -> None:
+    """σ for ε = 3 on the PLD route: the returned σ certifies ≤ 3 (a fresh query agrees), within 0.5 % of the target,
+    σ·(1 − tolerance) exceeds it, and PLD (tighter than RDP) needs less noise than the RDP answer."""
+    sampling = pa.Poisson(0.01)
+    res = calibrate_sigma(1.0, 1e-5, sampling, 1000, bound="pld")
+    assert res.route == "pld" and res.method == "pld"
+    acct = pa.Accountant().compose(pa.Gaussian(res.sigma).subsampled(sampling), 1000)
+    fresh = acct.epsilon(1e-5, bound="pld")
+    assert fresh.epsilon == res.epsilon <= 1.0
+    assert res.epsilon >= 1.0 * (1 - 0.005)
+    assert fresh.lower_epsilon is not None and fresh.lower_epsilon <= res.epsilon
+    smaller = pa.Accountant().compose(pa.Gaussian(res.sigma * (1 - 1e-4)).subsampled(sampling), 1000)
+    assert smaller.epsilon(1e-5, bound="pld").epsilon > 1.0
+    assert res.sigma < calibrate_sigma(1.0, 1e-5, sampling, 1000).sigma
+
+
+def test_pld_calibration_through_tight_best() -> None:
+    acct = pa.Accountant(best_routes=pa.accountant.TIGHT)
+    res = calibrate_sigma(2.0, 1e-5, pa.WithoutReplacement(600, 60_000), 500, accountant=acct)
+    assert res.route == "pld" and res.epsilon <= 2.0
+    step = pa.Gaussian(res.sigma).subsampled(pa.WithoutReplacement(600, 60_000))
+    assert acct.compose(step, 500).epsilon(1e-5).epsilon == res.epsilon

@@ -155,6 +155,26 @@ def test_calibrate_sample_rate_round_trip() -> None:
     assert cal.unsafe_value is not None and certified(replace(config, sample_rate=cal.unsafe_value)) > 1.0
 
 
+def test_calibrate_sigma_on_the_pld_route() -> None:
+    """The 60-epoch case on the PLD route: dp_accounting's PLD, Opacus' PRV and prv_accountant all answer σ ≈ 0.968
+    (issue 8); the certified σ is at most 0.2 % above, meets the target within 0.5 %, and a fresh query agrees."""
+    config = replace(POISSON, noise_multiplier=None, dataset_size=None, batch_size=None, sample_rate=256 / 60_000)
+    cal = calibrate(config, solve="sigma", target_epsilon=3.0, delta=DELTA, bound="pld")
+    assert cal.route == "pld" and cal.steps == 14_063
+    assert 0.968 <= cal.sigma <= 0.968 * 1.002
+    fresh = epsilon(cal.config, DELTA, bound="pld")
+    assert fresh.epsilon == cal.epsilon <= 3.0 and cal.epsilon >= 3.0 * (1 - 0.005)
+    assert fresh.lower_epsilon is not None and fresh.lower_epsilon <= cal.epsilon
+    assert cal.unsafe_epsilon is not None and cal.unsafe_epsilon > 3.0
+
+
+def test_calibrate_epochs_on_the_pld_route() -> None:
+    config = DpSgdConfig(noise_multiplier=1.0, sample_rate=256 / 60_000, epochs=10)
+    cal = calibrate(config, solve="epochs", target_epsilon=3.0, delta=DELTA, bound="pld")
+    assert epsilon(cal.config, DELTA, bound="pld").epsilon == cal.epsilon <= 3.0
+    assert epsilon(replace(config, epochs=int(cal.value) + 1), DELTA, bound="pld").epsilon > 3.0
+
+
 def test_calibrated_sigma_is_monotone_in_the_target() -> None:
     config = DpSgdConfig(sample_rate=0.01, steps=1000)
     sigmas = [calibrate(config, "sigma", t, DELTA, tolerance=1e-3).value for t in (0.5, 1.0, 2.0, 4.0)]

@@ -44,8 +44,8 @@ from privamp.calibrate import (
     Solution,
     check_tolerance,
     sigma_space,
+    solve_accounted,
 )
-from privamp.calibrate import solve as solve_parameter
 from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian
@@ -641,7 +641,7 @@ def calibrate(
     def compose(x: float) -> Accountant:
         return _accountant([_with(config, space.name, x).plan()], allow_numerical)
 
-    sol: Solution = solve_parameter(compose, space, target, d, tolerance=tolerance, bound=bound)
+    sol: Solution = solve_accounted(compose, space, target, d, tolerance=tolerance, bound=bound)
     solved = _with(config, space.name, sol.value)
     plan = solved.plan()
     r = sol.result

@@ -248,3 +248,11 @@ def test_delta_after_epsilon_reuses_the_tilt() -> None:
     d = acc.delta(float(e.upper[0]))
     assert d.upper[0] <= 1e-8 * (1 + 1e-9) and d.lower[0] <= 1e-8
     assert set(acc.directions[0].cache) == before
+
+
+def test_upper_only_mode_gives_the_same_certified_upper() -> None:
+    """``lower=False`` composes the pessimistic side only: the same upper value, a trivial lower (0)."""
+    dirs = [[(pairs.poisson_gaussian(1.0, 0.02, d), 300)] for d in ("remove", "add")]
+    full = PLDAccountant(dirs).epsilon(1e-5)
+    fast = PLDAccountant(dirs, lower=False).epsilon(1e-5)
+    assert fast.upper[0] == full.upper[0] and fast.lower[0] == 0.0 and full.lower[0] > 0

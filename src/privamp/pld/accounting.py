@@ -35,6 +35,8 @@ MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
 MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
+SCREEN_FACTOR = 4.0
+"""Directions are screened on a grid this many times coarser (:meth:`PLDAccountant._over_directions`)."""
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -154,6 +156,11 @@ class _Direction:
         return self.cache[key]
 
 
+def _screen_h(h: float) -> float:
+    """The coarser spacing on which directions are screened (four times h, at most MAX_H, never below h)."""
+    return max(h, min(SCREEN_FACTOR * h, MAX_H))
+
+
 def _snap(star: float) -> float:
     if star < 0.045:
         return 0.0
@@ -167,16 +174,20 @@ class PLDAccountant:
     ``directions``: a list of compositions, each a list of (pair, count); δ is the largest over them.
     ``grid_spacing``: the loss-grid spacing h of the single steps (chosen from ``rel_accuracy`` when omitted, and
     halved up to twice when the certified interval is wider than 10·rel_accuracy relative).
+    ``lower=False``: only the pessimistic side is composed (for probes that need the certified upper value only,
+    e.g. a calibration's): ``lower`` is then the trivial 0, and neither the grid is refined nor neighbouring tilts
+    are tried (both are steered by the interval's width); the upper value stays certified.
     """
 
     def __init__(self, directions: Sequence[Direction], *, grid_spacing: float | None = None,
-                 rel_accuracy: float = 1e-4) -> None:
+                 rel_accuracy: float = 1e-4, lower: bool = True) -> None:
         if not directions:
             raise InvalidParameterError("directions", directions, "a non-empty list of compositions")
         self.directions = [_Direction(d) for d in directions]
         self.rel_accuracy = check_positive("rel_accuracy", rel_accuracy)
         self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
         self._explore = True
+        self.lower = lower
         given = [p for d in directions for p, _ in d]
         pairs = [p for d in self.directions for p, _ in d.parts]
         self.upper_is_guarantee = all(p.upper_bound for p in given)
@@ -207,8 +218,10 @@ class PLDAccountant:
         Every spacing gives certified bounds, so the smallest upper and largest lower are kept. Refinement stops
         early when it stops paying (width not reduced by a third: the round-off bound, not the grid, dominates).
         """
-        self._explore = True
+        self._explore = self.lower
         up, lo = query(h)
+        if not self.lower:
+            return up, lo, h, 0
         self._explore = False  # refined grids are queried at the saddle tilt only (neighbours rarely pay twice)
         r = 0
         while self.fixed_h is None and self._too_wide(up, lo, floor):
@@ -284,26 +297,55 @@ class PLDAccountant:
         lam = float(np.interp(math.log(1 / delta), np.maximum.accumulate(grid * dk - k), grid))
         return float(np.interp(lam, grid, dk))
 
+    @staticmethod
+    def _saddle_log_delta(d: _Direction, epsilon: float) -> float:
+        """log δ(ε) ≈ K(λ) − λε at the saddle point K'(λ) = ε (Chernoff's exponent; for ordering directions only)."""
+        grid, k, dk = d._cumulant_grid()
+        lam = float(np.interp(epsilon, np.maximum.accumulate(dk), grid))
+        return float(np.interp(lam, grid, k)) - lam * epsilon
+
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
-        ups, los = [], []
-        for d in self.directions:
-            def one(lam: float, d: _Direction = d) -> tuple[float, float]:
-                return (max(epsilon_of(d.composed(h, lam, True), delta, upper=True), 0.0),
-                        max(epsilon_of(d.composed(h, lam, False), delta, upper=False), 0.0))
-            u, lo = self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h))
-            ups.append(u)
-            los.append(lo)
-        return max(max(ups), 0.0), max(max(los), 0.0)  # ε < 0 means (0, δ)-DP: report 0
+        def run(d: _Direction) -> tuple[float, float]:
+            def one(lam: float) -> tuple[float, float]:
+                up = max(epsilon_of(d.composed(h, lam, True), delta, upper=True), 0.0)
+                return up, max(epsilon_of(d.composed(h, lam, False), delta, upper=False), 0.0) if self.lower else 0.0
+            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h))
+
+        def screen(d: _Direction) -> float:
+            return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True), delta, upper=True)
+
+        up, lo = self._over_directions(run, screen, lambda d: self._saddle_epsilon(d, delta))
+        return max(up, 0.0), max(lo, 0.0)  # ε < 0 means (0, δ)-DP: report 0
 
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
-        ups, los = [], []
-        for d in self.directions:
-            def one(lam: float, d: _Direction = d) -> tuple[float, float]:
-                return delta_of(d.composed(h, lam, True), epsilon), delta_of(d.composed(h, lam, False), epsilon)
-            u, lo = self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h))
-            ups.append(u)
-            los.append(lo)
-        return max(ups), max(los)
+        def run(d: _Direction) -> tuple[float, float]:
+            def one(lam: float) -> tuple[float, float]:
+                up = delta_of(d.composed(h, lam, True), epsilon)
+                return up, delta_of(d.composed(h, lam, False), epsilon) if self.lower else 0.0
+            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h))
+
+        def screen(d: _Direction) -> float:
+            return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True), epsilon)
+
+        return self._over_directions(run, screen, lambda d: self._saddle_log_delta(d, epsilon))
+
+    def _over_directions(self, run: Callable[[_Direction], tuple[float, float]],
+                         screen: Callable[[_Direction], float],
+                         guess: Callable[[_Direction], float]) -> tuple[float, float]:
+        """The largest upper and the largest lower value over the directions (``run``: one direction at h).
+
+        The direction with the largest ``guess`` (a saddle-point estimate, no bound) is run first; every other one is
+        screened by a certified upper value on a coarser grid (``screen``) and run only if that exceeds the largest
+        upper so far. A skipped direction's true value is below that upper, so the maximum of the uppers is
+        certified without it, and the lower value of any one direction is a lower bound on the maximum.
+        """
+        first, *rest = sorted(self.directions, key=lambda d: -guess(d))
+        up, lo = run(first)
+        for d in rest:
+            if screen(d) > up:
+                u, low = run(d)
+                up, lo = max(up, u), max(lo, low)
+        return up, lo
 
     def _best_tilt(self, lam: float, one: Callable[[float], tuple[float, float]], floor: float = 1e-3,
                    cached: Callable[[float], bool] | None = None) -> tuple[float, float]:
@@ -316,6 +358,8 @@ class PLDAccountant:
         """
         i = int(np.argmin(np.abs(LADDER - lam)))
         neighbours = [float(LADDER[j]) for j in (i - 1, i + 1) if 0 <= j < LADDER.size]
+        if not self.lower:
+            return one(lam)
         if cached is not None and not cached(lam):
             for nb in neighbours:
                 if cached(nb):

@@ -118,6 +118,9 @@ class Piece:
         e^{−1200}, which is far below the resolution of a float64.
         """
         ell_ = np.asarray(ell, dtype=np.float64)
+        closed = self._closed_inverse(ell_)
+        if closed is not None:
+            return closed
         means = self.p.means + self.q.means
         b0, b1 = max(self.lo, min(means) - 50.0), min(self.hi, max(means) + 50.0)
         l0, l1 = (float(v) for v in self.loss(np.array([b0, b1])))
@@ -132,6 +135,33 @@ class Piece:
                 break
         x = np.where(ell_ <= l0, self.lo, np.where(ell_ >= l1, self.hi, 0.5 * (lo + hi)))
         return np.asarray(x)
+
+    def _closed_inverse(self, ell: FloatArray) -> FloatArray | None:
+        """The inverse in closed form for a Gaussian two-component mixture {0: w0, m: w1} against N(0, 1) (either
+        side, on the whole line: the Poisson-subsampled pairs), else ``None``.
+
+        L(x) = s·log(w0 + w1·e^{mx − m²/2}) with s = +1 (mixture is P) or −1 (mixture is Q), so for y = s·ℓ > log w0:
+        x = (log(e^y − w0) − log w1 + m²/2)/m; other ℓ lie outside the range of L and map to lo or hi, as in the
+        bisection (a few ulps of x, as the bisection's tolerance)."""
+        if (self.p.family != "gaussian" or self.lo != -math.inf or self.hi != math.inf):
+            return None
+        if self.q.means == (0.0,) and len(self.p.means) == 2 and self.p.means[0] == 0.0:
+            mix, sign = self.p, 1.0
+        elif self.p.means == (0.0,) and len(self.q.means) == 2 and self.q.means[0] == 0.0:
+            mix, sign = self.q, -1.0
+        else:
+            return None
+        m = mix.means[1]
+        log_w0, log_w1 = mix.log_weights
+        if m == 0.0 or sign * m < 0:  # L must be increasing in x
+            return None
+        y = sign * ell
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            inside = y > log_w0
+            log_gap = y + np.log1p(-np.exp(np.minimum(log_w0 - y, 0.0)))  # log(e^y − w0)
+            x = (log_gap - log_w1 + 0.5 * m * m) / m
+        outside = self.lo if sign > 0 else self.hi  # y ≤ log w0: below (P mixture) or above (Q mixture) L's range
+        return np.asarray(np.where(inside, x, outside), dtype=np.float64)
 
     def log_masses_x(self, x1: FloatArray, x2: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(log P, log Q) of the x-interval (x1, x2] ∩ (lo, hi]."""

@@ -259,10 +259,14 @@ class PldRoute:
 
     name = "pld"
 
-    def __init__(self, *, rel_accuracy: float = 1e-4) -> None:
+    def __init__(self, *, rel_accuracy: float = 1e-4, lower: bool = True) -> None:
         if not (rel_accuracy > 0 and math.isfinite(rel_accuracy)):
             raise InvalidParameterError("rel_accuracy", rel_accuracy, "a finite number > 0")
         self.rel_accuracy = rel_accuracy
+        #: Whether :meth:`epsilon` and :meth:`log_delta` compute the lower side. ``False`` (a calibration's probes):
+        #: the certified upper value only, at about half the cost; it may be switched back on, and the compositions
+        #: already made are reused.
+        self.lower = lower
         self._plans: OrderedDict[Entries, _Plan] = OrderedDict()
 
     # ---------------------------------------------------------------------------------------- the interface
@@ -278,11 +282,11 @@ class PldRoute:
         if not 0 < delta < 1:
             raise InvalidParameterError("delta", delta, "in (0, 1)")
         plan = self._checked(comp)
-        up = plan.upper().epsilon(delta)
+        up = self._upper(plan).epsilon(delta)
         value = round_up(float(up.upper[0]))
         warnings = _warnings("upper", up.notes)
         lower: float | None = None
-        acc = plan.lower()
+        acc = plan.lower() if self.lower else None
         if acc is not None:
             lo = up if acc is plan.upper() else acc.epsilon(delta)
             lower = min(round_down(float(lo.lower[0])), value)
@@ -298,13 +302,13 @@ class PldRoute:
         plan = self._checked(comp)
         if plan.delta_is_zero(epsilon):
             return self._answer(plan, -math.inf, None, ())
-        up = plan.upper().delta(epsilon)
+        up = self._upper(plan).delta(epsilon)
         d_up = float(up.upper[0])
         value = 0.0 if d_up >= 1 else min(max(math.log(d_up) if d_up > 0 else -math.inf, LOG_DELTA_FLOOR)
                                           + SAFETY_MARGIN, 0.0)
         warnings = _warnings("upper", up.notes)
         lower: float | None = None
-        acc = plan.lower()
+        acc = plan.lower() if self.lower else None
         if acc is not None:
             lo = up if acc is plan.upper() else acc.delta(epsilon)
             d_lo = float(lo.lower[0])
@@ -313,6 +317,11 @@ class PldRoute:
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
         return self._answer(plan, value, lower, warnings)
+
+    def _upper(self, plan: _Plan) -> PLDAccountant:
+        acc = plan.upper()
+        acc.lower = self.lower  # the engine's lower side follows the route's
+        return acc
 
     # ---------------------------------------------------------------------------------------- attack risk
     def tradeoff(self, comp: Composition, alphas: ArrayLike) -> tuple[FloatArray, FloatArray]:
@@ -324,7 +333,7 @@ class PldRoute:
         it is the trivial 1 − α where the cell has no realisable pair.
         """
         plan = self._checked(comp)
-        lower, upper = tradeoff_curve(plan.upper(), alphas)
+        lower, upper = tradeoff_curve(self._upper(plan), alphas)
         acc = plan.lower()
         if acc is None:
             upper = np.asarray(1.0 - np.atleast_1d(np.asarray(alphas, dtype=np.float64)))
@@ -336,7 +345,7 @@ class PldRoute:
         """(lower, upper) on the membership attacker's advantage max_α (1 − α − β(α)) = total variation = δ(0):
         ``upper`` from the dominating pairs (a guarantee), ``lower`` from the realisable pairs (0 without them)."""
         plan = self._checked(comp)
-        up = advantage(plan.upper())[1]
+        up = advantage(self._upper(plan))[1]
         acc = plan.lower()
         lo = 0.0 if acc is None else advantage(acc)[0]
         return min(lo, up), up
@@ -360,7 +369,10 @@ class PldRoute:
         except UnsupportedError:
             return None
         acc = plan.lower()
-        return None if acc is None else read(acc)
+        if acc is None:
+            return None
+        acc.lower = True  # asked for the lower side explicitly
+        return read(acc)
 
     # ---------------------------------------------------------------------------------------- plans
     def _checked(self, comp: Composition) -> _Plan:
