@@ -1,11 +1,12 @@
-"""The documentation runs: every ```python block of README.md and of docs/**/*.md is executed, and the README's
-set-up commands are the ones CI runs (.ci/run).
+"""The documentation runs: every ```python block of README.md and of docs/**/*.md is executed, every ``privamp ...``
+command line of the docs' shell blocks is a valid command, and the README's set-up commands are the ones CI runs
+(.ci/run).
 
-Blocks of one file are cumulative, as a reader would run them: the test of block i executes blocks 0..i of that file
-in order in one fresh namespace (so a later block may use names an earlier one defined) and fails on any exception
-or warning raised by block i or, attributed to it, by an earlier block. Each test starts from a fresh namespace, so
-the tests are independent of one another and of their order (pytest-xdist). Comments such as ``# -> ...`` are only
-comments. A block of docs/ preceded by a line ``<!-- no-test -->`` (blank lines allowed in between) is not run.
+The blocks of one file run in order in one fresh namespace, as a reader would run them (a later block may use names
+an earlier one defined), in one test per file; the test fails on any exception or warning and names the block that
+raised it. Each file starts from a fresh namespace, so the tests are independent of one another and of their order
+(pytest-xdist). Comments such as ``# -> ...`` are only comments. A block of docs/ preceded by a line
+``<!-- no-test -->`` (blank lines allowed in between) is not run.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ README = ROOT / "README.md"
 CI_SCRIPT = ROOT / ".ci" / "run"
 NO_TEST = "<!-- no-test -->"
 TEST_COMMAND = "pip install -e '.[test]' && ruff check src tests && mypy src && python -m pytest"
+DOCS_COMMAND = "pip install -e '.[docs]' && mkdocs build --strict --site-dir \"$(mktemp -d)\""
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
 
@@ -76,13 +78,17 @@ def python_blocks(path: Path, honour_no_test: bool) -> list[Block]:
     return [b for b in code_blocks(path) if b.lang in ("python", "py") and not (honour_no_test and b.no_test)]
 
 
+def doc_files() -> list[Path]:
+    """The README and every Markdown page of docs/."""
+    return [README, *sorted((ROOT / "docs").rglob("*.md"))]
+
+
 def _cases() -> list[Any]:
     cases: list[Any] = []
-    sources = [(README, False)] + [(p, True) for p in sorted((ROOT / "docs").rglob("*.md"))]
-    for path, honour in sources:
-        blocks = python_blocks(path, honour)
-        for i, block in enumerate(blocks):
-            cases.append(pytest.param(blocks[: i + 1], id=block.label))
+    for path in doc_files():
+        blocks = python_blocks(path, honour_no_test=path != README)
+        if blocks:
+            cases.append(pytest.param(blocks, id=str(path.relative_to(ROOT))))
     return cases
 
 
@@ -99,7 +105,7 @@ def run_blocks(blocks: list[Block]) -> None:
 
 
 @pytest.mark.parametrize("blocks", _cases())
-def test_code_block_runs(blocks: list[Block]) -> None:
+def test_code_blocks_run(blocks: list[Block]) -> None:
     run_blocks(blocks)
 
 
@@ -114,6 +120,174 @@ def test_no_test_marker_is_honoured(tmp_path: Path) -> None:
     got = python_blocks(doc, honour_no_test=True)
     assert [b.source for b in got] == ["x = 1\n", "y = 2\n"]
     assert len(python_blocks(doc, honour_no_test=False)) == 3
+
+
+# --------------------------------------------------------------------------------------------- command lines of docs/
+# Every ``privamp ...`` line of a shell block of docs/ (``$ privamp ...`` in ```console blocks) is a command of the
+# command line: it runs through the entry point and exits with status 0, and every output line shown after it in a
+# ```console block appears in its output (trailing spaces aside), so that the CLI guide cannot go stale. Commands run
+# in a temporary directory (files they write land there); those that take long (PARSE_ONLY) are only parsed.
+
+SHELL_LANGS = ("console", "bash", "sh", "shell")
+PARSE_ONLY = ("figures",)
+
+
+@dataclass(frozen=True)
+class CliExample:
+    block: Block
+    argv: list[str]
+    shown: list[str]
+
+    @property
+    def label(self) -> str:
+        return f"{self.block.label}:{' '.join(self.argv[:1])}"
+
+
+def cli_examples(path: Path) -> list[CliExample]:
+    """The documented ``privamp`` command lines of one Markdown file, with the output lines shown after each."""
+    examples: list[CliExample] = []
+    for block in code_blocks(path):
+        if block.lang not in SHELL_LANGS or block.no_test:
+            continue
+        current: CliExample | None = None
+        for line in block.source.replace("\\\n", " ").splitlines():
+            command = line[2:] if block.lang == "console" and line.startswith("$ ") else line
+            if command.startswith("privamp ") and (block.lang != "console" or line.startswith("$ ")):
+                current = CliExample(block, shlex.split(command)[1:], [])
+                examples.append(current)
+            elif block.lang == "console" and line.startswith("$ "):
+                current = None
+            elif current is not None and block.lang == "console" and line.strip():
+                current.shown.append(line.rstrip())
+    return examples
+
+
+def _cli_cases() -> list[Any]:
+    examples = [e for path in doc_files()[1:] for e in cli_examples(path)]
+    return [pytest.param(e, id=e.label) for e in examples]
+
+
+@pytest.mark.parametrize("example", _cli_cases())
+def test_documented_command_runs(
+    example: CliExample, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from privamp.cli import build_parser, main
+
+    monkeypatch.chdir(tmp_path)
+    if example.argv[0] in PARSE_ONLY:
+        build_parser().parse_args(example.argv)
+        return
+    status = main(example.argv)
+    out = capsys.readouterr().out
+    assert status == 0, f"{example.block.label}: privamp {' '.join(example.argv)} exited with {status}"
+    printed = {line.rstrip() for line in out.splitlines()}
+    missing = [line for line in example.shown if line not in printed]
+    assert not missing, f"{example.block.label}: lines shown but not printed: {missing}\nprinted:\n{out}"
+
+
+def test_cli_examples_are_found(tmp_path: Path) -> None:
+    doc = tmp_path / "cli.md"
+    doc.write_text(
+        "```console\n$ privamp rdp --alpha 2\nalpha = 2\n$ ls\nfoo\n```\n\n"
+        "```bash\nprivamp epsilon --delta 1e-5\n```\n\n<!-- no-test -->\n```console\n$ privamp x\n```\n"
+    )
+    got = [(e.argv, e.shown) for e in cli_examples(doc)]
+    assert got == [(["rdp", "--alpha", "2"], ["alpha = 2"]), (["epsilon", "--delta", "1e-5"], [])]
+
+
+# ------------------------------------------------------------------------------------ tables generated from the library
+# docs/choosing.md holds tables rendered from the registry between ``<!-- generated:NAME -->`` and
+# ``<!-- end:NAME -->``; the test below fails when the registry changes and the page does not. Regenerate with
+# ``python tests/test_readme.py --regenerate``.
+
+CHOOSING = ROOT / "docs" / "choosing.md"
+
+
+def _cell(text: str) -> str:
+    """Text that stays one Markdown table cell and shows as typed."""
+    return text.replace("|", "\\|").replace("*", "\\*").replace("<", "&lt;").replace("[", "\\[")
+
+
+def _events() -> tuple[dict[str, Any], dict[str, Any]]:
+    import privamp as pa
+
+    mechanisms = {
+        "Gaussian": pa.Gaussian(1.0),
+        "Laplace": pa.Laplace(1.0),
+        "randomized response": pa.RandomizedResponse(0.75),
+        "pure DP": pa.PureDP(1.0),
+        "`RdpCurve` (add/remove curve)": pa.RdpCurve.from_table([2, 4], [0.1, 0.3], neighboring="add-remove"),
+    }
+    samplings = {
+        "none": pa.NoSampling(),
+        "Poisson": pa.Poisson(0.01),
+        "without replacement": pa.WithoutReplacement(10, 1000),
+        "with replacement": pa.WithReplacement(10, 1000),
+    }
+    return mechanisms, samplings
+
+
+def _role(bound: Any) -> str:
+    if bound.kind.value == "lower":
+        return " (lower)"
+    if bound.kind.value == "numerical":
+        return " (numerical, opt-in)"
+    if not bound.in_best:
+        return " (by name)"
+    return " (exact)" if bound.kind.value == "exact" else ""
+
+
+def coverage_matrix() -> str:
+    """Sampling × relation × mechanism: the RDP bounds that apply (:meth:`Registry.bounds_for`)."""
+    from privamp.coverage import REGISTRY
+
+    mechanisms, samplings = _events()
+    lines = ["| sampling | relation | " + " | ".join(mechanisms) + " |", "|---|---|" + "---|" * len(mechanisms)]
+    for sampling_name, sampling in samplings.items():
+        for relation in ("add-remove", "replace-one"):
+            cells = []
+            for mechanism in mechanisms.values():
+                found = REGISTRY.bounds_for(mechanism.subsampled(sampling, relation))
+                names = dict.fromkeys(f"`{b.name}`{_role(b)}" for b in found)
+                cells.append(", ".join(names) or "—")
+            lines.append(f"| {sampling_name} | {relation} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def evidence_table() -> str:
+    """Every registered bound: its cell, kind, scale, whether ``best`` uses it, and what it rests on."""
+    from privamp.coverage import REGISTRY
+
+    head = ("bound", "what it is", "sampling × relation", "kind", "scale", "in `best`", "upper rests on", "lower")
+    lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for b in REGISTRY.all():
+        upper = _cell(str(b.upper)) if b.upper else "—"
+        lower = _cell(str(b.lower)) if b.lower else "—"
+        cell = f"{b.sampling.__name__} × {b.neighboring.value}"
+        in_best = "yes" if b.in_best else "no"
+        row = (f"`{b.name}`", _cell(b.description), cell, b.kind.value, b.scale.value, in_best, upper, lower)
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+GENERATED = {"coverage-matrix": coverage_matrix, "evidence": evidence_table}
+
+
+def _section(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- generated:{name} -->\n)(.*?)(<!-- end:{name} -->)", re.S)
+
+
+def regenerate(text: str) -> str:
+    """``text`` with every generated section replaced by its current rendering."""
+    for name, render in GENERATED.items():
+        text, n = _section(name).subn(lambda m, r=render: m[1] + r() + "\n" + m[3], text)
+        assert n == 1, f"docs/choosing.md must hold exactly one section {name!r}"
+    return text
+
+
+def test_choosing_tables_match_the_registry() -> None:
+    text = CHOOSING.read_text(encoding="utf-8")
+    assert regenerate(text) == text, "docs/choosing.md is stale: run python tests/test_readme.py --regenerate"
 
 
 # ---------------------------------------------------------------------------------------------------- set-up commands
@@ -141,11 +315,19 @@ def test_readme_has_the_two_setup_commands() -> None:
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:
-    """The README's second set-up command, split at ``&&``, is exactly the sequence of commands of .ci/run."""
+    """The README's second set-up command, split at ``&&``, is exactly the sequence of commands of .ci/run up to its
+    test command."""
     readme = [c.strip() for c in setup_commands()[1].split(" && ")]
-    ci = [part.strip() for line in ci_commands() for part in line.split(" && ")]
+    lines = ci_commands()
+    assert TEST_COMMAND in lines
+    ci = [part.strip() for line in lines[: lines.index(TEST_COMMAND) + 1] for part in line.split(" && ")]
     assert readme == ci
-    assert TEST_COMMAND in ci_commands()
+
+
+def test_ci_then_builds_the_docs_strictly_outside_the_tree() -> None:
+    """After the tests, CI builds the site with every warning an error, into a temporary directory."""
+    lines = ci_commands()
+    assert lines[lines.index(TEST_COMMAND) + 1 :] == [DOCS_COMMAND]
 
 
 def test_readme_first_setup_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -158,3 +340,10 @@ def test_readme_first_setup_command_runs(capsys: pytest.CaptureFixture[str]) -> 
     assert main(argv[1:]) == 0
     out = capsys.readouterr().out
     assert out.strip()
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--regenerate"]:
+        CHOOSING.write_text(regenerate(CHOOSING.read_text(encoding="utf-8")), encoding="utf-8")

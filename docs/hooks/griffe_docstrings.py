@@ -1,0 +1,67 @@
+"""A griffe extension that lets privamp's plain-text docstrings render as Markdown in the API reference.
+
+privamp's docstrings are written to be read in a terminal: Sphinx roles (``:func:`name```), formulas with brackets and
+asterisks (``Δ^l[f](0)``, ``[(1 − p)^{1−l} + p^{1−l}] [derived]``, ``a*b``). Read as Markdown, brackets become links
+and asterisks emphasis. Outside code (spans and indented blocks) this extension turns each role into a code span and
+escapes ``[``, ``]`` and inline ``*`` before mkdocstrings renders the docstring. The source is not changed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from griffe import Extension, Object
+
+_ROLE = re.compile(r":(?:py:)?(?:func|class|mod|meth|data|attr|exc|obj|const|ref):`~?([^`]+)`")
+_BULLET = re.compile(r"^(\s*)([*+-]|\d+\.)(\s+)")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+
+
+def _role(match: re.Match[str]) -> str:
+    target = match.group(1)
+    shown = target.rsplit(".", 1)[-1] if match.group(0).split("`", 1)[1].startswith("~") else target
+    return f"`{shown}`"
+
+
+def _escape_text(text: str) -> str:
+    return text.replace("[", r"\[").replace("]", r"\]").replace("*", r"\*")
+
+
+def _escape_line(line: str) -> str:
+    bullet = _BULLET.match(line)
+    head, body = (line[: bullet.end()], line[bullet.end() :]) if bullet else ("", line)
+    out, last = [], 0
+    for span in _CODE_SPAN.finditer(body):
+        out.append(_escape_text(body[last : span.start()]))
+        out.append(span.group(0))
+        last = span.end()
+    out.append(_escape_text(body[last:]))
+    return head + "".join(out)
+
+
+def markdown_safe(docstring: str) -> str:
+    """The docstring with roles as code spans and Markdown link/emphasis characters escaped outside code."""
+    text = _ROLE.sub(_role, docstring)
+    lines, out, in_fence = text.split("\n"), [], False
+    previous_blank = True
+    in_indented = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        indented = line.startswith("    ") and (previous_blank or in_indented)
+        in_indented = bool(stripped) and indented
+        previous_blank = not stripped
+        out.append(line if in_fence or indented else _escape_line(line))
+    return "\n".join(out)
+
+
+class MarkdownSafeDocstrings(Extension):
+    """Rewrite every docstring with :func:`markdown_safe` when griffe loads it."""
+
+    def on_instance(self, *, obj: Object, **kwargs: Any) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = markdown_safe(obj.docstring.value)
