@@ -12,21 +12,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_cli import run  # (exit status, stdout, stderr) of one in-process call
 
 import privamp as pa
 from privamp import curves
-from privamp.cli import main
 
 POISSON = ["--sigma", "1", "--sample-rate", "0.01"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def table(text: str) -> list[dict[str, str]]:

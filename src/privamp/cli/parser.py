@@ -415,6 +415,11 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     g.add_argument("--plot", metavar="FILE", help="also draw the curve to FILE (.png, .pdf or .svg)")
 
 
+def _add_list(p: argparse.ArgumentParser, option: str, item: Callable[[str], object], name: str, text: str) -> None:
+    """An option taking a comma-separated list, each item read by ``item``."""
+    p.add_argument(option, type=_list_of(item), metavar=f"{name}[,{name}...]", help=text)
+
+
 def _add_route(p: argparse.ArgumentParser) -> None:
     _add_conversion(p)
     _add_bound(p, _ACCOUNTING)
@@ -437,43 +442,30 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
         return c
 
     rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
-    rdp.add_argument(
-        "--orders",
-        type=_list_of(_real),
-        metavar="A[,A...]",
-        help="Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)",
-    )
+    orders = "Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)"
+    _add_list(rdp, "--orders", _real, "A", orders)
     _add_output(rdp)
 
     profile = curve("profile", "privacy profile of the composition: delta on an epsilon grid, epsilon on a delta grid")
     _add_steps(profile)
-    profile.add_argument(
-        "--epsilons",
-        type=_list_of(_nonnegative),
-        metavar="E[,E...]",
-        help="epsilons at which delta is certified (finite, >= 0). With --deltas alone only epsilon(delta) is "
-        "computed; with neither, epsilon at the deltas 1e-12 ... 1e-1 and delta at 25 epsilons from 0 to the largest "
-        "epsilon found",
+    epsilons = (
+        "epsilons at which delta is certified (finite, >= 0). With --deltas alone only epsilon(delta) is computed; "
+        "with neither, epsilon at the deltas 1e-12 ... 1e-1 and delta at 25 epsilons from 0 to the largest epsilon "
+        "found"
     )
-    profile.add_argument(
-        "--deltas",
-        type=_list_of(_open_unit),
-        metavar="D[,D...]",
-        help="deltas at which epsilon is certified, each in (0, 1). With --epsilons alone only delta(epsilon) is "
-        "computed",
-    )
+    _add_list(profile, "--epsilons", _nonnegative, "E", epsilons)
+    deltas = "deltas at which epsilon is certified, each in (0, 1); with --epsilons alone only delta(eps) is computed"
+    _add_list(profile, "--deltas", _open_unit, "D", deltas)
     _add_route(profile)
     _add_output(profile)
 
     steps = curve("steps", "epsilon at a given delta against the number of steps")
     _add_steps(steps)
-    steps.add_argument(
-        "--steps-grid",
-        type=_list_of(_count),
-        metavar="T[,T...]",
-        help="step counts, comma separated, each an integer in [1, 2**53]; default 30 counts spaced geometrically "
-        "from 1 to --steps (or the steps of --epochs)",
+    grid = (
+        "step counts, comma separated, each an integer in [1, 2**53]; default 30 counts spaced geometrically from 1 to "
+        "--steps (or the steps of --epochs)"
     )
+    _add_list(steps, "--steps-grid", _count, "T", grid)
     _add_delta(steps)
     _add_route(steps)
     _add_output(steps)
@@ -481,12 +473,8 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
     tradeoff = curve("tradeoff", "trade-off curve of membership tests (false negative against false positive rate), "
                      "from the privacy-loss-distribution route")
     _add_steps(tradeoff)
-    tradeoff.add_argument(
-        "--fprs",
-        type=_list_of(_unit),
-        metavar="R[,R...]",
-        help="false positive rates, comma separated, each in [0, 1]; default 0, 0.01, ..., 1",
-    )
+    fprs = "false positive rates, comma separated, each in [0, 1]; default 0, 0.01, ..., 1"
+    _add_list(tradeoff, "--fprs", _unit, "R", fprs)
     _add_output(tradeoff)
 
 
