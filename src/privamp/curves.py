@@ -170,7 +170,8 @@ def _combined(event: SubsampledMechanism, alphas: FloatArray, bound: str) -> Flo
 def rdp_curves(event: SubsampledMechanism, orders: ArrayLike | None = None) -> RdpCurves:
     """Every registered RDP bound that applies to ``event`` (:meth:`privamp.registry.Registry.bounds_for`, the list
     ``event.bounds()`` and ``privamp compare`` show) at ``orders`` (default: the accountant's grid,
-    :data:`privamp.accountant.DEFAULT_ORDERS`), with each bound's kind and evidence.
+    :data:`privamp.accountant.DEFAULT_ORDERS`), with each bound's kind and evidence. Bounds that "best" skips for
+    their cost (available by name only, e.g. ``fixed-size-wr-lower``) are included: such cells take seconds.
 
     Raises :class:`~privamp.errors.UnsupportedError` when no bound applies to ``event``.
 
