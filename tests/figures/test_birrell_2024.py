@@ -4,21 +4,18 @@ values (docs/specs/fixed-size.md §4.6, §5) and the orderings the paper's text 
 from __future__ import annotations
 
 import numpy as np
+import oracles
 import pytest
 
 from privamp.bounds.fixed_size import fixed_size_wor_add_remove_rdp, fixed_size_wor_add_remove_rdp_exact
-from privamp.bounds.with_replacement import fixed_size_wr_add_remove_rdp
 from privamp.figures import birrell_2024 as b
 from privamp.figures._base import Figure, Panel
 
-# spec §4.6, σ = 6, q = 0.0024, one step: α → (r-o m=3, m=4, m=5, Poisson r-o m=5, Wang UB, Wang LB)
-ONE_STEP = {
-    1.1: (3.8542276e-7, 3.8478697e-7, 3.8478616e-7, 3.5225271e-7, 2.7076357e-6, None),
-    2.0: (7.0457863e-7, 7.0075389e-7, 7.0074988e-7, 6.4056902e-7, 2.7076357e-6, 6.7690961e-7),
-    10.0: (3.8058702e-6, 3.5568461e-6, 3.5546341e-6, 3.2076882e-6, 1.4054816e-5, 3.3924880e-6),
-    32.0: (1.4808959e-5, 1.1921374e-5, 1.1833420e-5, 1.0306495e-5, 4.9610927e-5, 1.0926689e-5),
-    55.0: (3.0739285e-5, 2.1683016e-5, 2.1207165e-5, 1.7787752e-5, 9.3816910e-5, 1.8909705e-5),
-}
+# spec §4.6, σ = 6, q = 0.0024, one step: Thm 3.4 (ro3..ro5), Thm C.9 (p4, p5), exact add/remove (= Wang's lower
+# bound at integer α, spec §2.11)
+TABLE_46 = oracles.load_table("fixed_size_4_6")
+# spec §4.6: Wang et al.'s Theorem 9 (eq. 127) at α = 1.1, 2, 10, 32, 55
+WANG_UPPER = {1.1: 2.7076357e-6, 2.0: 2.7076357e-6, 10.0: 1.4054816e-5, 32.0: 4.9610927e-5, 55.0: 9.3816910e-5}
 # spec §4.6, ε after 250 epochs (Balle 2020 conversion, the authors' α grid):
 # δ → (r-o m=3, m=4, m=5, Wang UB, Wang LB on α = 2..32, Poisson r-o m=4)
 EPSILONS = {
@@ -27,14 +24,8 @@ EPSILONS = {
     1e-10: (1.8699, 1.7345, 1.7311, 3.5535, 1.6718, 1.6222),
     1e-12: (2.0938, 1.9310, 1.9264, 3.9362, 1.8572, 1.8025),
 }
-# spec §4.6, Fig. 1 (paper's index sets), α = 2..10
-FIG1 = {
-    20: [1.1753e-7, 1.7625e-7, 2.3503e-7, 2.9383e-7, 3.5265e-7, 4.1150e-7, 4.7035e-7, 5.2922e-7, 2.1449],
-    30: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9383e-7, 3.5265e-7, 4.1149e-7, 46.550, 102.07, 156.37],
-    40: [1.1753e-7, 1.7624e-7, 2.3502e-7, 2.9382e-7, 24.695, 127.71, 226.69, 323.15, 417.93],
-    60: [1.1753e-7, 1.7624e-7, 2.3502e-7, 174.84, 407.85, 629.85, 845.57, 1057.4, 1266.5],
-    80: [1.1753e-7, 1.7624e-7, 217.98, 648.80, 1049.5, 1435.2, 1812.2, 2183.9, 2552.0],
-}
+# spec §4.6, Fig. 1 (paper's index sets): the common value at α = 2 and, per |B|, the first order of the jump
+FIG1_JUMPS = {20: (10, 2.1449), 30: (8, 46.550), 40: (6, 24.695), 60: (5, 174.84), 80: (4, 217.98)}
 # spec §4.6, Fig. 8: σ → (flat value, first |B| of the jump, value there)
 FIG8 = {
     2.0: (1.720e-6, 20, 3.883),
@@ -42,21 +33,21 @@ FIG8 = {
     4.0: (2.841e-7, 100, 197.4),
     5.0: (1.735e-7, 150, 24.48),
 }
-# spec §4.6, Fig. 9: Thm 3.6 with the authors' rule (K = 3) and the lower bound with T_k = {|B|}
-FIG9_UPPER = {1.2: 4.0690154e-7, 1.5: 5.086731e-7, 1.8: 6.104638e-7, 1.9: 77.36381, 2.0: 301.6266, 2.5: 1134.418,
-              3.0: 1750.813, 5.0: 3675.407, 10.0: 7855.736}  # fmt: skip
-FIG9_LOWER = [6.770992e-7, 452.4399, 1468.835, 2377.033, 3241.952, 4085.231, 4916.145, 5739.330, 6557.363]
+# spec §4.6, Fig. 9: Thm 3.6 with the authors' rule (K = 3) and the lower bound with T_k = {|B|}, α = 2, 3, 10
+FIG9_UPPER = (301.6266, 1750.813, 7855.736)
+FIG9_LOWER = (6.770992e-7, 452.4399, 6557.363)
 
 
 def test_fig2_fig7_one_step_values_match_spec_table() -> None:
-    alphas = np.array(list(ONE_STEP))
-    columns = list(zip(*ONE_STEP.values(), strict=True))
-    for m, expected in zip((3, 4, 5), columns[:3], strict=True):
-        np.testing.assert_allclose(b.replace_one_upper(alphas, m), expected, rtol=1e-6)
-    np.testing.assert_allclose(b.poisson_upper(alphas, 5), columns[3], rtol=1e-6)
-    np.testing.assert_allclose(b.wang_upper(alphas), columns[4], rtol=1e-6)
-    integer = alphas[1:]
-    np.testing.assert_allclose(b.wang_lower(integer), columns[5][1:], rtol=1e-6)
+    orders = np.asarray(TABLE_46["orders"], dtype=np.float64)
+    rows = {r["bound"]: r["values"] for r in TABLE_46["records"]}
+    for m in (3, 4, 5):
+        np.testing.assert_allclose(b.replace_one_upper(orders, m), rows[f"ro{m}"], rtol=1e-6)
+    for m in (4, 5):
+        np.testing.assert_allclose(b.poisson_upper(orders, m), rows[f"p{m}"], rtol=1e-6)
+    integer = orders == np.round(orders)
+    np.testing.assert_allclose(b.wang_lower(orders[integer]), np.asarray(rows["ar_exact"])[integer], rtol=1e-6)
+    np.testing.assert_allclose(b.wang_upper(list(WANG_UPPER)), list(WANG_UPPER.values()), rtol=1e-6)
 
 
 def test_fig2_claims_factor_four_and_m4_close_to_m5() -> None:
@@ -85,10 +76,16 @@ def test_fig3_fig4_epsilons_match_spec_table() -> None:
     np.testing.assert_allclose(b.epsilons(b.ORDERS, b.poisson_upper(b.ORDERS, 4), deltas), columns[5], atol=1.5e-4)
 
 
-def test_fig1_lower_bounds_match_spec() -> None:
-    orders = np.arange(2, 11)
-    for batch, expected in FIG1.items():
-        np.testing.assert_allclose(b.wr_lower_fig1(batch, orders), expected, rtol=2e-4)
+def test_fig1_common_value_then_jump_at_an_order_decreasing_with_batch_size() -> None:
+    figure = b.fig1()
+    (panel,) = figure.panels
+    for s, (batch, (order, value)) in zip(panel.series, FIG1_JUMPS.items(), strict=True):
+        y = np.asarray(s.y)
+        i = int(np.searchsorted(np.asarray(s.x), order))
+        assert s.label.startswith(f"|B| = {batch},")
+        assert y[0] == pytest.approx(1.1753e-7, rel=2e-4)
+        assert y[i] == pytest.approx(value, rel=2e-4)
+        assert np.all(y[:i] < 1e-6)
 
 
 def test_fig8_flat_then_jump_at_the_spec_batch_sizes() -> None:
@@ -103,17 +100,17 @@ def test_fig8_flat_then_jump_at_the_spec_batch_sizes() -> None:
 
 
 def test_fig9_bounds_match_spec() -> None:
-    figure = b.fig9()
-    upper = _series(figure.panels[0], "with replacement, Theorem 3.6")
-    x = np.asarray(figure.panels[0].series[0].x)
-    for alpha, value in FIG9_UPPER.items():
-        if alpha in x:
-            assert upper[np.searchsorted(x, alpha)] == pytest.approx(value, rel=1e-6)
-    table = fixed_size_wr_add_remove_rdp(list(FIG9_UPPER), b.BATCH, b.DATASET, b.SIGMA, 4, rule="authors")
-    np.testing.assert_allclose(table, list(FIG9_UPPER.values()), rtol=1e-6)
-    lower = _series(figure.panels[0], "with replacement, Theorem 3.7")
-    np.testing.assert_allclose(lower, FIG9_LOWER, rtol=1e-6)
+    (panel,) = b.fig9().panels
+    x = np.asarray(panel.series[0].x)
+    upper = _series(panel, "with replacement, Theorem 3.6")
+    lower = _series(panel, "with replacement, Theorem 3.7")
+    at = np.searchsorted(x, [2.0, 3.0, 10.0])
+    np.testing.assert_allclose(upper[at], FIG9_UPPER, rtol=1e-6)
+    np.testing.assert_allclose(lower[[0, 1, 8]], FIG9_LOWER, rtol=1e-6)
     np.testing.assert_array_less(lower, upper[np.searchsorted(x, np.arange(2.0, 11.0))])
+    # the upper bound is as small as without replacement below α ≈ 1.87 and jumps above (spec §2.7)
+    without = _series(panel, "w/o replacement")
+    assert np.all(upper[x < 1.85] < 1.01 * without[x < 1.85]) and np.all(upper[x > 1.9] > 10)
 
 
 def test_fig6_m3_and_m4_close_and_m4_on_the_exact_value() -> None:

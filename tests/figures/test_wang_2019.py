@@ -26,56 +26,10 @@ PAPER_MECHANISMS = {
     "rr09": RandomizedResponse(0.9),
 }
 
-# spec §7.1, γ = 0.001, α = 2, 3, 4, 8, 16, 32, 64, 128, 256: (Thm 9, Prop 11)
-TABLE_ORDERS = [2, 3, 4, 8, 16, 32, 64, 128, 256]
-TABLE_71 = {
-    "gauss5": (
-        [1.632431e-07, 2.459921e-07, 3.294935e-07, 6.710362e-07, 1.390426e-06, 2.975520e-06, 6.739658e-06,
-         1.671118e-05, 4.690300e-05],
-        [4.081077e-08, 6.121869e-08, 8.162829e-08, 1.632836e-07, 3.266752e-07, 6.537832e-07, 1.309302e-06,
-         2.625585e-06, 5.279397e-06],
-    ),
-    "laplace2": (
-        [5.141704e-07, 7.714900e-07, 1.028966e-06, 2.060429e-06, 4.130825e-06, 8.301342e-06, 1.675992e-05,
-         3.413516e-05, 7.059920e-05],
-        [2.217740e-07, 3.326883e-07, 4.436209e-07, 8.875331e-07, 1.776226e-06, 3.557052e-06, 7.132169e-06,
-         1.433389e-05, 2.892333e-05],
-    ),
-    "rr06": (
-        [2.916666e-07, 4.375953e-07, 5.835875e-07, 1.168191e-06, 2.340438e-06, 4.697036e-06, 9.458174e-06,
-         1.916811e-05, 3.930068e-05],
-        [1.666667e-07, 2.500138e-07, 3.333702e-07, 6.668877e-07, 1.334361e-06, 2.671038e-06, 5.351130e-06,
-         1.073675e-05, 2.159736e-05],
-    ),
-    "gauss1": (
-        [5.436549e-06, 8.174864e-06, 1.092678e-05, 2.207437e-05, 6.782676e-01, 8.891773e00, 2.499360e01,
-         5.704331e01, 1.210679e02],
-        [1.718280e-06, 2.584381e-06, 3.455232e-06, 6.987942e-06, 6.320600e-01, 8.869414e00, 2.498260e01,
-         5.703785e01, 1.210652e02],
-    ),
-    "laplace05": (
-        [9.864237e-06, 1.482897e-05, 1.981549e-05, 3.998034e-05, 8.136760e-05, 1.684283e-04, 3.599563e-04,
-         8.109966e-04, 1.903039e-03],
-        [3.932135e-06, 5.908161e-06, 7.890852e-06, 1.588866e-05, 3.221019e-05, 6.619199e-05, 1.397866e-04,
-         3.115387e-04, 7.630857e-04],
-    ),
-    "rr09": (
-        [1.622209e-05, 2.440564e-05, 3.263769e-05, 6.605325e-05, 1.352465e-04, 2.832389e-04, 6.181411e-04,
-         1.431872e-03, 3.304028e-03],
-        [7.111086e-06, 1.069184e-05, 1.428948e-05, 2.885020e-05, 5.880155e-05, 1.221350e-04, 2.633673e-04,
-         6.094101e-04, 1.552506e-03],
-    ),
-}  # fmt: skip
-
-# spec §7.3, δ = 1e-8: ε at k = 1, 100, 600 000 (Thm 9, Prop 11)
-TABLE_73 = {
-    "gauss5": ((0.0536253, 0.0612332, 2.02701), (0.0535559, 0.0542917, 0.962825)),
-    "laplace2": ((6.48511e-4, 0.0471925, 3.53124), (6.48511e-4, 0.0292654, 2.28272)),
-    "rr06": ((4.99875e-4, 0.0353339, 2.63197), (4.99875e-4, 0.0250341, 1.9705)),
-    "gauss1": ((1.41754, 1.47341, 12.6963), (1.41725, 1.44453, 6.72842)),
-    "laplace05": ((6.36873e-3, 0.222099, 18.0295), (6.36873e-3, 0.146243, 10.5333)),
-    "rr09": ((7.96817e-3, 0.286825, 23.8537), (7.96817e-3, 0.197305, 14.7139)),
-}
+# spec §7.1 (γ = 0.001, integer orders): raw Theorem 9 and Proposition 11, one step
+TABLE_71 = oracles.load_table("without_replacement_7_1_single_step")
+# spec §7.3 (δ = 1e-8): ε of k compositions, (Thm 9 ε, α*) and (Prop 11 ε, α*)
+TABLE_73 = oracles.load_table("without_replacement_7_3_composition")
 # spec §7.3: naive and strong (KOV 3.5) at k = 1, 100, 600 000
 BASELINES_73 = {
     "gauss5": ((0.0016623, 0.21734, 1901.8), (0.0016623, 0.12456, 18.679)),
@@ -83,15 +37,15 @@ BASELINES_73 = {
     "rr09": ((7.96817e-3, 0.796817, 4780.9), (7.96817e-3, 0.452384, 56.5104)),
 }
 STEPS_73 = np.array([1.0, 100.0, 600_000.0])
-FULL_ORDERS = np.concatenate([np.arange(2.0, 1501.0), [np.inf]])
+FULL_ORDERS = np.concatenate([np.arange(2.0, 1601.0), [np.inf]])
 
 
-@pytest.mark.parametrize("key", list(TABLE_71))
+@pytest.mark.parametrize("key", list(PAPER_MECHANISMS))
 def test_fig3_one_step_curves_match_spec_table(key: str) -> None:
     mechanism = w.paper_convention(PAPER_MECHANISMS[key])
-    upper, lower = TABLE_71[key]
-    np.testing.assert_allclose(w.rdp_upper(mechanism, TABLE_ORDERS), upper, rtol=2e-6)
-    np.testing.assert_allclose(w.rdp_lower(mechanism, TABLE_ORDERS), lower, rtol=2e-6)
+    rows = {r["bound"]: r["values"] for r in TABLE_71["records"] if r["mechanism"] == key}
+    np.testing.assert_allclose(w.rdp_upper(mechanism, TABLE_71["orders"]), rows["thm9"], rtol=2e-6)
+    np.testing.assert_allclose(w.rdp_lower(mechanism, TABLE_71["orders"]), rows["prop11"], rtol=2e-6)
 
 
 @pytest.mark.parametrize("sigma", [5.0, 1.0])
@@ -115,18 +69,20 @@ def test_fig3_phase_transition_is_later_in_the_high_privacy_regime() -> None:
     assert ours[0] < 1e-4 < 3 < ours[1]
 
 
-@pytest.mark.parametrize("key", list(TABLE_73))
+@pytest.mark.parametrize("key", list(PAPER_MECHANISMS))
 def test_fig2_rdp_composition_matches_spec_table(key: str) -> None:
     mechanism = w.paper_convention(PAPER_MECHANISMS[key])
-    upper = w.composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), STEPS_73)
-    lower = w.composed_epsilon(FULL_ORDERS, w.rdp_lower(mechanism, FULL_ORDERS), STEPS_73)
-    np.testing.assert_allclose(upper, TABLE_73[key][0], rtol=1e-5)
-    np.testing.assert_allclose(lower, TABLE_73[key][1], rtol=1e-5)
+    rows = [r for r in TABLE_73["records"] if r["mechanism"] == key]
+    steps = np.array([r["k"] for r in rows], dtype=np.float64)
+    upper = w.composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), steps)
+    lower = w.composed_epsilon(FULL_ORDERS, w.rdp_lower(mechanism, FULL_ORDERS), steps)
+    np.testing.assert_allclose(upper, [r["upper"][0] for r in rows], rtol=1e-5)
+    np.testing.assert_allclose(lower, [r["lower"][0] for r in rows], rtol=1e-5)
 
 
 def test_fig2_sparse_conversion_grid_is_within_1e_5_of_every_integer_order() -> None:
     mechanism = w.paper_convention(Laplace(2.0))
-    sparse = w.conversion_orders(1500)
+    sparse = w.conversion_orders(1600)
     full = w.composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), STEPS_73)
     ours = w.composed_epsilon(sparse, w.rdp_upper(mechanism, sparse), STEPS_73)
     assert np.all(ours >= full)
