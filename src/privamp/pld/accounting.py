@@ -30,6 +30,12 @@ from privamp.validation import check_int, check_positive
 
 LADDER = np.array(LAMBDAS)
 TAU = 1e-27
+"""Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
+TAU_PER_DELTA = 1e-10
+"""A query at δ cuts tails of mass about δ·TAU_PER_DELTA (snapped to powers of 1000, in [TAU_MIN, TAU_MAX]): some
+tens of cuts then move ≲ 1e-8·δ to +∞ (a relative 1e-8 on δ), and the grid is no wider than the query needs."""
+TAU_MAX = 1e-15
+TAU_MIN = 1e-45
 MAX_POINTS = 1 << 16
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
@@ -102,8 +108,8 @@ class _Direction:
         if not self.parts:
             raise InvalidParameterError("direction", parts, "a non-empty list of (pair, count)")
         self.parts = _merge_gaussians(self.parts)
-        self.steps: dict[tuple[float, bool, int], GridPMF] = {}
-        self.cache: dict[tuple[float, float, bool], TiltedPMF] = {}
+        self.steps: dict[tuple[float, bool, int, float], GridPMF] = {}
+        self.cache: dict[tuple[float, float, bool, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
         self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 256)])
@@ -131,29 +137,38 @@ class _Direction:
         grid, _, dk = self._cumulant_grid()
         return _snap(float(np.interp(epsilon, np.maximum.accumulate(dk), grid)))
 
-    def step_spacing(self, h: float) -> tuple[float, ...]:
+    def step_spacing(self, h: float, tau: float = TAU) -> tuple[float, ...]:
         """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
         out = []
         for pair, count in self.parts:
-            lo, hi = pair.loss_window(TAU / count)
+            lo, hi = pair.loss_window(tau / count)
             ratio = (hi - lo) / MAX_STEP_POINTS / h
             out.append(h * 2.0 ** max(0, math.ceil(math.log2(ratio))) if ratio > 1 else h)
         return tuple(out)
 
-    def is_cached(self, h: float, lam: float) -> bool:
-        return (h, lam, True) in self.cache and (h, lam, False) in self.cache
+    def is_cached(self, h: float, tau: float, lam: float) -> bool:
+        return (h, lam, True, tau) in self.cache and (h, lam, False, tau) in self.cache
 
-    def composed(self, h: float, lam: float, pessimistic: bool) -> TiltedPMF:
-        key = (h, lam, pessimistic)
+    def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
+        """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
+        key = (h, lam, pessimistic, tau)
         if key not in self.cache:
             steps = []
-            for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h), strict=True)):
-                skey = (hh, pessimistic, i)
+            for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
+                skey = (hh, pessimistic, i, tau)
                 if skey not in self.steps:
-                    self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=TAU / count)
+                    self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=tau / count)
                 steps.append((tilt(self.steps[skey], lam), count))
-            self.cache[key] = compose(steps, math.log(TAU), MAX_POINTS)
+            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS)
         return self.cache[key]
+
+
+def _tau(delta: float) -> float:
+    """The tail mass cut for a query at δ (see TAU_PER_DELTA)."""
+    if not delta > 0:
+        return TAU_MIN
+    exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA) / 3)
+    return min(max(10.0**exponent, TAU_MIN), TAU_MAX)
 
 
 def _screen_h(h: float) -> float:
@@ -305,27 +320,35 @@ class PLDAccountant:
         return float(np.interp(lam, grid, k)) - lam * epsilon
 
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
+        tau = _tau(delta)
+
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
-                up = max(epsilon_of(d.composed(h, lam, True), delta, upper=True), 0.0)
-                return up, max(epsilon_of(d.composed(h, lam, False), delta, upper=False), 0.0) if self.lower else 0.0
-            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h))
+                up = max(epsilon_of(d.composed(h, lam, True, tau), delta, upper=True), 0.0)
+                if not self.lower:
+                    return up, 0.0
+                return up, max(epsilon_of(d.composed(h, lam, False, tau), delta, upper=False), 0.0)
+            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, tau))
 
         def screen(d: _Direction) -> float:
-            return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True), delta, upper=True)
+            return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True, tau), delta, upper=True)
 
         up, lo = self._over_directions(run, screen, lambda d: self._saddle_epsilon(d, delta))
         return max(up, 0.0), max(lo, 0.0)  # ε < 0 means (0, δ)-DP: report 0
 
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
+        # the cut is set by the Chernoff estimate of the largest δ over the directions (an estimate: a cut far below
+        # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
+        tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)))
+
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
-                up = delta_of(d.composed(h, lam, True), epsilon)
-                return up, delta_of(d.composed(h, lam, False), epsilon) if self.lower else 0.0
-            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h))
+                up = delta_of(d.composed(h, lam, True, tau), epsilon)
+                return up, delta_of(d.composed(h, lam, False, tau), epsilon) if self.lower else 0.0
+            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h, tau))
 
         def screen(d: _Direction) -> float:
-            return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True), epsilon)
+            return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True, tau), epsilon)
 
         return self._over_directions(run, screen, lambda d: self._saddle_log_delta(d, epsilon))
 
