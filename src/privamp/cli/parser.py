@@ -405,7 +405,6 @@ output formats:
 lower bounds:
   a "lower" column (or kind "lower") is a rigorous lower bound, never a guarantee; 0 where none is known.
 """ + EPILOG
-CURVES = ("rdp", "profile", "steps", "tradeoff")
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
