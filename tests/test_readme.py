@@ -290,6 +290,35 @@ def test_choosing_tables_match_the_registry() -> None:
     assert regenerate(text) == text, "docs/choosing.md is stale: run python tests/test_readme.py --regenerate"
 
 
+def test_api_docstrings_are_made_markdown_safe() -> None:
+    """The griffe extension of the API reference (docs/hooks): roles become code, brackets and stray asterisks are
+    escaped, emphasis, code and simple tables are kept."""
+    pytest.importorskip("griffe")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("griffe_docstrings", ROOT / "docs" / "hooks" / "griffe_docstrings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table = "== ==\na  b\n== ==\n1  2\n== =="
+    text = "*Title*, a*b and Δ[f](0) [derived], :func:`~a.b.c`, ``x[1]``\n\n    code [1]\n\n" + table
+    assert module.markdown_safe(text).split("\n") == [
+        r"*Title*, a\*b and Δ\[f\](0) \[derived\], `c`, ``x[1]``",
+        "",
+        "    code [1]",
+        "",
+        "",
+        "```text",
+        "== ==",
+        "a  b",
+        "== ==",
+        "1  2",
+        "== ==",
+        "```",
+        "",
+    ]
+
+
 # ---------------------------------------------------------------------------------------------------- set-up commands
 
 

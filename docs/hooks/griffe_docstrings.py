@@ -1,9 +1,11 @@
 """A griffe extension that lets privamp's plain-text docstrings render as Markdown in the API reference.
 
 privamp's docstrings are written to be read in a terminal: Sphinx roles (``:func:`name```), formulas with brackets and
-asterisks (``Δ^l[f](0)``, ``[(1 − p)^{1−l} + p^{1−l}] [derived]``, ``a*b``). Read as Markdown, brackets become links
-and asterisks emphasis. Outside code (spans and indented blocks) this extension turns each role into a code span and
-escapes ``[``, ``]`` and inline ``*`` before mkdocstrings renders the docstring. The source is not changed.
+asterisks (``Δ^l[f](0)``, ``[(1 − p)^{1−l} + p^{1−l}] [derived]``, ``a*b``), reStructuredText simple tables
+(``====  ====``). Read as Markdown, brackets become links, asterisks emphasis and tables run-on text. This extension
+turns each role into a code span, shows each simple table as preformatted text, and escapes ``[``, ``]`` and ``*``
+(but for emphasis) outside code (spans and indented blocks) before mkdocstrings renders the docstring. The source is
+not changed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from griffe import Extension, Object
 _ROLE = re.compile(r":(?:py:)?(?:func|class|mod|meth|data|attr|exc|obj|const|ref):`~?([^`]+)`")
 _BULLET = re.compile(r"^(\s*)([*+-]|\d+\.)(\s+)")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)[^*\n]+?(?<=\S)\*(?![\w*])")
+_TABLE_RULE = re.compile(r"^\s*=+(\s+=+)+\s*$")
 
 
 def _role(match: re.Match[str]) -> str:
@@ -25,7 +29,14 @@ def _role(match: re.Match[str]) -> str:
 
 
 def _escape_text(text: str) -> str:
-    return text.replace("[", r"\[").replace("]", r"\]").replace("*", r"\*")
+    """Brackets escaped; asterisks escaped unless they enclose an emphasised phrase (``*the paper's title*``)."""
+    out, last = [], 0
+    for phrase in _EMPHASIS.finditer(text):
+        out.append(text[last : phrase.start()].replace("*", r"\*"))
+        out.append(phrase.group(0))
+        last = phrase.end()
+    out.append(text[last:].replace("*", r"\*"))
+    return "".join(out).replace("[", r"\[").replace("]", r"\]")
 
 
 def _escape_line(line: str) -> str:
@@ -40,10 +51,29 @@ def _escape_line(line: str) -> str:
     return head + "".join(out)
 
 
+def fence_simple_tables(lines: list[str]) -> list[str]:
+    """reStructuredText simple tables (a rule, the header, a rule, the rows, a rule) as fenced preformatted text."""
+    out: list[str] = []
+    rules = 0
+    for line in lines:
+        if _TABLE_RULE.match(line):
+            if rules == 0:
+                out += ["", "```text"]
+            rules += 1
+            out.append(line)
+            if rules == 3:
+                out += ["```", ""]
+                rules = 0
+            continue
+        out.append(line)
+    return out
+
+
 def markdown_safe(docstring: str) -> str:
-    """The docstring with roles as code spans and Markdown link/emphasis characters escaped outside code."""
+    """The docstring with roles as code spans, simple tables preformatted, and Markdown link/emphasis characters
+    escaped outside code."""
     text = _ROLE.sub(_role, docstring)
-    lines, out, in_fence = text.split("\n"), [], False
+    lines, out, in_fence = fence_simple_tables(text.split("\n")), [], False
     previous_blank = True
     in_indented = False
     for line in lines:
