@@ -14,6 +14,7 @@ import oracles
 import pytest
 
 from privamp.figures import wang_2019 as w
+from privamp.figures._accounting import composed_epsilon
 from privamp.figures._base import Figure, Panel
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 
@@ -74,8 +75,8 @@ def test_fig2_rdp_composition_matches_spec_table(key: str) -> None:
     mechanism = w.paper_convention(PAPER_MECHANISMS[key])
     rows = [r for r in TABLE_73["records"] if r["mechanism"] == key]
     steps = np.array([r["k"] for r in rows], dtype=np.float64)
-    upper = w.composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), steps)
-    lower = w.composed_epsilon(FULL_ORDERS, w.rdp_lower(mechanism, FULL_ORDERS), steps)
+    upper = composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), steps, w.DELTA)
+    lower = composed_epsilon(FULL_ORDERS, w.rdp_lower(mechanism, FULL_ORDERS), steps, w.DELTA)
     np.testing.assert_allclose(upper, [r["upper"][0] for r in rows], rtol=1e-5)
     np.testing.assert_allclose(lower, [r["lower"][0] for r in rows], rtol=1e-5)
 
@@ -83,8 +84,8 @@ def test_fig2_rdp_composition_matches_spec_table(key: str) -> None:
 def test_fig2_sparse_conversion_grid_is_within_1e_5_of_every_integer_order() -> None:
     mechanism = w.paper_convention(Laplace(2.0))
     sparse = w.conversion_orders(1600)
-    full = w.composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), STEPS_73)
-    ours = w.composed_epsilon(sparse, w.rdp_upper(mechanism, sparse), STEPS_73)
+    full = composed_epsilon(FULL_ORDERS, w.rdp_upper(mechanism, FULL_ORDERS), STEPS_73, w.DELTA)
+    ours = composed_epsilon(sparse, w.rdp_upper(mechanism, sparse), STEPS_73, w.DELTA)
     assert np.all(ours >= full)
     np.testing.assert_allclose(ours, full, rtol=1e-5)
 

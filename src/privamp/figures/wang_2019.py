@@ -28,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from privamp.bounds.composition import tuned_naive_composition_epsilon, tuned_strong_composition_epsilon
-from privamp.bounds.conversion import Conversion, epsilon_from_rdp
 from privamp.bounds.without_replacement import gaussian_wor_rdp_approximation, wor_rdp_lower, wor_rdp_upper
 from privamp.events import Mechanism
+from privamp.figures._accounting import composed_epsilon, rdp_epsilon_inverse
 from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.sampling import Neighboring
@@ -108,27 +108,9 @@ def clt_approximation(mechanism: Gaussian, orders: npt.ArrayLike) -> FloatArray:
     return gaussian_wor_rdp_approximation(orders, RATE, sigma)
 
 
-def composed_epsilon(orders: FloatArray, rdp: FloatArray, steps: FloatArray, delta: float = DELTA) -> FloatArray:
-    """ε(δ) of k-fold composition for each k in ``steps``: min over ``orders`` of rule (2) applied to k·ε'(α).
-
-    Wang et al. 2019, eq. (2) (Mironov 2017, Prop. 3): ε = k ε'(α) + log(1/δ)/(α − 1), α = ∞ giving k ε'(∞).
-    One curve, converted for every k at once (a k × α array).
-    """
-    total = np.asarray(steps, dtype=np.float64)[:, None] * rdp[None, :]
-    return np.asarray(epsilon_from_rdp(orders[None, :], total, delta, Conversion.MIRONOV).min(axis=1))
-
-
 def base_epsilon(mechanism: Mechanism) -> Callable[[FloatArray], FloatArray]:
     """δ̃ ↦ ε̃(δ̃) of the replace-one base mechanism by rule (2) over a fine grid of real orders and α = ∞."""
-    base = replace_one(mechanism)
-    rdp = base.rdp(_BASE_ORDERS)
-
-    def epsilon(deltas: FloatArray) -> FloatArray:
-        return np.array(
-            [float(epsilon_from_rdp(_BASE_ORDERS, rdp, float(d), Conversion.MIRONOV).min()) for d in deltas]
-        )
-
-    return epsilon
+    return rdp_epsilon_inverse(_BASE_ORDERS, replace_one(mechanism).rdp(_BASE_ORDERS))
 
 
 def baselines(mechanism: Mechanism, steps: Sequence[int], delta: float = DELTA) -> tuple[FloatArray, FloatArray]:
@@ -232,12 +214,15 @@ def fig2(progress: Progress = no_progress, *, steps: npt.ArrayLike | None = None
         naive, strong = baselines(s.mechanism, ks.astype(np.int64).tolist())
         series = [
             Series(
-                "RDP, Theorem 9 (upper bound)", ks, composed_epsilon(orders, rdp_upper(s.mechanism, orders), ks), "b-"
+                "RDP, Theorem 9 (upper bound)",
+                ks,
+                composed_epsilon(orders, rdp_upper(s.mechanism, orders), ks, DELTA),
+                "b-",
             ),
             Series(
                 "RDP, Proposition 11 pair (best RDP could do)",
                 ks,
-                composed_epsilon(orders, rdp_lower(s.mechanism, orders), ks),
+                composed_epsilon(orders, rdp_lower(s.mechanism, orders), ks, DELTA),
                 "r--",
             ),
             Series("naive composition + subsampling lemma", ks, naive, "m-"),
@@ -250,14 +235,14 @@ def fig2(progress: Progress = no_progress, *, steps: npt.ArrayLike | None = None
                 Series(
                     "CLT approximation, Ex. 29 (not a bound)",
                     ks,
-                    composed_epsilon(approx_orders, approx, ks),
+                    composed_epsilon(approx_orders, approx, ks, DELTA),
                     "g-.",
                 )
             )
         if s.mechanism.noise_multiplier:
             paper = rdp_upper(paper_convention(s.mechanism), orders)
             series.append(
-                Series("RDP, Theorem 9, paper's sensitivity C", ks, composed_epsilon(orders, paper, ks), "k:")
+                Series("RDP, Theorem 9, paper's sensitivity C", ks, composed_epsilon(orders, paper, ks, DELTA), "k:")
             )
         panels.append(Panel(s.title, "number of compositions k", "ε at δ = 1e-8", tuple(series), "log", "log"))
     progress(len(SETTINGS), len(SETTINGS))
