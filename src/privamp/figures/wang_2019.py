@@ -87,7 +87,8 @@ def replace_one(mechanism: Mechanism) -> Mechanism:
 
 def paper_convention(mechanism: Mechanism) -> Mechanism:
     """The mechanism whose replace-one curve is the paper's: noise multiplier doubled (RR unchanged)."""
-    return mechanism.with_sensitivity(0.5) if mechanism.noise_multiplier else mechanism
+    factor = 1.0 / SENSITIVITY[Neighboring.REPLACE_ONE]
+    return mechanism.with_sensitivity(factor) if mechanism.noise_multiplier else mechanism
 
 
 def rdp_upper(mechanism: Mechanism, orders: npt.ArrayLike) -> FloatArray:
