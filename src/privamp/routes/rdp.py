@@ -234,7 +234,8 @@ class RdpRoute:
         # the bracket reaches the grid's ends when the best integer order is the first or last one scored
         lo = coarse[k - 1] if k > 0 else 0
         hi = coarse[k + 1] if k + 1 < coarse.size else grid.size - 1
-        inner = np.setdiff1d(np.arange(lo, hi + 1), coarse)
+        span = np.arange(lo, hi + 1)
+        inner = span[grid[span] != np.floor(grid[span])]  # every integer order in the span is already scored
         picked = np.concatenate([coarse, inner])
         values = np.concatenate([coarse_scores, score(grid[inner])]) if inner.size else coarse_scores
         order = np.argsort(picked)
