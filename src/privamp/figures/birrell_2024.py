@@ -64,7 +64,7 @@ FIG1_BATCHES = (20, 30, 40, 60, 80)
 #: Batch sizes and noise multipliers of Fig. 8 (the authors' script).
 FIG8_BATCHES = (2, *range(10, 101, 10), *range(125, 201, 25))
 FIG8_SIGMAS = (2.0, 3.0, 4.0, 5.0, 6.0)
-#: Taylor order of the replace-one bounds in Fig. 4, 7 (m = 5) and 9 (m = 4); Figs. 2, 3 show m = 3, 4, 5.
+#: Taylor orders m of Theorem 3.4 compared in Figs. 2 and 3 (Figs. 4, 6, 7, 9 use one fixed m each).
 TAYLOR_ORDERS = (3, 4, 5)
 
 FloatArray = npt.NDArray[np.float64]
@@ -123,7 +123,7 @@ def fig1(progress: Progress = no_progress) -> Figure:
     series = []
     for done, b in enumerate(FIG1_BATCHES):
         progress(done, len(FIG1_BATCHES))
-        series.append(Series(f"|B| = {b}, |D| = {int(b / WR_RATE)}", orders, wr_lower_fig1(b, orders), "o-"))
+        series.append(Series(f"|B| = {b}, |D| = {round(b / WR_RATE)}", orders, wr_lower_fig1(b, orders), "o-"))
     progress(len(FIG1_BATCHES), len(FIG1_BATCHES))
     panel = Panel(
         "lower bounds, σ = 6, q = |B|/|D| = 0.001",
