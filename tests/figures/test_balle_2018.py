@@ -4,16 +4,25 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
+from oracles import load_table
 
 from privamp.figures import balle_2018 as bbg
 from privamp.figures._base import Panel
 
-# Spec §4.2: Gaussian η = 1: δ(ε = 1) = 0.1269367375066439; Thm 8 at γ = 0.1, ε' = 1 → 2.07121486021392e-4.
-GAUSS_DELTA_1 = 0.1269367375066439
-POISSON_01_AT_1 = 2.07121486021392e-4
+
+def _lookup(name: str, **key: object) -> dict[str, Any]:
+    """The one row of ``tests/data/<name>.json`` whose columns equal ``key``."""
+    (row,) = [r for r in load_table(name)["records"] if all(r[k] == v for k, v in key.items())]
+    return dict(row)
+
+
+# Spec §4.2: Gaussian η = 1: δ(ε = 1) = e^{−2.064…} = 0.12693…; Thm 8 at γ = 0.1, ε' = 1 → 2.07121486021392e-4.
+GAUSS_DELTA_1 = math.exp(float(_lookup("profiles_gaussian", eta=1, eps=1)["log_delta"]))
+POISSON_01_AT_1 = float(_lookup("profiles_poisson_gaussian_delta", eta=1, gamma=0.1, eps_p=1)["delta_p"])
 EPS = np.array([0.0, math.log(1.2), 0.5, 1.0, math.log(2.0), 3.0])
 
 
@@ -47,7 +56,8 @@ def test_poisson_and_without_replacement_match_the_spec(panels: dict[str, dict[s
 def test_with_replacement_matches_the_spec(panels: dict[str, dict[str, np.ndarray]]) -> None:
     curves = panels["with replacement, 100 of 1000, replace-one (Thm 10)"]
     white = _find(curves, "Theorem 10, white-box")
-    np.testing.assert_allclose(white[2], 0.00322482338806852, rtol=1e-9)
+    expected = _lookup("profiles_with_replacement", kind="gauss", n=1000, m=100, eps_p=0.5, eta=1)["delta_p"]
+    np.testing.assert_allclose(white[2], expected, rtol=1e-9)
     # the black-box group-privacy bound is valid but never better than the white-box group profiles
     assert np.all(_find(curves, "Theorem 10, black-box") >= white)
 
@@ -74,12 +84,10 @@ def test_poisson_replace_one_matches_the_spec(panels: dict[str, dict[str, np.nda
 def test_membership_mechanism_attains_the_bounds(panels: dict[str, dict[str, np.ndarray]]) -> None:
     # Spec §4.2, brute-force scenario A (exact decimals), p = 0.8 at α' = e^{ε'} = 1.2 and 2.
     curves = panels["tightness: M_{v,p}, p = 0.8 (Thm 13)"]
-    expected = {
-        "Poisson γ = 0.3": (0.14, 0.0),
-        "w/o replacement 2 of 5": (0.2, 0.04),
-        "with replacement 3 of 4": (0.306875, 0.146875),
-    }
-    for scheme, (at_12, at_2) in expected.items():
+    rows = [_lookup("profiles_scenario_a", p_s="0.8", a_s=a) for a in ("1.2", "2.0")]
+    columns = {"Poisson γ = 0.3": "po", "w/o replacement 2 of 5": "wor", "with replacement 3 of 4": "wr"}
+    for scheme, column in columns.items():
+        at_12, at_2 = (float(row[column]) for row in rows)
         bound, exact = curves[f"{scheme}: Theorem bound"], curves[f"{scheme}: exact (Lemma 12)"]
         np.testing.assert_allclose(bound[[1, 4]], [at_12, at_2], rtol=1e-9, atol=1e-15)
         np.testing.assert_allclose(exact[[1, 4]], [at_12, at_2], rtol=1e-12, atol=1e-15)

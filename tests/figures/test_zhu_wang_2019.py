@@ -4,9 +4,11 @@ and the orderings the paper's text asserts, on reduced grids."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
+from oracles import load_table
 
 from privamp.figures import zhu_wang_2019 as zw
 
@@ -20,52 +22,13 @@ TABLE_ORDERS = np.array([2.0, 3.0, 8.0, 32.0, 128.0])
 # valid, slightly larger ε; the orderings hold on it).
 MA_ORDERS = zw.ORDERS[zw.ORDERS <= 3000]
 
-# Spec §7.2, γ = 0.001: (T6, T5) at α = 2, 3, 8, 32, 128, in the order of zw.CASES.
-SPEC_72 = [
-    (
-        [4.08107733596e-8, 6.12186898054e-8, 1.6328358097e-7, 6.53783208993e-7, 2.62558499519e-6],
-        [4.08107733596e-8, 6.23461865176e-8, 1.81258836637e-7, 1.0071419006e-6, 8.16492888875e-6],
-    ),
-    (
-        [2.21773969599e-7, 3.32688330194e-7, 8.87533100685e-7, 3.55705157738e-6, 1.43338888847e-5],
-        [2.21773969599e-7, 3.34408550207e-7, 9.14971359665e-7, 4.09767694589e-6, 2.28788402208e-5],
-    ),
-    (
-        [1.66666652778e-7, 2.50013826382e-7, 6.66887656454e-7, 2.67103818212e-6, 1.07367532829e-5],
-        [1.66666652778e-7, 2.51541603393e-7, 6.91252755954e-7, 3.15077797268e-6, 1.83005154676e-5],
-    ),
-    (
-        [1.71828035221e-6, 2.58438140937e-6, 6.98794164909e-6, 8.8694139056, 57.0378529472],
-        [1.71828035221e-6, 2.60446684207e-6, 7.31610741931e-6, 8.90485301169, 57.0465034376],
-    ),
-    (
-        [3.9321348814e-6, 5.90816073872e-6, 1.58886616199e-5, 6.61919863542e-5, 0.000311538694717],
-        [3.9321348814e-6, 5.94092023206e-6, 1.64147634015e-5, 7.68932974672e-5, 0.000498432585022],
-    ),
-    (
-        [7.11108582728e-6, 1.06918363011e-5, 2.88502022228e-5, 0.000122134997328, 0.000609410113532],
-        [7.11108582728e-6, 1.07647359715e-5, 3.00237239044e-5, 0.00014625361774, 0.00103255937876],
-    ),
-]
+# The spec's names of the mechanisms of zw.CASES, in order (tests/data tables, docs/specs/poisson.md §7).
+SPEC_NAMES = ["Gaussian σ=5", "Laplace b=2", "RandResp p=0.6", "Gaussian σ=1", "Laplace b=0.5", "RandResp p=0.9"]
 
-# Spec §7.4: the optimal integer orders of the tight and general bounds at k = 100, 1000 (order of zw.CASES).
-SPEC_74_ORDERS = [
-    (345, 345, 344, 315),
-    (1269, 643, 399, 238),
-    (1506, 700, 463, 256),
-    (14, 14, 13, 13),
-    (221, 164, 85, 69),
-    (165, 123, 63, 52),
-]
-# Spec §7.4: ε(δ = 1e-8) at k = 100 and 1000, (tight, general), in the order of zw.CASES.
-SPEC_74 = [
-    ((0.0542917, 0.0578092), (0.0608255, 0.0946722)),
-    ((0.0292654, 0.0508587), (0.0917490, 0.132233)),
-    ((0.0250341, 0.0470473), (0.0792198, 0.121752)),
-    ((1.44453, 1.49700), (1.54726, 1.54962)),
-    ((0.146243, 0.186031), (0.411694, 0.475550)),
-    ((0.197305, 0.248016), (0.555754, 0.635829)),
-]
+
+def _rows(table: str, **key: object) -> dict[str, dict[str, Any]]:
+    """Rows of ``tests/data/<table>.json`` matching ``key``, by mechanism name."""
+    return {r["mechanism"]: r for r in load_table(table)["records"] if all(r[k] == v for k, v in key.items())}
 
 
 def _series(panel: zw.Panel) -> dict[str, np.ndarray]:
@@ -80,12 +43,18 @@ def test_parameters_from_the_authors_scripts() -> None:
 
 
 def test_fig3_tight_and_general_bounds_match_the_spec_table() -> None:
-    figure = zw.fig3(orders=TABLE_ORDERS)
+    table = load_table("poisson_7_2_single_step")
+    orders = np.asarray(table["orders"], dtype=np.float64)
+    t6, t5 = (
+        _rows("poisson_7_2_single_step", rate=zw.RATE, bound="T6"),
+        _rows("poisson_7_2_single_step", rate=zw.RATE, bound="T5"),
+    )
+    figure = zw.fig3(orders=orders)
     assert [p.title for p in figure.panels] == [c.title for c in zw.CASES]
-    for panel, (t6, t5) in zip(figure.panels, SPEC_72, strict=True):
+    for panel, name in zip(figure.panels, SPEC_NAMES, strict=True):
         curves = _series(panel)
-        np.testing.assert_allclose(curves[TIGHT], t6, rtol=1e-9)
-        np.testing.assert_allclose(curves[GENERAL], t5, rtol=1e-9)
+        np.testing.assert_allclose(curves[TIGHT], t6[name]["values"], rtol=1e-9)
+        np.testing.assert_allclose(curves[GENERAL], t5[name]["values"], rtol=1e-9)
 
 
 def test_fig3_orderings_the_text_asserts() -> None:
@@ -116,16 +85,23 @@ def test_fig3_gaussian_phase_transition_reaches_the_base_curve() -> None:
 
 
 def _six_digits(values: np.ndarray) -> list[float]:
+    """Rounded like the spec's table (six significant digits)."""
     return [float(f"{v:.6g}") for v in values]
 
 
 def test_fig4_moments_accountant_matches_the_spec_table() -> None:
-    # Orders: the spec's optima ± 2 (the minimum over all of [2, 3000] is attained there, §7.4).
-    for case, optima, ((t100, g100), (t1000, g1000)) in zip(zw.CASES, SPEC_74_ORDERS, SPEC_74, strict=True):
-        orders = np.unique(np.add.outer(np.array(optima, dtype=np.float64), np.arange(-2.0, 3.0)))
+    # Spec §7.4 at k = 100 and 1000, each (ε, optimal α); orders: the spec's optima ± 2 (the minimum over all of
+    # [2, 3000] is attained there), ε compared to the table's six significant digits.
+    table = load_table("poisson_7_4_moments_accountant")
+    rows = _rows("poisson_7_4_moments_accountant")
+    cases = [tuple(c) for c in table["cases"]]
+    for case, name in zip(zw.CASES, SPEC_NAMES, strict=True):
+        pairs = dict(zip(cases, rows[name]["epsilon_alpha_pairs"], strict=True))
+        wanted = [pairs[(k, b)] for b in ("tight", "general") for k in (100, 1000)]
+        orders = np.unique(np.add.outer(np.array([a for _, a in wanted], dtype=np.float64), np.arange(-2.0, 3.0)))
         ma = zw.ma_curves(case, (100, 1000), orders=orders)
-        assert _six_digits(ma["MA, tight bound (Thms 6, 8)"]) == [t100, t1000]
-        assert _six_digits(ma["MA, general bound (Thm 5)"]) == [g100, g1000]
+        got = _six_digits(ma["MA, tight bound (Thms 6, 8)"]) + _six_digits(ma["MA, general bound (Thm 5)"])
+        assert got == [eps for eps, _ in wanted]
 
 
 def test_fig4_orderings_the_text_asserts() -> None:
@@ -160,18 +136,25 @@ def test_fig4_pure_dp_curves_grow_like_sqrt_k() -> None:
 
 
 def test_fig5_tau_term_matches_the_spec_table() -> None:
-    # spec §7.3, T11 main (two-sided) at α = 32, 128 with τ = 2 and τ = 10.
-    expected = {
-        0: ([1.00001155314e-6, 0.000547372485638], [6.53783208993e-7, 2.62592204662e-6]),
-        1: ([3.69468100426e-6, 1.6764424892e-5], [3.55705157738e-6, 1.43338888847e-5]),
-        3: ([8.8694139056, 57.0378529472], [8.8694139056, 57.0378529472]),
-        5: ([0.000123374876239, 0.000633048782385], [0.000122134997328, 0.000609410119013]),
-    }
+    # spec §7.3: T11 main (two-sided) at α = 32, 128 with τ = 2 and τ = 10, for the mechanisms the table lists.
+    table = load_table("poisson_7_3_tau")
+    col2, col10 = (table["value_order"].index(f"T11-main τ={t}") for t in (2, 10))
     figure = zw.fig5(orders=np.array([32.0, 128.0]), taus=(2, 10))
-    for index, (tau2, tau10) in expected.items():
-        curves = _series(figure.panels[index])
-        np.testing.assert_allclose(curves["τ-term approximation, τ = 2 (Thm 11)"], tau2, rtol=1e-9)
-        np.testing.assert_allclose(curves["τ-term approximation, τ = 10 (Thm 11)"], tau10, rtol=1e-9)
+    checked = 0
+    for panel, name in zip(figure.panels, SPEC_NAMES, strict=True):
+        rows = sorted((r["alpha"], r["values"]) for r in table["records"] if r["mechanism"] == name)
+        if not rows:
+            continue
+        assert [a for a, _ in rows] == [32, 128]
+        curves = _series(panel)
+        np.testing.assert_allclose(
+            curves["τ-term approximation, τ = 2 (Thm 11)"], [v[col2] for _, v in rows], rtol=1e-9
+        )
+        np.testing.assert_allclose(
+            curves["τ-term approximation, τ = 10 (Thm 11)"], [v[col10] for _, v in rows], rtol=1e-9
+        )
+        checked += 1
+    assert checked == 4
 
 
 def test_fig5_tau_50_matches_except_early_gaussian_transition() -> None:

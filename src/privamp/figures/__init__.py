@@ -17,7 +17,7 @@ from collections.abc import Callable
 from privamp.errors import InvalidParameterError
 from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
 
-__all__ = ["PAPERS", "TITLES", "Figure", "Panel", "Progress", "Series", "figures_of", "generate"]
+__all__ = ["PAPERS", "TITLES", "Figure", "Panel", "Progress", "Series", "figures_of", "generate", "write_index"]
 
 #: Paper key → the module holding its figures.
 PAPERS: dict[str, str] = {
@@ -55,7 +55,8 @@ def generate(out: pathlib.Path, paper: str | None = None, progress: bool = True)
     """Build and write every figure of ``paper`` (all papers if ``None``); return the paths written.
 
     Per figure: ``out/<paper>/<name>.png``, ``.csv``, ``.md``; then ``out/index.md`` listing every figure present
-    under ``out`` (so generating one paper keeps the others' entries). ``progress`` draws a text progress bar on
+    under ``out`` (so generating one paper keeps the others' entries), in the papers' order of :data:`PAPERS` and
+    each paper's ``FIGURES`` order. ``progress`` draws a text progress bar on
     stderr for the figures that report progress. An unknown ``paper`` raises :class:`InvalidParameterError`.
     """
     from privamp.figures import _render
@@ -67,5 +68,13 @@ def generate(out: pathlib.Path, paper: str | None = None, progress: bool = True)
         for name, build in figures_of(key).items():
             report = _render.text_progress(f"{key}/{name}") if progress else no_progress
             written += _render.write_figure(build(report), root)
-    written.append(_render.write_index(root, TITLES.items()))
+    written.append(write_index(root))
     return written
+
+
+def write_index(out: pathlib.Path) -> pathlib.Path:
+    """(Re)write ``out/index.md``, the gallery page, from the caption files already under ``out/<paper>/``."""
+    from privamp.figures import _render
+
+    order = [(key, TITLES[key], list(figures_of(key))) for key in PAPERS]
+    return _render.write_index(pathlib.Path(out), order)

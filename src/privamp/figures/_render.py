@@ -11,7 +11,7 @@ import io
 import math
 import pathlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -113,11 +113,11 @@ def read_caption(path: pathlib.Path) -> tuple[str, str]:
     return title, caption
 
 
-def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str]]) -> pathlib.Path:
+def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str]]]) -> pathlib.Path:
     """``out/index.md``: every figure found under ``out/<paper>/`` (caption files), with its image and caption.
 
-    ``papers`` gives (key, display title) in page order; figures are listed by file name within a paper. Links are
-    relative to ``out``, so the page works as the documentation site's gallery.
+    ``papers`` gives (key, display title, figure names in page order) in page order; caption files not named there
+    follow in file-name order. Links are relative to ``out``, so the page works as the documentation site's gallery.
     """
     lines = [
         "# Gallery of figures",
@@ -127,8 +127,9 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str]]) -> pathlib
         "it differs from the paper, and a CSV of its numbers.",
         "",
     ]
-    for key, display in papers:
-        captions = sorted((out / key).glob("*.md"))
+    for key, display, names in papers:
+        rank = {name: i for i, name in enumerate(names)}
+        captions = sorted((out / key).glob("*.md"), key=lambda md: (rank.get(md.stem, len(rank)), md.stem))
         if not captions:
             continue
         lines += [f"## {display}", ""]

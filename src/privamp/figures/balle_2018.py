@@ -86,18 +86,17 @@ def _panel(
     return Panel(title, "amplified ε'", "δ'(ε')", curves + extra, "linear", yscale)
 
 
-def _base_and_membership(rate: float, eps: FloatArray) -> tuple[list[tuple[str, FloatArray, str]], Series]:
-    """The Gaussian base profile, the subsampled M_{v,p} calibrated at the Gaussian's (ε0, δ0) (sampler TV γ), and
-    the point (log(1 + γ(e^{ε0} − 1)), γδ0) where M_{v,p} attains the amplified bound."""
+def _against_base(title: str, eps: FloatArray, rate: float, bounds: list[tuple[str, FloatArray, str]]) -> Panel:
+    """A panel of amplified ``bounds`` (sampler TV γ = ``rate``) with the Gaussian base profile, the subsampled
+    M_{v,p} calibrated at the Gaussian's (ε0, δ0), and the point (log(1 + γ(e^{ε0} − 1)), γδ0) where M_{v,p}
+    attains the bound."""
     p = membership_p()
-    eps_touch = math.log1p(rate * math.expm1(EPS0))
+    eps_touch = np.array([math.log1p(rate * math.expm1(EPS0))])
     touch = Series(
-        "M_{v,p} attains the bound here (Thm 13)",
-        np.array([eps_touch]),
-        membership_subsampled_delta(np.array([eps_touch]), p, rate),
-        "r*",
+        "M_{v,p} attains the bound here (Thm 13)", eps_touch, membership_subsampled_delta(eps_touch, p, rate), "r*"
     )
     curves = [
+        *bounds,
         ("base mechanism: Gaussian σ = 1, δ(ε)", _delta(base_log_delta(eps)), "c-"),
         (
             f"M_{{v,p}} subsampled (exact), p = {p:.3f}: (ε0 = {EPS0:g}, δ0)-DP",
@@ -105,33 +104,21 @@ def _base_and_membership(rate: float, eps: FloatArray) -> tuple[list[tuple[str, 
             "r:",
         ),
     ]
-    return curves, touch
+    return _panel(title, eps, curves, "log", touch)
 
 
 def poisson_add_remove(eps: FloatArray = EPSILONS) -> Panel:
     """Theorem 8: δ' = γ δ(log(1 + (e^{ε'} − 1)/γ)), Poisson γ = 0.1, add/remove."""
     bound = _delta(poisson_remove_add_log_delta(eps, base_log_delta, POISSON_RATE))
-    curves, touch = _base_and_membership(POISSON_RATE, eps)
-    return _panel(
-        f"Poisson γ = {POISSON_RATE:g}, add/remove (Thm 8)",
-        eps,
-        [("Theorem 8 (exact for the Gaussian)", bound, "k-"), *curves],
-        "log",
-        touch,
-    )
+    title = f"Poisson γ = {POISSON_RATE:g}, add/remove (Thm 8)"
+    return _against_base(title, eps, POISSON_RATE, [("Theorem 8 (exact for the Gaussian)", bound, "k-")])
 
 
 def without_replacement(eps: FloatArray = EPSILONS) -> Panel:
     """Theorem 9: δ' = (m/n) δ(log(1 + (n/m)(e^{ε'} − 1))), m = 100 of n = 1000, replace-one."""
     bound = _delta(wor_replace_one_log_delta(eps, base_log_delta, DATASET_SIZE, SAMPLE_SIZE))
-    curves, touch = _base_and_membership(SAMPLE_SIZE / DATASET_SIZE, eps)
-    return _panel(
-        f"w/o replacement, {SAMPLE_SIZE} of {DATASET_SIZE}, replace-one (Thm 9)",
-        eps,
-        [("Theorem 9", bound, "k-"), *curves],
-        "log",
-        touch,
-    )
+    title = f"w/o replacement, {SAMPLE_SIZE} of {DATASET_SIZE}, replace-one (Thm 9)"
+    return _against_base(title, eps, SAMPLE_SIZE / DATASET_SIZE, [("Theorem 9", bound, "k-")])
 
 
 def with_replacement(eps: FloatArray = EPSILONS) -> Panel:
@@ -147,18 +134,12 @@ def with_replacement(eps: FloatArray = EPSILONS) -> Panel:
             sample_size=SAMPLE_SIZE,
         )
     )
-    curves, touch = _base_and_membership(with_replacement_rate(DATASET_SIZE, SAMPLE_SIZE), eps)
-    return _panel(
-        f"with replacement, {SAMPLE_SIZE} of {DATASET_SIZE}, replace-one (Thm 10)",
-        eps,
-        [
-            ("Theorem 10, white-box group profiles δ_k", white, "k-"),
-            ("Theorem 10, black-box group privacy", black, "g--"),
-            *curves,
-        ],
-        "log",
-        touch,
-    )
+    title = f"with replacement, {SAMPLE_SIZE} of {DATASET_SIZE}, replace-one (Thm 10)"
+    bounds = [
+        ("Theorem 10, white-box group profiles δ_k", white, "k-"),
+        ("Theorem 10, black-box group privacy", black, "g--"),
+    ]
+    return _against_base(title, eps, with_replacement_rate(DATASET_SIZE, SAMPLE_SIZE), bounds)
 
 
 def with_replacement_add_remove(eps: FloatArray = EPSILONS) -> Panel:

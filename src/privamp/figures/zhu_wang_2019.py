@@ -241,7 +241,9 @@ def fig5(progress: Progress = no_progress, orders: FloatArray = ORDERS, taus: tu
     """Supplement Fig. 5: the τ-term approximation of Theorem 11 against the tight bound."""
     panels = []
     for i, case in enumerate(CASES):
-        series = [Series("tight bound (Thms 6, 8)", orders, poisson_rdp_tight(orders, RATE, case.rdp, case.eps_inf))]
+        series = [
+            Series("tight bound (Thms 6, 8)", orders, poisson_rdp_tight(orders, RATE, case.rdp, case.eps_inf), "k-")
+        ]
         for tau, style in zip(taus, ("r--", "b-.", "g:"), strict=False):
             y = poisson_rdp_tau_term(orders, RATE, case.rdp, tau, eps_inf=case.eps_inf)
             series.append(Series(f"τ-term approximation, τ = {tau} (Thm 11)", orders, y, style))
