@@ -291,8 +291,8 @@ def test_choosing_tables_match_the_registry() -> None:
 
 
 def test_api_docstrings_are_made_markdown_safe() -> None:
-    """The griffe extension of the API reference (docs/hooks): roles become code, brackets and stray asterisks are
-    escaped, emphasis, code and simple tables are kept."""
+    """The griffe extension of the API reference (docs/hooks): roles become optional cross-references, brackets and
+    stray asterisks are escaped, emphasis, code and simple tables are kept."""
     pytest.importorskip("griffe")
     import importlib.util
 
@@ -302,8 +302,9 @@ def test_api_docstrings_are_made_markdown_safe() -> None:
     spec.loader.exec_module(module)
     table = "== ==\na  b\n== ==\n1  2\n== =="
     text = "*Title*, a*b and Δ[f](0) [derived], :func:`~a.b.c`, ``x[1]``\n\n    code [1]\n\n" + table
-    assert module.markdown_safe(text).split("\n") == [
-        r"*Title*, a\*b and Δ\[f\](0) \[derived\], `c`, ``x[1]``",
+    link = '<autoref identifier="privamp.m.a.b.c" optional><code>c</code></autoref>'
+    assert module.markdown_safe(text, "privamp.m").split("\n") == [
+        rf"*Title*, a\*b and Δ\[f\](0) \[derived\], {link}, ``x[1]``",
         "",
         "    code [1]",
         "",

@@ -3,9 +3,9 @@
 privamp's docstrings are written to be read in a terminal: Sphinx roles (``:func:`name```), formulas with brackets and
 asterisks (``Δ^l[f](0)``, ``[(1 − p)^{1−l} + p^{1−l}] [derived]``, ``a*b``), reStructuredText simple tables
 (``====  ====``). Read as Markdown, brackets become links, asterisks emphasis and tables run-on text. This extension
-turns each role into a code span, shows each simple table as preformatted text, and escapes ``[``, ``]`` and ``*``
-(but for emphasis) outside code (spans and indented blocks) before mkdocstrings renders the docstring. The source is
-not changed.
+turns each role into an optional cross-reference (plain code where the target is not documented), shows each simple
+table as preformatted text, and escapes ``[``, ``]`` and ``*`` (but for emphasis) outside code (spans and indented
+blocks) before mkdocstrings renders the docstring. The source is not changed.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)[^*\n]+?(?<=\S)\*(?![\w*])")
 _TABLE_RULE = re.compile(r"^\s*=+(\s+=+)+\s*$")
 
 
-def _role(match: re.Match[str]) -> str:
+def _role(match: re.Match[str], module: str) -> str:
+    """A role as an optional cross-reference (plain code when the target is not in the reference)."""
     target = match.group(1)
     shown = target.rsplit(".", 1)[-1] if match.group(0).split("`", 1)[1].startswith("~") else target
-    return f"`{shown}`"
+    identifier = target if target.startswith("privamp.") or not module else f"{module}.{target}"
+    return f'<autoref identifier="{identifier}" optional><code>{shown}</code></autoref>'
 
 
 def _escape_text(text: str) -> str:
@@ -69,10 +71,10 @@ def fence_simple_tables(lines: list[str]) -> list[str]:
     return out
 
 
-def markdown_safe(docstring: str) -> str:
-    """The docstring with roles as code spans, simple tables preformatted, and Markdown link/emphasis characters
-    escaped outside code."""
-    text = _ROLE.sub(_role, docstring)
+def markdown_safe(docstring: str, module: str = "") -> str:
+    """The docstring with roles as cross-references (names relative to ``module`` qualified), simple tables
+    preformatted, and Markdown link/emphasis characters escaped outside code."""
+    text = _ROLE.sub(lambda m: _role(m, module), docstring)
     lines, out, in_fence = fence_simple_tables(text.split("\n")), [], False
     previous_blank = True
     in_indented = False
@@ -94,4 +96,4 @@ class MarkdownSafeDocstrings(Extension):
 
     def on_instance(self, *, obj: Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
-            obj.docstring.value = markdown_safe(obj.docstring.value)
+            obj.docstring.value = markdown_safe(obj.docstring.value, obj.module.path)
