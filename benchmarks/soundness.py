@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests")]
+sys.path[0] = str(ROOT / "tests")  # instead of benchmarks/, whose soundness.py would shadow tests/soundness/
 
 import mpmath as mp  # noqa: E402
 from soundness import oracle, table_grid  # noqa: E402

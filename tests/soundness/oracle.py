@@ -202,15 +202,14 @@ def _crossing(f: Callable[[mp.mpf], mp.mpf], p: Mixture, q: Mixture) -> mp.mpf |
         return lo
     if fhi == 0:
         return hi
-    for _ in range(12):  # bisection to a narrow bracket, then the Illinois method (bracketing, superlinear)
-        mid = (lo + hi) / 2
+    for _ in range(64):  # bisection: robust where the ratio is flat (Laplace); the gain is flat at its maximum,
+        mid = (lo + hi) / 2  # so an error h in t changes it by O(h²) only
         fm = f(mid)
         if (fm > 0) == (flo > 0):
             lo, flo = mid, fm
         else:
             hi = mid
-    root = mp.findroot(f, (lo, hi), solver="illinois", verify=False)
-    return root if lo <= root <= hi else (lo + hi) / 2
+    return (lo + hi) / 2
 
 
 def profile(pair: Pair, eps: Real) -> mp.mpf:
@@ -236,7 +235,13 @@ def epsilon_for(delta_of: Callable[[mp.mpf], mp.mpf], delta: Real, hi: float = 6
             value = delta_of(e)
             return mp.log(value) - mp.log(d) if value > 0 else mp.mpf(-1000)
 
-        root = mp.findroot(f, (lo, up), solver="illinois", verify=False)
+        try:
+            root = mp.findroot(f, (lo, up), solver="illinois", verify=False)
+        except ZeroDivisionError:  # a flat stretch of the profile: bisection
+            for _ in range(100):
+                mid = (lo + up) / 2
+                lo, up = (mid, up) if delta_of(mid) > d else (lo, mid)
+            return up
         return root if lo <= root <= up else up
 
 

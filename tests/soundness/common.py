@@ -1,0 +1,194 @@
+"""What the soundness tests and ``benchmarks/soundness.py`` share: the Hypothesis profile, privamp events of the
+oracle's settings, the precomputed oracle table, and the checks of one setting against the oracle.
+
+Margins (the only tolerances of the suite, each documented by privamp): upper bounds must be ≥ the oracle exactly
+(privamp rounds them up by a relative 2⁻³³, docs/semantics.md); a lower bound's raw value may exceed the truth by
+rounding only, less than that same 2⁻³³ by which privamp lowers it before reporting.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import ParamSpec
+
+import mpmath as mp
+import numpy as np
+from hypothesis import HealthCheck, settings
+from soundness import oracle, table_grid
+
+import privamp as pa
+from privamp.coverage import REGISTRY
+
+settings.register_profile(
+    "soundness",
+    derandomize=True,
+    max_examples=200,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+SOUNDNESS = settings.get_profile("soundness")
+P = ParamSpec("P")
+#: Relative margin privamp applies to every reported bound (privamp.rounding.SAFETY_MARGIN, stated in the docs).
+MARGIN = 2.0**-33
+TABLE = Path(__file__).resolve().parent / "data" / "oracle_table.json"
+
+#: Lower bounds that privamp computes from exactly the oracle's pair of the cell (docs/semantics.md, coverage.py):
+#: their raw values must not exceed the oracle's divergence of that pair.
+SAME_PAIR_LOWER = {
+    "poisson-exact",
+    "poisson-lower",
+    "poisson-replace-one-lower",
+    "wor-poisson-reduction",
+    "wor-wang-lower",
+    "fixed-size-add-remove",
+    "fixed-size-wr-lower",
+    "poisson-full-batch",
+    "base",
+}
+
+
+@contextmanager
+def edge_orders_allowed() -> Iterator[None]:
+    """Silence privamp's OrderRangeWarning (an optimum on the edge of the searched orders: documented, and still a
+    certified value), which the suite's ``filterwarnings = error`` would turn into a failure."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pa.OrderRangeWarning)
+        yield
+
+
+def quiet(test: Callable[P, None]) -> Callable[P, None]:
+    """``test`` run with :func:`edge_orders_allowed` (put it below ``@given``)."""
+
+    @functools.wraps(test)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        with edge_orders_allowed():
+            test(*args, **kwargs)
+
+    return run
+
+
+def mechanism(name: str, param: float) -> pa.Mechanism:
+    if name == "gaussian":
+        return pa.Gaussian(param)
+    if name == "laplace":
+        return pa.Laplace(param)
+    if name == "randomized-response":
+        return pa.RandomizedResponse(param)
+    return pa.PureDP(param)
+
+
+def event(s: table_grid.Setting) -> pa.SubsampledMechanism:
+    """The privamp step of an oracle setting."""
+    kind = s["sampling"]
+    sampling: pa.NoSampling | pa.Poisson | pa.WithoutReplacement | pa.WithReplacement
+    if kind == "none":
+        sampling = pa.NoSampling()
+    elif kind == "poisson":
+        sampling = pa.Poisson(s["rate"])
+    elif kind == "wor":
+        sampling = pa.WithoutReplacement(s["batch"], s["size"])
+    else:
+        sampling = pa.WithReplacement(s["batch"], s["size"])
+    return mechanism(s["mechanism"], s["param"]).subsampled(sampling, s["relation"])
+
+
+def setting(
+    sampling: str, relation: str, mech: str, param: float, rate: float = 1.0, batch: int = 1, size: int = 1
+) -> table_grid.Setting:
+    return table_grid.Setting(
+        sampling=sampling, relation=relation, mechanism=mech, param=param, rate=rate, batch=batch, size=size
+    )
+
+
+def oracle_cell(s: table_grid.Setting) -> oracle.Cell:
+    return oracle.cell(
+        s["sampling"], s["relation"], s["mechanism"], s["param"], rate=s["rate"], batch=s["batch"], size=s["size"]
+    )
+
+
+@cache
+def table() -> dict[str, dict[str, dict[str, str]]]:
+    """The precomputed oracle values (``python benchmarks/soundness.py table``)."""
+    entries: dict[str, dict[str, dict[str, str]]] = json.loads(TABLE.read_text())["entries"]
+    return entries
+
+
+@dataclass
+class Findings:
+    """Worst ratios privamp / oracle per (cell, bound) and every violation found."""
+
+    worst_upper: dict[str, float] = field(default_factory=dict)  # min over examples of upper / truth (≥ 1)
+    worst_lower: dict[str, float] = field(default_factory=dict)  # max over examples of lower / truth (≤ 1)
+    violations: list[str] = field(default_factory=list)
+
+    def upper(self, key: str, value: float, truth: float, what: str) -> None:
+        if truth > 0:
+            ratio = value / truth
+            self.worst_upper[key] = min(self.worst_upper.get(key, math.inf), ratio)
+        if not value >= truth:  # NaN fails too
+            self.violations.append(f"{what}: upper {value!r} < oracle {truth!r}")
+
+    def lower(self, key: str, value: float, truth: float, what: str, margin: float = MARGIN) -> None:
+        if truth > 0:
+            ratio = value / truth
+            self.worst_lower[key] = max(self.worst_lower.get(key, -math.inf), ratio)
+        if not value <= truth * (1 + margin) + 1e-300:
+            self.violations.append(f"{what}: lower {value!r} > oracle {truth!r}")
+
+
+def check_rdp(
+    found: Findings, ev: pa.SubsampledMechanism, cell_name: str, alpha: float, below: float, above: float | None
+) -> None:
+    """Every registered bound of ``ev`` at ``alpha``: each upper bound ≥ ``below`` (a value the true divergence is
+    known to reach at α), each lower bound ≤ ``above`` (a value the true divergence is known not to exceed), where
+    ``above`` is None if no such value is known (the realisable pair only bounds the truth from below)."""
+    a = np.array([alpha])
+    for b in REGISTRY.bounds_for(ev):
+        what = f"{cell_name} {ev.describe()} bound {b.name} alpha={alpha!r}"
+        if b.upper is not None:
+            value = float(ev.rdp(a, bound=b.name, allow_numerical=True)[0])
+            found.upper(f"{cell_name}|{b.name}", value, below, what)
+        if b.lower is not None and above is not None and b.name in SAME_PAIR_LOWER:
+            raw = float(b.values(ev, a, lower=True)[0])
+            found.lower(f"{cell_name}|{b.name} (lower)", raw, above, what)
+    best = float(ev.rdp(a)[0])
+    found.upper(f"{cell_name}|best", best, below, f"{cell_name} {ev.describe()} best alpha={alpha!r}")
+    try:
+        lower = float(ev.rdp(a, bound="lower")[0])
+    except pa.UnsupportedError:
+        return
+    if not lower <= best:
+        found.violations.append(f"{cell_name} {ev.describe()} alpha={alpha!r}: lower {lower!r} > best {best!r}")
+    if above is not None:
+        found.lower(f"{cell_name}|lower", lower, above, f"{cell_name} {ev.describe()} lower alpha={alpha!r}", 0.0)
+
+
+def table_bounds(entry: dict[str, dict[str, str]], alpha: float, exact: bool) -> tuple[float, float | None]:
+    """(a value the truth reaches at ``alpha``, a value it does not exceed or None) from a table entry: Rényi
+    divergences are non-decreasing in α (the largest grid order ≤ α) and (α − 1)D_α is convex (the chord between
+    the neighbouring grid orders; only for exact cells, whose oracle is the truth)."""
+    grid = [(float(k), mp.mpf(v)) for k, v in entry["renyi"].items()]
+    grid.sort()
+    below = max((v for a, v in grid if a <= alpha), default=mp.mpf(0))
+    if not exact:
+        return float(below), None
+    exact_at = [v for a, v in grid if a == alpha]
+    if exact_at:
+        return float(exact_at[0]), float(exact_at[0])
+    lo = max(((a, v) for a, v in grid if a < alpha), default=None)
+    hi = min(((a, v) for a, v in grid if a > alpha), default=None)
+    if lo is None or hi is None:
+        return float(below), None
+    (a0, v0), (a1, v1) = lo, hi
+    with mp.workdps(30):
+        chord = ((a1 - alpha) * (a0 - 1) * v0 + (alpha - a0) * (a1 - 1) * v1) / (a1 - a0) / (alpha - 1)
+    return float(below), float(chord)
