@@ -259,8 +259,9 @@ def amplification(progress: Progress = no_progress, eps: FloatArray = EPSILONS) 
             "(docs/specs/profiles.md §4.2), which the tests check.",
             "Theorem 14 is drawn as printed (eq. (32)) and in the tighter form its proof establishes (eq. (32'), "
             "erratum R4); the bound by conditioning on the sample size is not in the paper (spec §2.12 [X]).",
-            "With replacement, the black-box group-privacy bound (from δ(ε) alone) is far looser than the Gaussian's "
-            "white-box group profiles; using δ(ε) for every group size, as a naive reading would, is not valid.",
+            "With replacement, the black-box group-privacy bound (from δ(ε) alone) is up to three times looser on this "
+            "ε' range than the Gaussian's white-box group profiles; using δ(ε) for every group size, as a naive "
+            "reading would, is not valid.",
             "Theorem 11 depends on the dataset size n (the larger of the two neighbours): a smaller n makes each "
             "record likelier to be drawn.",
         ),
