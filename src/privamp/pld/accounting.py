@@ -147,11 +147,14 @@ class _Direction:
         return tuple(out)
 
     def is_cached(self, h: float, tau: float, lam: float) -> bool:
-        return (h, lam, True, tau) in self.cache and (h, lam, False, tau) in self.cache
+        return all(any(k[:3] == (h, lam, side) and k[3] <= tau for k in self.cache) for side in (True, False))
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
         key = (h, lam, pessimistic, tau)
+        finer = [k for k in self.cache if k[:3] == key[:3] and k[3] <= tau]
+        if finer:  # a composition cut at a smaller mass serves as well
+            return self.cache[max(finer, key=lambda k: k[3])]
         if key not in self.cache:
             steps = []
             for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):

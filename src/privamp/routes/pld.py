@@ -42,6 +42,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.pld import PLDAccountant, pairs
 from privamp.pld._types import FloatArray
+from privamp.pld.adaptive import adaptive_epsilon_lower
 from privamp.pld.pairs import Pair
 from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
@@ -59,10 +60,19 @@ CACHE_SIZE = 16
 #: A certified δ below this is reported as this (never as 0 unless δ = 0 is proven): the engine's δ is a float that
 #: may underflow, and enlarging an upper bound keeps it certified.
 LOG_DELTA_FLOOR = math.log(1e-300)
+#: Evidence of the adaptive-attack lower value (fixed-size batches without replacement × replace-one).
+ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at every step, best response on the "
+                     "optimistic grid; privamp.pld.adaptive, docs/pld.md)")
+#: The adaptive attack is computed with ε(δ) when the run has at most this many steps (its cost grows with them);
+#: :meth:`PldRoute.adaptive_lower_epsilon` computes it up to ADAPTIVE_LIMIT steps (beyond, the FFT round-off bound
+#: subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5: the attack certifies nothing and would cost minutes).
+ADAPTIVE_MAX_STEPS = 100
+ADAPTIVE_LIMIT = 2000
 #: Engine notes that are not failures (the grid was refined and reached its target).
 _SUCCESS_NOTE = "grid refined"
 
 _AR = ("remove", "add")
+ADAPTIVE_CELL = "pld-without-replacement-replace-one"
 _SYM = ("sym",)
 
 
@@ -292,7 +302,38 @@ class PldRoute:
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
+            if sum(c for _, c in comp.entries) <= ADAPTIVE_MAX_STEPS:
+                adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing))
+                if adaptive is not None and adaptive > lower:
+                    return self._answer(plan, value, min(adaptive, value), warnings, adaptive=True)
         return self._answer(plan, value, lower, warnings)
+
+    def adaptive_lower_epsilon(self, comp: Composition, delta: float) -> float | None:
+        """A certified lower bound on ε(δ) from an adaptive attack, for runs of one step kind sampled without
+        replacement under replace-one, up to ADAPTIVE_LIMIT steps (``None`` elsewhere, or if it does not certify the
+        static pairs' lower bound):
+        the adversary picks at every step which dataset holds the odd record (:mod:`privamp.pld.adaptive`)."""
+        if not 0 < delta < 1:
+            raise InvalidParameterError("delta", delta, "in (0, 1)")
+        plan = self._checked(comp)
+        acc = plan.lower()
+        if acc is None:
+            return None
+        acc.lower = True
+        static = acc.epsilon(delta)
+        return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing))
+
+    def _adaptive(self, plan: _Plan, delta: float, start: float, h: float) -> float | None:
+        """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked)."""
+        dirs = plan.lower_dirs
+        if plan.label != ADAPTIVE_CELL or dirs is None or len(dirs) != 2 or any(len(d) != 1 for d in dirs):
+            return None
+        (first, count), (second, _) = dirs[0][0], dirs[1][0]
+        if count > ADAPTIVE_LIMIT:
+            return None
+        spread = math.sqrt(count * max(first.loss_moments([0.0])[2], 0.0))
+        found = adaptive_epsilon_lower(first, second, count, delta, h, start, start + 10.0 + 5.0 * spread)
+        return None if found is None else round_down(found)
 
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
         """Certified log δ at ``epsilon`` (≤ 0; −inf only when δ = 0 is proven); ``lower`` from the realisable pairs
@@ -419,9 +460,12 @@ class PldRoute:
             rel_accuracy=self.rel_accuracy,
         )
 
-    def _answer(self, plan: _Plan, value: float, lower: float | None, warnings: tuple[str, ...]) -> Answer:
+    def _answer(self, plan: _Plan, value: float, lower: float | None, warnings: tuple[str, ...], *,
+                adaptive: bool = False) -> Answer:
         evidence = (*plan.evidence, ENGINE_EVIDENCE)
-        if lower is not None:
+        if adaptive:
+            evidence += (ADAPTIVE_EVIDENCE,)
+        elif lower is not None:
             evidence += (*(f"lower — {e}" for e in plan.lower_evidence), LOWER_ENGINE_EVIDENCE)
         return Answer(route=self.name, value=value, bound=plan.label, method="pld", evidence=evidence, lower=lower,
                       warnings=warnings)
