@@ -320,6 +320,17 @@ def test_api_docstrings_are_made_markdown_safe() -> None:
     ]
 
 
+def test_every_page_is_in_the_site_navigation() -> None:
+    """Every page of docs/ is listed in mkdocs.yml's nav, except the gallery's per-figure caption pages (linked from
+    gallery/index.md)."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = config[config.index("\nnav:") :]
+    pages = [p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")]
+    captions = re.compile(r"gallery/[^/]+/.+\.md")
+    missing = [p for p in pages if not captions.fullmatch(p) and f" {p}" not in nav]
+    assert not missing, f"pages missing from the nav of mkdocs.yml: {missing}"
+
+
 # ---------------------------------------------------------------------------------------------------- set-up commands
 
 
