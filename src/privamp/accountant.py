@@ -274,6 +274,10 @@ class Accountant:
             if reason is not None:
                 reasons.append(reason)
                 continue
+            if answers and question == "epsilon" and isinstance(r, ProfileRoute):
+                floor = r.epsilon_floor(comp, value)
+                if floor is not None and min(a.value for a in answers) <= floor:
+                    continue  # the profile route's answer would be above this floor: it cannot win
             answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
         if not answers:
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))

@@ -155,3 +155,25 @@ def test_poisson_replace_one_profile_needs_the_dataset_size() -> None:
 
         hockey = mp.quad(lambda x: max(density(x, 1) - e * density(x, -1), 0), [-mp.inf, -40, 0, 40, mp.inf])
     assert hockey <= delta
+
+
+@pytest.mark.parametrize(
+    ("count", "sigma", "q", "delta"),
+    [(2, 1.0, 0.004, 1e-5), (10, 1.2, 0.004, 1e-5), (5, 0.6, 0.05, 1e-8)],
+)
+def test_epsilon_floor_is_below_the_composed_answer(count: int, sigma: float, q: float, delta: float) -> None:
+    """The floor the accountant uses to skip the optimal composition lies below the route's answer, and skipping
+    leaves the accountant's answer unchanged."""
+    from privamp.routes.composition import Composition
+    from privamp.routes.profile import ProfileRoute
+
+    step = pa.Gaussian(sigma).subsampled(pa.Poisson(q))
+    comp = Composition(((step, count),))
+    route = ProfileRoute()
+    floor = route.epsilon_floor(comp, delta)
+    answer = route.epsilon(comp, delta).value
+    assert floor is not None and 0 < floor <= answer
+    assert route.epsilon_floor(Composition(((step, 1),)), delta) is None
+    rdp = pa.Accountant().compose(step, count).epsilon(delta, bound="rdp").epsilon
+    best = pa.Accountant().compose(step, count).epsilon(delta)
+    assert best.epsilon == min(rdp, answer)
