@@ -35,13 +35,13 @@ from privamp.registry import BEST, LOWER
 from privamp.rounding import round_up
 from privamp.routes.base import Answer, Floor, best_of
 from privamp.routes.composition import Composition
-from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_orders
 
 if TYPE_CHECKING:
     from privamp.routes.base import Route
+    from privamp.routes.pld import PldRoute
 
 #: Route names accepted by ``bound=``.
 ROUTES = ("rdp", "analytical", "profile", "pld")
@@ -157,7 +157,9 @@ class Accountant:
         self._composition: Composition | None = None
         self._rdp_routes: dict[tuple[str, Conversion, str], RdpRoute] = {}
         self._answers: dict[tuple[str, float, str, str | None, Conversion | None], Answer] = {}
-        self._pld = PldRoute() if _pld is None else _pld  # shared along compose() chains: its cache is per composition
+        # the PLD route, shared along compose() chains (its cache is per composition), made on first use: its import
+        # (the PLD engine) is not paid by queries that never use it
+        self._pld_box: list[PldRoute] = [] if _pld is None else [_pld]
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -238,7 +240,11 @@ class Accountant:
         if name == PROFILE:
             return ProfileRoute()
         if name == "pld":
-            return self._pld
+            if not self._pld_box:
+                from privamp.routes.pld import PldRoute
+
+                self._pld_box.append(PldRoute())
+            return self._pld_box[0]
         return self._rdp_route(BEST, conversion, name)
 
     def _check_guarantee(self, bound: str) -> None:
