@@ -108,6 +108,8 @@ SCHEMES = (
 
 @dataclass(frozen=True)
 class Settings:
+    """The run's settings; each is a command-line option (``--target-epsilon 8``, ...)."""
+
     target_epsilon: float = 4.0
     delta: float = 1e-5
     batch_size: int = 64
@@ -193,8 +195,11 @@ def load_data() -> Data:
     x, y = load_digits(return_X_y=True)
     x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.2, random_state=0, stratify=y)
     scaler = StandardScaler().fit(x_train)
-    as_tensor = lambda a: torch.tensor(scaler.transform(a), dtype=torch.float32)  # noqa: E731
-    return as_tensor(x_train), torch.tensor(y_train), as_tensor(x_test), torch.tensor(y_test)
+
+    def standardised(images: np.ndarray) -> torch.Tensor:
+        return torch.tensor(scaler.transform(images), dtype=torch.float32)
+
+    return standardised(x_train), torch.tensor(y_train), standardised(x_test), torch.tensor(y_test)
 
 
 def logits(theta: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
