@@ -80,7 +80,8 @@ __all__ = [
 NOISE_SCALES = ("record", "relation")
 #: privamp's composition: the distinct steps with their counts, as :attr:`Accountant.entries`.
 Entries = tuple[tuple[SubsampledMechanism, int], ...]
-#: A leaf mechanism, and a sampled event's wrapper: dp_accounting's class name → privamp's sampling scheme.
+#: dp_accounting's sampled events: class name → privamp's sampling scheme (given the event and, for Poisson, the
+#: dataset size).
 _SAMPLED: dict[str, Callable[[Any, int | None], Sampling]] = {
     "PoissonSampledDpEvent": lambda e, n: Poisson(e.sampling_probability, n),
     "SampledWithoutReplacementDpEvent": lambda e, n: WithoutReplacement(e.sample_size, e.source_dataset_size),
@@ -127,10 +128,13 @@ def _relation(neighboring: object) -> Neighboring:
     return Neighboring.parse(neighboring)
 
 
-def _check_noise_scale(noise_scale: str | None, relation: Neighboring) -> float:
-    """The factor from the event's noise multiplier to privamp's (noise relative to the per-record bound C)."""
+def _check_noise_scale(noise_scale: object) -> None:
     if noise_scale is not None and noise_scale not in NOISE_SCALES:
         raise InvalidParameterError("noise_scale", noise_scale, "'record' or 'relation' (or None under add-remove)")
+
+
+def _noise_factor(noise_scale: str | None, relation: Neighboring) -> float:
+    """privamp's noise multiplier (relative to the per-record bound C) over the event's (module docstring)."""
     if relation is Neighboring.ADD_REMOVE:
         return 1.0
     if noise_scale is None:
@@ -187,7 +191,7 @@ class _Reader:
     def noise(self, event: Any, noise_multiplier: float) -> float:
         if noise_multiplier == 0:
             raise UnsupportedDpEventError(event, "a noise multiplier of 0 is not private (epsilon is infinite)")
-        return float(noise_multiplier) * _check_noise_scale(self.noise_scale, self.relation)
+        return float(noise_multiplier) * _noise_factor(self.noise_scale, self.relation)
 
     def sampled_mechanism(self, sampled: Any, event: Any) -> Mechanism | None:
         """The mechanism run on each sampled batch; ``None`` if it releases nothing."""
@@ -269,7 +273,7 @@ neighboring=<Neighboring.ADD_REMOVE: 'add-remove'>), 900),)
     if not isinstance(event, dp_event.DpEvent):
         raise InvalidParameterError("event", event, "a dp_accounting DpEvent")
     relation = _relation(neighboring)
-    _check_noise_scale(noise_scale, Neighboring.ADD_REMOVE)
+    _check_noise_scale(noise_scale)
     if dataset_size is not None:
         dataset_size = check_int("dataset_size", dataset_size, minimum=1)
     reader = _Reader(relation, noise_scale, dataset_size)
@@ -354,7 +358,7 @@ def _step_event(dp_event: Any, step: SubsampledMechanism, count: int, noise_scal
 
 def _mechanism_event(dp_event: Any, step: SubsampledMechanism, noise_scale: str) -> Any:
     mechanism = step.mechanism
-    factor = SENSITIVITY[step.neighboring] if noise_scale == "relation" else 1.0
+    factor = _noise_factor(noise_scale, step.neighboring)
     if isinstance(mechanism, Gaussian):
         return dp_event.GaussianDpEvent(mechanism.sigma / factor)
     if isinstance(mechanism, Laplace):
