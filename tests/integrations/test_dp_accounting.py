@@ -79,6 +79,20 @@ def test_compositions_flatten_multiply_and_merge_in_first_seen_order() -> None:
     assert from_dp_event(de.NoOpDpEvent(), neighboring="add-remove") == ()
 
 
+@pytest.mark.parametrize(
+    "event",
+    [
+        gaussian(0.0, 1.0),
+        de.SampledWithoutReplacementDpEvent(100, 0, de.GaussianDpEvent(1.0)),
+        de.SampledWithReplacementDpEvent(100, 0, de.LaplaceDpEvent(1.0)),
+        de.RandomizedResponseDpEvent(0.0, 1),
+    ],
+)
+def test_events_that_touch_no_record_release_nothing(event: object) -> None:
+    """Rate or batch size 0, or one bucket: the output does not depend on the data (dp_accounting: no cost)."""
+    assert from_dp_event(event, neighboring="replace-one", noise_scale="record") == ()
+
+
 def test_gaussians_composed_on_one_batch_are_one_gaussian() -> None:
     """Mironov, Talwar & Zhang 2019, §3: σ_eff = (Σ σᵢ⁻²)^(−1/2), rounded to the smaller (safe) side."""
     inner = de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.SelfComposedDpEvent(de.GaussianDpEvent(2.0), 3)])

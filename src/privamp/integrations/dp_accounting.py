@@ -16,7 +16,7 @@ steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one
 ``SampledWithReplacementDpEvent``      ``e`` on ``WithReplacement(sample_size, source_dataset_size)``
 ``SelfComposedDpEvent(e, k)``          ``e``'s steps, each count times k
 ``ComposedDpEvent([e1, e2, …])``       the steps of e1, e2, … (equal steps merged, first-seen order)
-``NoOpDpEvent``                        nothing
+``NoOpDpEvent``                        nothing (so are sampling at rate or size 0 and one-bucket responses)
 =====================================  ==================================================================
 
 Inside a sampled event, Gaussians composed on the same batch (``ComposedDpEvent``/``SelfComposedDpEvent`` of
@@ -167,16 +167,19 @@ class _Reader:
                 self.read(inner, count)
         elif name in _SAMPLED:
             mechanism = self.sampled_mechanism(event, event.event)
-            if mechanism is not None:
+            if mechanism is not None and not _samples_nothing(event):
                 sampling = _SAMPLED[name](event, self.dataset_size)
                 self.add(SubsampledMechanism(mechanism, sampling, self.relation), count)
         else:
-            self.add(SubsampledMechanism(self.mechanism(event), NoSampling(), self.relation), count)
+            mechanism = self.mechanism(event)
+            if mechanism is not None:
+                self.add(SubsampledMechanism(mechanism, NoSampling(), self.relation), count)
 
     def add(self, step: SubsampledMechanism, count: int) -> None:
         self.steps[step] = self.steps.get(step, 0) + count
 
-    def mechanism(self, event: Any) -> Mechanism:
+    def mechanism(self, event: Any) -> Mechanism | None:
+        """privamp's mechanism for a leaf event; ``None`` if its output does not depend on the data."""
         name = type(event).__name__
         if name == "GaussianDpEvent":
             return Gaussian(self.noise(event, event.noise_multiplier))
@@ -209,6 +212,11 @@ class _Reader:
         return Gaussian(self.noise(sampled, sigma))
 
 
+def _samples_nothing(event: Any) -> bool:
+    """A sampling rate or batch size of 0: no record is ever used, nothing about anyone is released."""
+    return bool(getattr(event, "sampling_probability", None) == 0 or getattr(event, "sample_size", None) == 0)
+
+
 def _gaussian_inverse_squares(event: Any, count: int) -> float | None:
     """Σ count·σ⁻² over the Gaussians of a composition on one batch, ``None`` if something else is in it."""
     name = type(event).__name__
@@ -231,8 +239,10 @@ def _gaussian_inverse_squares(event: Any, count: int) -> float | None:
     return None
 
 
-def _randomized_response(event: Any, relation: Neighboring) -> RandomizedResponse:
+def _randomized_response(event: Any, relation: Neighboring) -> RandomizedResponse | None:
     buckets = event.num_buckets
+    if buckets == 1:
+        return None  # one bucket: the output is constant
     if buckets != 2:
         raise UnsupportedDpEventError(event, f"privamp's randomized response is binary; got num_buckets={buckets}")
     if relation is not Neighboring.REPLACE_ONE:
@@ -243,7 +253,7 @@ def _randomized_response(event: Any, relation: Neighboring) -> RandomizedRespons
     if not 0 <= noise <= 1:
         raise InvalidParameterError("noise_parameter", noise, "in [0, 1]")
     p = 1 - noise / 2
-    if Fraction(p) < 1 - Fraction(noise) / 2:  # rounded towards 1/2, the less private side: step back
+    if Fraction(p) < 1 - Fraction(noise) / 2:  # rounded towards 1/2 it would claim more privacy: step up
         p = math.nextafter(p, 1.0)
     return RandomizedResponse(p)
 
