@@ -93,6 +93,13 @@ def test_events_that_touch_no_record_release_nothing(event: object) -> None:
     assert from_dp_event(event, neighboring="replace-one", noise_scale="record") == ()
 
 
+def test_the_named_tuple_form_is_accepted() -> None:
+    event = de.ComposedDpEvent([de.SelfComposedDpEvent(gaussian(0.01, 1.1), 900), de.LaplaceDpEvent(2.0)])
+    assert from_dp_event(event.to_named_tuple(), neighboring="add-remove") == from_dp_event(
+        event, neighboring="add-remove"
+    )
+
+
 def test_gaussians_composed_on_one_batch_are_one_gaussian() -> None:
     """Mironov, Talwar & Zhang 2019, §3: σ_eff = (Σ σᵢ⁻²)^(−1/2), rounded to the smaller (safe) side."""
     inner = de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.SelfComposedDpEvent(de.GaussianDpEvent(2.0), 3)])

@@ -269,8 +269,9 @@ def from_dp_event(
 
     ``neighboring``: ``"add-remove"``/``"replace-one"`` (or dp_accounting's ``NeighboringRelation``), required: the
     event does not say. ``noise_scale``: ``"record"`` or ``"relation"``, required under replace-one (module
-    docstring). ``dataset_size``: given to every ``Poisson`` step (a ``PoissonSampledDpEvent`` does not carry it; the
-    replace-one privacy-profile bound uses it). Raises :class:`UnsupportedDpEventError` for an event with no privamp
+    docstring). ``event`` may also be the named tuple of ``DpEvent.to_named_tuple()``. ``dataset_size``: given to
+    every ``Poisson`` step (a ``PoissonSampledDpEvent`` does not carry it; the replace-one privacy-profile bound uses
+    it). Raises :class:`UnsupportedDpEventError` for an event with no privamp
     counterpart; the result is empty when the event releases nothing (``NoOpDpEvent``).
 
     >>> from dp_accounting import dp_event
@@ -280,8 +281,10 @@ def from_dp_event(
 neighboring=<Neighboring.ADD_REMOVE: 'add-remove'>), 900),)
     """
     dp_event = _dp_event()
+    if isinstance(event, dp_event.DpEventNamedTuple):  # the serialisable form, DpEvent.to_named_tuple()
+        event = dp_event.DpEvent.from_named_tuple(event)
     if not isinstance(event, dp_event.DpEvent):
-        raise InvalidParameterError("event", event, "a dp_accounting DpEvent")
+        raise InvalidParameterError("event", event, "a dp_accounting DpEvent (or its to_named_tuple() form)")
     relation = _relation(neighboring)
     _check_noise_scale(noise_scale)
     if dataset_size is not None:
