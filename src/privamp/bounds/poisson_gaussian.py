@@ -69,14 +69,17 @@ _TINY_NORMAL = float(np.finfo(np.float64).tiny)
 def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, FloatArray]:
     """u = γ(L(z) − 1) and log(1 + u) = log(1 − γ + γ L(z)), L(z) = e^{(2z−1)/(2σ²)} the N(1,σ²)/N(0,σ²) ratio.
 
-    u is exact (expm1) where it is finite; log(1 + u) switches to log-space for huge L.
+    u is exact (expm1) where it is finite; log(1 + u) switches to log-space for huge L. Runs inside
+    :func:`_evaluate`'s ``np.errstate(all="ignore")`` (the hot loop of the bisections: no errstate of its own).
     """
     s = (2.0 * z - 1.0) / (2.0 * sigma * sigma)
     moderate = s <= 700.0
-    with np.errstate(over="ignore", divide="ignore"):
-        u = gamma * np.expm1(np.where(moderate, s, 700.0))
-        log_1m_gamma = math.log1p(-gamma) if gamma < 1.0 else -math.inf
-        log1p_u = np.where(moderate, np.log1p(u), np.logaddexp(log_1m_gamma, math.log(gamma) + s))
+    if moderate.all():  # the usual case: the same values without the log-space branch
+        u = gamma * np.expm1(s)
+        return np.asarray(u), np.asarray(np.log1p(u))
+    u = gamma * np.expm1(np.where(moderate, s, 700.0))
+    log_1m_gamma = math.log1p(-gamma) if gamma < 1.0 else -math.inf
+    log1p_u = np.where(moderate, np.log1p(u), np.logaddexp(log_1m_gamma, math.log(gamma) + s))
     return np.asarray(u), np.asarray(log1p_u)
 
 
@@ -140,7 +143,8 @@ def _graded_position(tau: FloatArray, zone_lo: float, zone_hi: float, fine: floa
 def _logistic(x: FloatArray) -> FloatArray:
     """1 / (1 + e^{−x}) without overflow."""
     e = np.exp(-np.abs(x))
-    return np.asarray(np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)))
+    d = 1.0 + e
+    return np.asarray(np.where(x >= 0, 1.0 / d, e / d))
 
 
 def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray) -> FloatArray:
