@@ -576,6 +576,7 @@ def report(selected: dict[str, Row], cli: list[dict[str, Any]], reps: int, out: 
     groups: dict[str, list[tuple[str, Row]]] = {}
     for key, row in selected.items():
         groups.setdefault(row.group, []).append((key, row))
+    lines += _summary(selected)
     for group, members in groups.items():
         lines += [f"## {group}", ""]
         lines += [
@@ -622,6 +623,38 @@ def report(selected: dict[str, Row], cli: list[dict[str, Any]], reps: int, out: 
     lines += ["", *NOTES]
     out.write_text("\n".join(lines) + "\n")
     return behind
+
+
+def _summary(selected: dict[str, Row]) -> list[str]:
+    """One line per (row, privamp route): its ε against the peers' smallest, and the paired CPU and memory ratios
+    against the peer that is fastest on that measure (the least favourable comparison for privamp)."""
+    out = [
+        "## Summary",
+        "",
+        "Per query and privamp route: privamp's ε (or calibrated value) and the best peer's; then privamp / peer "
+        "ratios (paired medians) against the most favourable peer for each measure — the fastest cold query, the "
+        "fastest import + cold query, the smallest peak memory. < 1: privamp ahead.",
+        "",
+        "| query | privamp | ε privamp | best peer ε | cold CPU ratio | import + cold CPU ratio | peak RSS ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in selected.values():
+        for mine in [s for s in row.systems if s.startswith("privamp")]:
+            peers = [p for p in row.systems if _is_peer(p) and _counterpart(row, p) == mine]
+            if not peers:
+                continue
+            values = [v for v in (_med(row.results.get(p, []), "epsilon") for p in peers) if v is not None]
+            larger_is_better = row.query["kind"] == "calibrate" and row.query["what"] == "epochs"
+            best = (max if larger_is_better else min)(values) if values else None
+            ratios = []
+            for key in ("cold_cpu", "first_cpu", "peak_rss_mib"):
+                rs = [r for r in (_ratio(row, p, key) for p in peers) if r is not None]
+                ratios.append(_fmt_ratio(max(rs)) if rs else "–")
+            ours = _med(row.results.get(mine, []), "epsilon")
+            out.append(
+                f"| {row.title} | {LABELS[mine]} | {_num(ours, '.6g')} | {_num(best, '.6g')} | {' | '.join(ratios)} |"
+            )
+    return [*out, ""]
 
 
 def _num(x: float | None, spec: str) -> str:
@@ -767,7 +800,8 @@ def main() -> None:
     if args.list:
         print("\n".join(f"{k}: {r.group} — {r.title}" for k, r in every.items()))
         return
-    if args.rows:
+    if args.rows:  # any row, quick or not
+        every = rows(quick=False)
         wanted = args.rows.split(",")
         unknown = [w for w in wanted if w not in every]
         if unknown:
