@@ -177,3 +177,49 @@ def test_epsilon_floor_is_below_the_composed_answer(count: int, sigma: float, q:
     rdp = pa.Accountant().compose(step, count).epsilon(delta, bound="rdp").epsilon
     best = pa.Accountant().compose(step, count).epsilon(delta)
     assert best.epsilon == min(rdp, answer)
+
+
+@pytest.mark.parametrize(("q", "sigma"), [(0.004, 1.2), (0.01, 0.8), (0.5, 3.0), (1.0, 1.0)])
+def test_pair_delta_lower_is_below_the_hockey_stick(q: float, sigma: float) -> None:
+    """The SciPy-free δ of the realisable pair (the floor's single-release side) against the mpmath closed form."""
+    from privamp.routes import profile_floor
+
+    for eps in (0.0, 0.05, 0.3, 1.0, 3.0):
+        exact = mixture_hockey_stick(eps, q, 1.0 / sigma)
+        low = profile_floor.pair_delta_lower(eps, q, sigma)
+        assert low <= exact and (exact < 1e-300 or low >= exact * (1 - 1e-6))  # margins and cancellation
+    delta = 1e-6
+    eps_low = profile_floor.pair_epsilon_lower(delta, q, sigma)
+    assert mixture_hockey_stick(eps_low, q, 1.0 / sigma) >= delta
+
+
+@pytest.mark.parametrize(("e0", "k"), [(0.1, 10), (0.5, 64), (2.0, 3)])
+def test_kov_pure_lower_is_below_the_optimal_composition(e0: float, k: int) -> None:
+    """KOV Thm 3.4 with δ₀ = 0 by an mpmath sum: the floor's composition side is below it, by its margin only."""
+    from privamp.routes import profile_floor
+
+    def exact(eps: float) -> float:
+        e, ee = mp.mpf(e0), mp.mpf(eps)
+        terms = (mp.binomial(k, ell) * (mp.exp((k - ell) * e) - mp.exp(ee + ell * e)) for ell in range(k + 1))
+        return float(mp.fsum(t for t in terms if t > 0) / (1 + mp.exp(e)) ** k)
+
+    for eps in (0.0, 0.3 * k * e0, 0.7 * k * e0):
+        low = profile_floor.kov_pure_delta_lower(eps, e0, k)
+        assert low <= exact(eps) and low >= exact(eps) * (1 - 1e-8)
+    eps_low = profile_floor.kov_pure_epsilon_lower(1e-5, e0, k)
+    assert exact(eps_low) >= 1e-5 or eps_low == 0.0
+
+
+def test_few_steps_query_without_scipy() -> None:
+    """A DP-SGD query of a few steps that RDP answers does not import SciPy (the profile route is skipped by a
+    SciPy-free floor)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, privamp as pa; "
+        "r = pa.Accountant().compose(pa.Gaussian(1.2).subsampled(pa.Poisson(0.004)), 10).epsilon(1e-5); "
+        "print(r.route, any(m.split('.')[0] == 'scipy' for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["rdp", "False"]

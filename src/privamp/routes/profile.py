@@ -28,6 +28,7 @@ from privamp.bounds._numerics import FloatArray
 from privamp.errors import UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.rounding import SAFETY_MARGIN
+from privamp.routes import profile_floor
 from privamp.routes.base import Answer
 from privamp.routes.composition import Composition, step_of
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
@@ -216,14 +217,21 @@ class ProfileRoute:
         unsupported composition), at the cost of one inversion and one composition instead of about sixty.
 
         The answer is KOV(ε₀(δ₀), δ₀, k) minimised over δ₀ < δ/k (every split tried is). KOV's δ(ε) only grows with δ₀
-        (1 − (1 − δ₀)^k (1 − δ_pure(ε)) ≥ δ_pure(ε)) and with ε₀, and the profile's ε₀(δ₀) only shrinks as δ₀ grows,
-        so every answer is at least KOV(ε₀(δ/k), 0, k): that value, lowered by a relative :data:`FLOOR_MARGIN` that
-        covers the bisections' rounding, is the floor. A route already at or below it cannot be beaten."""
+        (1 − (1 − δ₀)^k (1 − δ_pure(ε)) ≥ δ_pure(ε)) and with ε₀, and ε₀(δ₀) only shrinks as δ₀ grows, so every answer
+        is at least KOV(ε₀(δ/k), 0, k). For the Gaussian under Poisson sampling and add/remove (the DP-SGD step), ε₀ is
+        bounded below by a realisable pair and KOV from below, both without SciPy (:mod:`privamp.routes.profile_floor`);
+        otherwise both are this route's own values. Lowered by a relative :data:`FLOOR_MARGIN`."""
         if self.unsupported(comp) is not None:
             return None
         event, count, t = self._check(comp)
         if count == 1:
             return None
+        mech = event.mechanism
+        if t.bound == "profile-poisson" and mech.family == "gaussian":
+            sigma = float(getattr(base_at(mech, Scale.ADD_REMOVE), "sigma"))  # noqa: B009
+            rate = float(t.amplification["rate"])
+            e0 = profile_floor.pair_epsilon_lower(delta / count, rate, sigma)
+            return profile_floor.kov_pure_epsilon_lower(delta, e0, count) * (1 - FLOOR_MARGIN)
         e0 = float(_single_epsilon(t, event.neighboring, np.array([delta / count]))[0])
         if not math.isfinite(e0):
             return None
