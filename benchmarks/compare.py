@@ -767,10 +767,10 @@ NOTES = [
     "tighter bounds, Birrell et al.'s Thm 3.4/3.5 and the f-DP subsampling curve by quadrature) and keeps the "
     "pointwise minimum, hence a much smaller ε than the peers' single bound, at a higher cold cost.",
     "* SciPy: privamp's RDP route, its accountant and its CLI import neither SciPy nor the PLD engine. A query of "
-    "64 steps or fewer also runs the privacy-profile route, whose Gaussian profile uses `scipy.special` "
-    "(log_ndtr, erfcx, ndtri; gammaln in the optimal-composition sum): SciPy is imported there. When the RDP "
-    "answer is already below a floor of what the profile route can give (one inversion and one composition), the "
-    "costly optimal-composition search (~0.5 s) is skipped, with identical answers.",
+    "64 steps or fewer also considers the privacy-profile route; when the RDP answer is already below a floor of "
+    "what that route can give (computed without SciPy for the DP-SGD step), its optimal-composition search "
+    "(~0.5 s) is skipped with identical answers and SciPy is not imported. Where the profile route wins (one to a "
+    "few releases) its Gaussian profile uses `scipy.special` (log_ndtr, erfcx, ndtri, gammaln).",
     "* Idle threads: importing NumPy starts OpenBLAS' worker threads (their start-up costs ~20–30 ms of CPU in "
     "the worker thread, counted in every system's process CPU); privamp makes no BLAS call at import or on its RDP "
     "path and measured no CPU use by any thread while idle after import and after a query. Setting "
