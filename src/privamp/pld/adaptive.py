@@ -43,8 +43,19 @@ from privamp.validation import check_int, check_positive
 ABOVE = 20.0
 #: Tail mass of the single steps left outside their grids (dropped: the optimistic side).
 TAIL = 1e-24
-#: Secant iterations of the ε search.
-MAX_ITERATIONS = 12
+#: Evaluations of δ in each phase (growing the bracket, narrowing it) of the ε search.
+MAX_ITERATIONS = 8
+#: Points of the value function's window and of each single-step PMF at most (h is coarsened to fit: a coarser grid
+#: only weakens the bound).
+MAX_POINTS = 1 << 15
+
+
+def grid_spacing(first: Pair, second: Pair, h: float, epsilon: float, below: float) -> float:
+    """h, doubled until the window [ε − below, ε + ABOVE] and both single-step grids have at most MAX_POINTS points."""
+    widths = [below + ABOVE] + [float(np.subtract(*p.loss_window(TAIL)[::-1])) for p in (first, second)]
+    while max(widths) / h > MAX_POINTS:
+        h *= 2
+    return h
 
 
 class _Step:
@@ -106,7 +117,8 @@ def adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: float, 
     """The largest ε found (searching up from ``start``) whose certified adaptive δ lower bound exceeds ``delta``:
     a certified lower bound on the true ε(δ). ``None`` if not even ``start`` is certified."""
     def log_gap(e: float) -> float:
-        d = adaptive_delta_lower(first, second, count, e, h, max(below, e + 1.0))
+        window = max(below, e + 1.0)
+        d = adaptive_delta_lower(first, second, count, e, grid_spacing(first, second, h, e, window), window)
         return (math.log(d) if d > 0 else -math.inf) - math.log(delta)
 
     lo, f_lo = start, log_gap(start)

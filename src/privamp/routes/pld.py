@@ -329,7 +329,7 @@ class PldRoute:
         if plan.label != ADAPTIVE_CELL or dirs is None or len(dirs) != 2 or any(len(d) != 1 for d in dirs):
             return None
         (first, count), (second, _) = dirs[0][0], dirs[1][0]
-        if count > ADAPTIVE_LIMIT:
+        if not 2 <= count <= ADAPTIVE_LIMIT:  # one step: the static pairs (both orientations) are the best response
             return None
         spread = math.sqrt(count * max(first.loss_moments([0.0])[2], 0.0))
         found = adaptive_epsilon_lower(first, second, count, delta, h, start, start + 10.0 + 5.0 * spread)
