@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp.bounds._numerics import logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
@@ -146,6 +147,12 @@ class _Direction:
             out.append(h * 2.0 ** max(0, math.ceil(math.log2(ratio))) if ratio > 1 else h)
         return tuple(out)
 
+    def lost(self, h: float, lam: float, tau: float) -> bool:
+        """Whether the optimistic composition kept less than half of the P-mass (the rest went to the round-off bound
+        subtracted at every convolution: neither a finer grid nor another tilt recovers it)."""
+        x = self.composed(h, lam, False, tau)
+        return math.exp(float(logsumexp(x.log_untilted()))) + x.p_inf < 0.5
+
     def is_cached(self, h: float, tau: float, lam: float) -> bool:
         return all(any(k[:3] == (h, lam, side) and k[3] <= tau for k in self.cache) for side in (True, False))
 
@@ -205,6 +212,7 @@ class PLDAccountant:
         self.rel_accuracy = check_positive("rel_accuracy", rel_accuracy)
         self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
         self._explore = True
+        self._lost = False
         self.lower = lower
         given = [p for d in directions for p, _ in d]
         pairs = [p for d in self.directions for p, _ in d.parts]
@@ -237,8 +245,13 @@ class PLDAccountant:
         early when it stops paying (width not reduced by a third: the round-off bound, not the grid, dominates).
         """
         self._explore = self.lower
+        self._lost = False
         up, lo = query(h)
         if not self.lower:
+            return up, lo, h, 0
+        if self._lost and self._too_wide(up, lo, floor):
+            notes.append(f"{label}: the lower side lost most of its mass to the round-off bound (neither a finer grid "
+                         "nor another tilt helps): interval left wide")
             return up, lo, h, 0
         self._explore = False  # refined grids are queried at the saddle tilt only (neighbours rarely pay twice)
         r = 0
@@ -330,6 +343,7 @@ class PLDAccountant:
                 up = max(epsilon_of(d.composed(h, lam, True, tau), delta, upper=True), 0.0)
                 if not self.lower:
                     return up, 0.0
+                self._lost |= d.lost(h, lam, tau)
                 return up, max(epsilon_of(d.composed(h, lam, False, tau), delta, upper=False), 0.0)
             return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, tau))
 
@@ -347,7 +361,10 @@ class PLDAccountant:
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
                 up = delta_of(d.composed(h, lam, True, tau), epsilon)
-                return up, delta_of(d.composed(h, lam, False, tau), epsilon) if self.lower else 0.0
+                if not self.lower:
+                    return up, 0.0
+                self._lost |= d.lost(h, lam, tau)
+                return up, delta_of(d.composed(h, lam, False, tau), epsilon)
             return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h, tau))
 
         def screen(d: _Direction) -> float:
@@ -394,7 +411,7 @@ class PLDAccountant:
                         return up, lo
                     break
         up, lo = one(lam)
-        if not self._explore or not self._too_wide(up, lo, floor, factor=4.0):
+        if not self._explore or self._lost or not self._too_wide(up, lo, floor, factor=4.0):
             return up, lo
         for nb in neighbours:
             u2, l2 = one(nb)

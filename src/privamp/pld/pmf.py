@@ -206,6 +206,12 @@ def _log_cumsum(log_terms: FloatArray, *, upper: bool) -> FloatArray:
         return np.asarray(np.log(c) + m)
 
 
+def _leading(mask: np.ndarray) -> int:
+    """The number of leading True entries."""
+    first_false = int(np.argmin(mask))
+    return mask.size if mask[first_false] else first_false
+
+
 def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
     """Drop both tails of mass ≤ τ each; pessimistic: their certified bound goes to +∞."""
     ell = x.losses
@@ -227,8 +233,8 @@ def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
     else:
         low = _log_cumsum(log_terms, upper=False)
         high = top_direct
-    keep_lo = int(np.sum(np.cumprod(low <= log_tau)))
-    keep_hi = n - int(np.sum(np.cumprod((high <= log_tau)[::-1])))
+    keep_lo = _leading(low <= log_tau)
+    keep_hi = n - _leading((high <= log_tau)[::-1])
     keep_lo = min(keep_lo, n - 1)
     keep_hi = max(keep_hi, keep_lo + 1)
     p_inf = x.p_inf
