@@ -8,10 +8,11 @@ from typing import Any
 
 
 class LazyModule:
-    """Stands for ``privamp.bounds.<name>`` and imports it at the first attribute access."""
+    """Stands for ``<package>.<name>`` (by default ``privamp.bounds.<name>``; ``package="scipy"`` for a SciPy
+    subpackage) and imports it at the first attribute access."""
 
-    def __init__(self, name: str) -> None:
-        self._name = f"privamp.bounds.{name}"
+    def __init__(self, name: str, package: str = "privamp.bounds") -> None:
+        self._name = f"{package}.{name}"
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(import_module(self._name), attr)

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import ROUND, ULP, FloatArray, lbinom, log1mexp, logsumexp, softplus
 from privamp.bounds.amplification import amplify_epsilon
 from privamp.bounds.profiles import epsilon_from_log_delta
 from privamp.errors import InvalidParameterError
 from privamp.validation import check_int, check_nonnegative, check_open_unit, check_rate, check_real
+
+if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
+    from scipy import optimize, special
+else:
+    optimize = LazyModule("optimize", "scipy")
+    special = LazyModule("special", "scipy")
 
 KOV_EXACT_MAX_COMPOSITIONS = 10_000_000
 """Largest k accepted by the exact optimal composition (O(k) work and memory per evaluation)."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import integrate
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import (
     FloatArray,
     log_diff_exp,
@@ -29,6 +30,11 @@ from privamp.validation import (
     check_positive,
     check_real,
 )
+
+if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
+    from scipy import integrate
+else:
+    integrate = LazyModule("integrate", "scipy")
 
 # ---------------------------------------------------------------------------------------------------------
 

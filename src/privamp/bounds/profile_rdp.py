@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import integrate, optimize
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import (
     FloatArray,
     softplus,
 )
 from privamp.bounds._profile_inputs import LogDelta, call_log_delta
 from privamp.errors import InvalidParameterError
+
+if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
+    from scipy import integrate, optimize
+else:
+    integrate = LazyModule("integrate", "scipy")
+    optimize = LazyModule("optimize", "scipy")
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Profile → moment generating function → Rényi DP (Theorem 6)

@@ -25,11 +25,12 @@ Conventions.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import (
     ULP,
     FloatArray,
@@ -53,6 +54,11 @@ from privamp.validation import (
     check_positive,
     check_real,
 )
+
+if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
+    from scipy import special
+else:
+    special = LazyModule("special", "scipy")
 
 _EPS_SEARCH_MAX = 2.0**20
 """Largest ε probed by the generic inversion; a target not reached by then gives ε = inf."""

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
 
+from privamp._lazy import LazyModule
 from privamp.bounds._numerics import (
     ULP,
     FloatArray,
@@ -46,6 +47,11 @@ from privamp.validation import (
     check_orders,
     check_positive,
 )
+
+if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
+    from scipy import special
+else:
+    special = LazyModule("special", "scipy")
 
 MAX_MOMENT_INDEX = 4096
 """Largest moment index tabulated. Taylor bounds need M up to ⌈α⌉ + m + 1, so they cover α ≲ 4000; above
