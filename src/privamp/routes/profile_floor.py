@@ -19,6 +19,7 @@ SciPy when the RDP route already wins.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 #: Relative margin on the computed δ's (their rounding error is below 1e-12 where they are used).
 DELTA_MARGIN = 1e-9
@@ -50,20 +51,18 @@ def pair_delta_lower(epsilon: float, rate: float, sigma: float) -> float:
 def pair_epsilon_lower(delta: float, rate: float, sigma: float) -> float:
     """The largest ε' found (bisection) with :func:`pair_delta_lower`(ε') ≥ δ: the true ε(δ) of a Poisson-subsampled
     Gaussian step is at least ε' (0 when none is certified)."""
-    if pair_delta_lower(0.0, rate, sigma) < delta:
+
+    def certified(eps: float) -> bool:
+        return pair_delta_lower(eps, rate, sigma) >= delta
+
+    if not certified(0.0):
         return 0.0
     lo, hi = 0.0, 1.0
-    while pair_delta_lower(hi, rate, sigma) >= delta:
+    while certified(hi):
         lo, hi = hi, 2.0 * hi
         if hi > 1e6:
             return lo
-    for _ in range(_STEPS):
-        mid = 0.5 * (lo + hi)
-        if pair_delta_lower(mid, rate, sigma) >= delta:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return _largest_certified(certified, lo, hi)
 
 
 def kov_pure_delta_lower(epsilon: float, e0: float, k: int) -> float:
@@ -84,12 +83,20 @@ def kov_pure_delta_lower(epsilon: float, e0: float, k: int) -> float:
 def kov_pure_epsilon_lower(delta: float, e0: float, k: int) -> float:
     """The largest ε' found (bisection on [0, kε₀]) with :func:`kov_pure_delta_lower`(ε') ≥ δ: the optimal
     composition's ε(δ), with or without a δ₀ > 0 per release, is at least ε' (0 when none is certified)."""
-    if e0 <= 0 or kov_pure_delta_lower(0.0, e0, k) < delta:
+
+    def certified(eps: float) -> bool:
+        return kov_pure_delta_lower(eps, e0, k) >= delta
+
+    if e0 <= 0 or not certified(0.0):
         return 0.0
-    lo, hi = 0.0, k * e0
+    return _largest_certified(certified, 0.0, k * e0)
+
+
+def _largest_certified(certified: Callable[[float], bool], lo: float, hi: float) -> float:
+    """Bisection between a certified ``lo`` and an uncertified ``hi``: the largest certified point it finds."""
     for _ in range(_STEPS):
         mid = 0.5 * (lo + hi)
-        if kov_pure_delta_lower(mid, e0, k) >= delta:
+        if certified(mid):
             lo = mid
         else:
             hi = mid
