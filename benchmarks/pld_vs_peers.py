@@ -5,7 +5,9 @@
     python benchmarks/pld_vs_peers.py [--reps 3] [--fine 2e-5] [--markdown]
 
 Cases (δ = 1e-5): Poisson-subsampled Gaussian q = 0.01, σ = 1, 10 000 steps, and q = 256/60 000, σ = 1.1, 14 062
-steps (add/remove); fixed-size batches without replacement, n = 60 000, batch 600, σ = 2, 10 000 steps.
+steps (add/remove); fixed-size batches without replacement, n = 60 000, batch 600, σ = 2, 10 000 steps; σ calibration
+for ε = 3 at q = 256/60 000 over 60 epochs (14 063 steps), privamp's PLD route against dp_accounting's PLD
+(``calibrate_dp_mechanism``, tolerance 1e-3 on σ as privamp's is 1e-4; skipped with ``--no-peer-calibration``).
 
 privamp: a fresh ``PldRoute`` per repetition, ε interval from ``route.epsilon`` (value = certified upper, lower =
 realisable lower); *cold* is the first query (discretisation and composition included), *warm* the same query again.
@@ -61,6 +63,31 @@ def dp_run(q: float, sigma: float, steps: int, interval: float | None) -> tuple[
     return _cpu(go)
 
 
+def calibration(with_peer: bool) -> None:
+    """σ for ε = 3, δ = 1e-5, q = 256/60 000, 60 epochs: privamp on the PLD route, dp_accounting's PLD."""
+    from privamp import dpsgd
+
+    q = 256 / 60_000
+    config = dpsgd.DpSgdConfig(sample_rate=q, epochs=60)
+    cal, t = _cpu(lambda: dpsgd.calibrate(config, "sigma", 3.0, DELTA, bound="pld"))
+    print(f"\n| σ calibration, ε = 3, 60 epochs ({cal.steps} steps) | σ | certified ε | probes | CPU s |")
+    print("|---|---|---|---|---|")
+    print(f"| privamp PLD (tolerance 1e-4) | {cal.value:.5f} | {cal.epsilon:.5f} | {cal.probes} | {t:.2f} |")
+    if not with_peer:
+        return
+    import dp_accounting
+    from dp_accounting.pld import pld_privacy_accountant
+
+    def event(sigma: float) -> Any:
+        return dp_accounting.SelfComposedDpEvent(
+            dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), cal.steps)
+
+    bracket = dp_accounting.LowerEndpointAndGuess(0.5, 1.0)
+    sigma, t = _cpu(lambda: dp_accounting.calibrate_dp_mechanism(
+        pld_privacy_accountant.PLDAccountant, event, 3.0, DELTA, bracket, tol=1e-3))
+    print(f"| dp_accounting PLD (1e-4 grid, tolerance 1e-3) | {sigma:.5f} | – | – | {t:.2f} |")
+
+
 def median(xs: list[float]) -> float:
     return statistics.median(xs)
 
@@ -69,6 +96,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--fine", type=float, default=2e-5, help="dp_accounting's fine value_discretization_interval")
+    ap.add_argument("--no-peer-calibration", action="store_true", help="skip dp_accounting's σ calibration")
     args = ap.parse_args(argv)
     have_dp = importlib.util.find_spec("dp_accounting") is not None
     if not have_dp:
@@ -101,6 +129,8 @@ def main(argv: list[str]) -> int:
         dp = (f"{r['dp_default']:.5f} | {r['dp_default_t']:.2f} | {r['dp_fine']:.5f} | {r['dp_fine_t']:.2f} | "
               f"{r['dp_default_t'] / r['cold']:.1f}×") if have_dp else "– | – | – | – | –"
         print(f"| {r['case']} | {r['privamp']} | {r['cold']:.2f} | {r['warm']:.3f} | {dp} |")
+
+    calibration(have_dp and not args.no_peer_calibration)
 
     # fixed-size batches without replacement, n = 60 000, batch 600, σ = 2, T = 10 000
     n, m, sigma, steps = 60_000, 600, 2.0, 10_000

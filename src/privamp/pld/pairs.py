@@ -246,3 +246,48 @@ def poisson_antiparallel_gaussian(mu: float, q: float) -> Pair:
     pieces, atoms = _real_line_pair("gaussian", pm, qm)
     return Pair(f"poisson_antiparallel_gaussian(mu={mu:g}, q={q:g})", "realisable pair (lower bound only)",
                 pieces, atoms, upper_bound=False)
+
+
+#: Binomial terms below this P-mass are left out of the with-replacement mixtures (their mass is dropped: the pairs
+#: are lower bounds only, and dropping P-mass can only lower δ).
+BINOMIAL_PRUNE = 1e-30
+
+
+def _binomial(m: int, p: float) -> dict[int, float]:
+    """Binomial(m, p) probabilities above BINOMIAL_PRUNE (k = 0, 1, …), from log-gamma."""
+    out: dict[int, float] = {}
+    log_p, log_q = math.log(p), math.log1p(-p)
+    for k in range(m + 1):
+        lw = math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) + k * log_p + (m - k) * log_q
+        if lw > math.log(BINOMIAL_PRUNE):
+            out[k] = math.exp(lw)
+        elif k > m * p:
+            break
+    return out
+
+
+def with_replacement_gaussian(mu: float, batch: int, dataset: int, relation: str, direction: str = "remove") -> Pair:
+    """Realisable pairs of a batch of ``batch`` indices drawn with replacement (lower bound only).
+
+    The differing record is drawn K ~ Binomial(batch, 1/N) times, every copy contributing to the clipped sum, the
+    other records contributing 0. ``relation="add-remove"`` (N = dataset + 1, the larger dataset): the record adds
+    K·C, so P = Σ_k b_k N(kμ, 1) vs Q = N(0, 1) (``direction="remove"``; ``"add"``: the roles swapped);
+    ``"replace-one"`` (N = dataset): the record adds +K·C or −K·C, so P = Σ_k b_k N(kμ) vs Q = Σ_k b_k N(−kμ).
+    μ = C/σ (the noise in units of the clipping norm). No dominating pair is proven for this scheme (docs/pld.md).
+    """
+    mu = _check_mu("mu", mu)
+    if not (isinstance(batch, int) and isinstance(dataset, int) and batch >= 1 and dataset >= 1):
+        raise InvalidParameterError("batch", (batch, dataset), "positive integers")
+    n = dataset + 1 if relation == "add-remove" else dataset
+    weights = _binomial(batch, 1.0 / n) if n > 1 else {batch: 1.0}
+    mixture = {k * mu: w for k, w in weights.items()}
+    if relation == "replace-one":
+        pieces, atoms = _real_line_pair("gaussian", mixture, {-k * mu: w for k, w in weights.items()})
+    elif direction == "remove":
+        pieces, atoms = _real_line_pair("gaussian", mixture, {0.0: 1.0})
+    elif direction == "add":
+        pieces, atoms = _real_line_pair("gaussian", {0.0: 1.0}, {-m: w for m, w in mixture.items()})
+    else:
+        raise InvalidParameterError("direction", direction, "'remove' or 'add'")
+    return Pair(f"with_replacement_gaussian(mu={mu:g}, batch={batch}, dataset={dataset}, {relation}, {direction})",
+                "realisable pair (lower bound only)", pieces, atoms, upper_bound=False)
