@@ -32,9 +32,10 @@ from privamp.validation import check_int, check_positive
 LADDER = np.array(LAMBDAS)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
-TAU_PER_DELTA = 1e-10
-"""A query at δ cuts tails of mass about δ·TAU_PER_DELTA (snapped to powers of 1000, in [TAU_MIN, TAU_MAX]): some
-tens of cuts then move ≲ 1e-8·δ to +∞ (a relative 1e-8 on δ), and the grid is no wider than the query needs."""
+TAU_PER_DELTA = 1e-9
+"""A query at δ over T steps cuts tails of mass about δ·TAU_PER_DELTA/T (snapped down to a power of 1000, within
+[TAU_MIN, TAU_MAX]). Mass cut at a squaring is composed with the rest T/2^k more times, so the +∞ mass of the T-fold
+PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
 TAU_MAX = 1e-15
 TAU_MIN = 1e-45
 MAX_POINTS = 1 << 16
@@ -173,11 +174,11 @@ class _Direction:
         return self.cache[key]
 
 
-def _tau(delta: float) -> float:
-    """The tail mass cut for a query at δ (see TAU_PER_DELTA)."""
+def _tau(delta: float, steps: int) -> float:
+    """The tail mass cut for a query at δ over ``steps`` steps (see TAU_PER_DELTA)."""
     if not delta > 0:
         return TAU_MIN
-    exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA) / 3)
+    exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA / steps) / 3)
     return min(max(10.0**exponent, TAU_MIN), TAU_MAX)
 
 
@@ -336,7 +337,7 @@ class PLDAccountant:
         return float(np.interp(lam, grid, k)) - lam * epsilon
 
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
-        tau = _tau(delta)
+        tau = _tau(delta, max(d.total for d in self.directions))
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
@@ -356,7 +357,8 @@ class PLDAccountant:
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
         # the cut is set by the Chernoff estimate of the largest δ over the directions (an estimate: a cut far below
         # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
-        tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)))
+        tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)),
+                   max(d.total for d in self.directions))
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
