@@ -24,10 +24,11 @@ import json
 import math
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,33 +290,40 @@ def worker(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def measure(cmd: list[str], timeout: float) -> tuple[dict[str, Any], float, float, float]:
-    """Run ``cmd`` to completion: (its JSON answer or status, process CPU s, wall s, peak RSS MiB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def run_child(cmd: list[str], timeout: float) -> tuple[str, str, int | None, float, float, float]:
+    """Run ``cmd``: (stdout, stderr, return code or ``None`` on timeout, CPU s, wall s, peak RSS MiB), the CPU and
+    memory of that child alone (``os.wait4``; the child is killed after ``timeout`` seconds)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        status: dict[str, Any] | None = None
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        status = {"status": "timeout", "note": f"no answer within {timeout:g} s"}
+    with tempfile.TemporaryFile("w+") as err_file:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err_file, text=True)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        killed = not timer.is_alive()
+        timer.cancel()
+        err_file.seek(0)
+        err = err_file.read()
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    rss = math.nan  # the child reports its own peak (RUSAGE_CHILDREN's is the largest over every child so far)
+    code = None if killed and proc.returncode != 0 else proc.returncode
+    return out, err, code, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def measure(cmd: list[str], timeout: float) -> tuple[dict[str, Any], float, float, float]:
+    """Run a worker: (its JSON answer or status, process CPU s, wall s, peak RSS MiB)."""
+    out, err, code, cpu, wall, rss = run_child(cmd, timeout)
+    if code is None:
+        return {"status": "timeout", "note": f"no answer within {timeout:g} s"}, cpu, wall, rss
+    lines = out.strip().splitlines()
+    try:
+        status: dict[str, Any] | None = json.loads(lines[-1]) if code == 0 and lines else None
+    except json.JSONDecodeError:
+        status = None
     if status is None:
-        lines = out.strip().splitlines()
-        try:
-            status = json.loads(lines[-1]) if proc.returncode == 0 and lines else None
-        except json.JSONDecodeError:
-            status = None
-        if status is None:
-            tail = (err.strip().splitlines() or ["no output"])[-1]
-            status = {"status": "error", "note": tail[:200]}
-    if "maxrss_kib" in status:
-        rss = status["maxrss_kib"] / 1024
+        tail = (err.strip().splitlines() or ["no output"])[-1]
+        status = {"status": "error", "note": tail[:200]}
     return status, cpu, wall, rss
 
 
@@ -409,8 +417,11 @@ def rows(quick: bool) -> dict[str, Row]:
     return out
 
 
-def run_rows(selected: dict[str, Row], reps: int, timeout: float, log: Callable[[str], None]) -> None:
-    """Every system of every row, ``reps`` times, alternating the order of the systems within a row."""
+def run_rows(
+    selected: dict[str, Row], reps: int, timeout: float, log: Callable[[str], None], done: Callable[[], None]
+) -> None:
+    """Every system of every row, ``reps`` times, alternating the order of the systems within a row; ``done`` after
+    each row (the report so far is written: a long run stopped early still leaves its measured rows)."""
     for key, row in selected.items():
         dead: set[str] = set()
         for rep in range(1 if row.heavy else reps):
@@ -429,6 +440,7 @@ def run_rows(selected: dict[str, Row], reps: int, timeout: float, log: Callable[
                     f"{key} rep {rep} {system}: {status.get('status')} eps={status.get('epsilon')} "
                     f"cold={_ms(status.get('cold_cpu'))} ms cpu, process {cpu:.2f} s, {rss:.0f} MiB"
                 )
+        done()
 
 
 def cli_rows(reps: int, timeout: float) -> list[dict[str, Any]]:
@@ -451,14 +463,9 @@ def cli_rows(reps: int, timeout: float) -> list[dict[str, Any]]:
     for label, cmd in (("privamp epsilon (best)", base), ("privamp epsilon --tight (with PLD)", [*base, "--tight"])):
         runs = []
         for _ in range(reps):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-            wall = time.perf_counter() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            eps = json.loads(done.stdout)["epsilon"] if done.returncode == 0 else None
-            runs.append({"cpu": cpu, "wall": wall, "epsilon": eps, "rss": after.ru_maxrss / 1024})
+            text, _, code, cpu, wall, rss = run_child(cmd, timeout)
+            eps = json.loads(text)["epsilon"] if code == 0 else None
+            runs.append({"cpu": cpu, "wall": wall, "epsilon": eps, "rss": rss})
         out.append({"label": label, "runs": runs})
     return out
 
@@ -552,11 +559,15 @@ def machine() -> list[str]:
     ]
 
 
-def report(selected: dict[str, Row], cli: list[dict[str, Any]], reps: int, out: Path, started: str) -> list[str]:
-    """Write the Markdown report and the plots; returns the rows where a peer is ahead (for the log)."""
+def report(
+    selected: dict[str, Row], cli: list[dict[str, Any]], reps: int, out: Path, started: str, partial: str = ""
+) -> list[str]:
+    """Write the Markdown report and the plots; returns the rows where a peer is ahead (for the log). ``partial``
+    says how far a run still in progress has come."""
     lines = [
         "# privamp against the peer accountants",
         "",
+        *([f"**Partial report: {partial} measured so far.**", ""] if partial else []),
         f"Generated by `python benchmarks/compare.py{' --quick' if reps == 1 else ''} --reps {reps}` "
         f"(started {started} UTC, finished {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC).",
         "",
@@ -602,8 +613,9 @@ def report(selected: dict[str, Row], cli: list[dict[str, Any]], reps: int, out: 
                 if _is_peer(system) and ok:
                     behind += _behind(row, system, _counterpart(row, system))
         lines.append("")
-        _plot(group, members, out.parent / "results")
-        lines += [f"![{group}](results/{_slug(group)}.png)", ""]
+        if not partial:  # the plots are drawn once, at the end
+            _plot(group, members, out.parent / "results")
+            lines += [f"![{group}](results/{_slug(group)}.png)", ""]
     if cli:
         lines += [
             "## Cold command-line call (whole process, q=256/60000, σ=1.1, 60 epochs, δ=1e-5)",
@@ -796,7 +808,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.worker is not None:
         result = worker(json.loads(args.worker))
-        result["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(json.dumps(result))
         return
     every = rows(args.quick)
@@ -822,9 +833,15 @@ def main() -> None:
     reps = args.reps or (1 if args.quick else 3)
     timeout = args.timeout or (30.0 if args.quick else 40.0)
     started = f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M}"
-    run_rows(selected, reps, timeout, lambda m: print(m, file=sys.stderr, flush=True))
-    cli = [] if args.no_cli else cli_rows(reps, timeout)
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    measured: dict[str, Row] = {}
+
+    def partial() -> None:
+        measured.update({k: r for k, r in selected.items() if r.results})
+        report(measured, [], reps, args.out, started, partial=f"{len(measured)} of {len(selected)} rows")
+
+    run_rows(selected, reps, timeout, lambda m: print(m, file=sys.stderr, flush=True), partial)
+    cli = [] if args.no_cli else cli_rows(reps, timeout)
     behind = report(selected, cli, reps, args.out, started)
     print(f"wrote {args.out} ({len(behind)} places where a peer is ahead)")
 
