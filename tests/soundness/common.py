@@ -192,3 +192,27 @@ def table_bounds(entry: dict[str, dict[str, str]], alpha: float, exact: bool) ->
     with mp.workdps(30):
         chord = ((a1 - alpha) * (a0 - 1) * v0 + (alpha - a0) * (a1 - 1) * v1) / (a1 - a0) / (alpha - 1)
     return float(below), float(chord)
+
+
+@quiet
+def check_route(found: Findings, s: table_grid.Setting, route: str, eps: float) -> None:
+    """δ(ε) ≥ the oracle's profile at ``eps``; ε(δ) at δ = that profile ≥ ``eps`` (minus the documented margin)
+    when the oracle is the truth; the lower bounds reported beside them ≤ the truth."""
+    entry = table()[table_grid.key(s)]
+    truth = float(mp.mpf(entry["delta"][repr(eps)]))
+    exact = entry["exact"] == "True"  # type: ignore[comparison-overlap]
+    acct = pa.Accountant().compose(event(s), 1)
+    name = "|".join((s["sampling"], s["relation"], s["mechanism"]))
+    what = f"{name} {event(s).describe()} route {route} eps={eps!r}"
+    try:
+        d = acct.delta(eps, bound=route)
+    except pa.UnsupportedError:
+        return
+    found.upper(f"{name}|{route}|delta", d.delta, truth, what)
+    if exact and d.lower_delta is not None:
+        found.lower(f"{name}|{route}|lower_delta", d.lower_delta, truth, what, 1e-9)
+    if 1e-12 < truth < 1:
+        e = acct.epsilon(truth, bound=route)
+        found.upper(f"{name}|{route}|epsilon", e.epsilon * (1 + 1e-9), eps, f"{what} delta={truth!r}")
+        if exact and e.lower_epsilon is not None:
+            found.lower(f"{name}|{route}|lower_epsilon", e.lower_epsilon, eps, f"{what} delta={truth!r}", 1e-6)

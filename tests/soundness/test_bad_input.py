@@ -1,0 +1,147 @@
+"""Bad inputs and extreme values over every public function, every registered bound and every CLI option
+(tests/soundness/bad_input.py states the contract). The default suite runs every library call with every bad value
+and a derandomized sample of the CLI grid and of the extreme-value grid; ``benchmarks/soundness.py`` runs both grids
+in full and reports the slow calls."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from soundness import bad_input, oracle
+from soundness.common import SOUNDNESS, edge_orders_allowed
+
+import privamp as pa
+
+CALLS = bad_input.LIBRARY + bad_input.registry_calls()
+#: Calls that break the contract today (the lead fixes them; see the reasons): strict xfail keeps CI green and
+#: turns red as soon as one is fixed, so that its mark is removed.
+KNOWN: dict[tuple[str, str], str] = {
+    ("SubsampledMechanism.rdp.bound", "[1.0]"): "TypeError (unhashable list) instead of InvalidParameterError: "
+    "registry.py Registry.curve/chosen hash `bound`; check it is a str first (validation.py)",
+    ("Accountant.epsilon.bound", "[1.0]"): "TypeError (unhashable list) instead of InvalidParameterError: "
+    "accountant.py Accountant._routes compares/looks up `bound` unchecked; check it is a str first",
+    ("RdpCurve.from_table", "[1.0]"): "numpy's ValueError (inhomogeneous shape) does not name `values`: "
+    "mechanisms.py RdpCurve.from_table converts with np.asarray before validating; wrap it",
+    ("RdpCurve.from_table", "(1+0j)"): "TypeError from float(complex): mechanisms.py RdpCurve.from_table/"
+    "TabulatedCurve; reject non-real values with InvalidParameterError",
+    ("Accountant.delta", "1e+308"): "OverflowError in bounds/composition.py kov_optimal_log_delta "
+    "(math.ceil of inf) via routes/profile.py: guard (kk*e0 - et)/(2 e0) = -inf/inf before ceil (ε huge: δ = 0)",
+    ("Accountant.epsilon(Poisson(rate))", "1e-320"): "RuntimeError: poisson_gaussian.poisson_gaussian_rdp returns NaN "
+    "for a subnormal rate (q = 1e-320, also 1e-310); compute in log space from log q, or return the "
+    "analytic bound",
+    ("rdp lower, replace-one (Gaussian(sigma))", "1e-320"): "numpy's ValueError 'arange: cannot compute length' "
+    "(names no parameter) from poisson_replace_one.poisson_replace_one_rdp_lower at a subnormal sigma",
+    ("rdp lower, replace-one (Gaussian(sigma))", "1e+308"): "RuntimeError: poisson_replace_one."
+    "poisson_replace_one_rdp_lower returns NaN at sigma = 1e308 (a lower bound may return 0 there)",
+}
+#: Calls that answer correctly but take tens of seconds on the shared machine: run by benchmarks/soundness.py.
+SLOW = {
+    ("calibrate_sigma.target_epsilon", "1e-320"),
+    ("calibrate_sigma.target_epsilon", "1e+308"),
+    ("dpsgd.calibrate", "1e-320"),
+    ("dpsgd.calibrate", "1e+308"),
+    ("Accountant.epsilon", "1e-320"),
+    ("calibrate_sigma.steps", "1e+308"),
+}
+
+
+def _cases() -> list[object]:
+    out: list[object] = []
+    for name, param, call in CALLS:
+        for v in bad_input.BAD:
+            marks: list[pytest.MarkDecorator] = []
+            key = (name, repr(v))
+            if key in KNOWN:
+                marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[key]))
+            if key in SLOW:
+                marks.append(pytest.mark.slow)
+            out.append(pytest.param(name, param, call, v, marks=marks, id=f"{name}({v!r})"))
+    return out
+
+
+@pytest.mark.parametrize(("name", "param", "call", "value"), _cases())
+def test_library_bad_values(name: str, param: str, call: Callable[[object], object], value: object) -> None:
+    outcome = bad_input.judge(f"{name}({value!r})", param, lambda: call(value))
+    assert outcome.kind != "violation", f"{outcome.call}: {outcome.detail}"
+
+
+CLI_GRID = [(c, o, v) for c, opts in bad_input.cli_options().items() for o in opts for v in bad_input.BAD_TEXT]
+
+
+@settings(SOUNDNESS, max_examples=120)
+@given(st.sampled_from(CLI_GRID))
+def test_cli_bad_values(case: tuple[str, str, str]) -> None:
+    outcome = bad_input.run_cli(bad_input.with_option(*case))
+    assert outcome.kind != "violation", f"{outcome.call}: {outcome.detail}"
+
+
+def test_cli_options_that_do_not_fit() -> None:
+    for argv in (
+        ["epsilon", "--sigma", "1", "--scale", "1", "--sample-rate", "0.1", "--steps", "1", "--delta", "1e-5"],
+        ["epsilon", "--sigma", "1", "--batch-size", "10", "--sample-rate", "0.1", "--steps", "1", "--delta", "1e-5"],
+        ["epsilon", "--sigma", "1", "--sample-rate", "0.1", "--steps", "1", "--epochs", "1", "--delta", "1e-5"],
+        ["rdp", "--sigma", "1", "--sampling", "none", "--sample-rate", "0.1", "--alpha", "2"],
+        ["delta", "--mechanism", "laplace", "--sigma", "1", "--steps", "1", "--epsilon", "1"],
+    ):
+        outcome = bad_input.run_cli(argv)
+        assert outcome.kind == "error", f"{outcome.call}: {outcome.kind} {outcome.detail}"
+
+
+SCHEMES = [
+    (s, r)
+    for s in ("none", "poisson", "wor", "wr")
+    for r in ("add-remove", "replace-one")
+    if (s, r) != ("wr", "replace-one")
+]
+
+
+@settings(SOUNDNESS, max_examples=40)
+@given(
+    scheme=st.sampled_from(SCHEMES),
+    sigma=st.sampled_from([1e-12, 1e-6, 1e-2, 1.0, 1e4, 1e8]),
+    rate=st.sampled_from([1e-9, 1e-5, 0.3, 1.0]),
+    steps=st.sampled_from([1, 1000, 10**6, 10**9]),
+    delta=st.sampled_from([1e-300, 1e-10, 0.5]),
+)
+def test_extreme_values(scheme: tuple[str, str], sigma: float, rate: float, steps: int, delta: float) -> None:
+    """ε(δ) is a number ≥ 0 or inf (never NaN) and never below the truth: T releases are at least as distinguishable
+    as one, so the oracle's one-release profile at the reported ε must be ≤ δ."""
+    sampling, relation = scheme
+    n = 10**9 if sampling != "wr" else 10**4  # with replacement: see test_with_replacement_memory
+    batch = max(1, round(rate * n))
+    schemes = {
+        "none": pa.NoSampling(),
+        "poisson": pa.Poisson(rate),
+        "wor": pa.WithoutReplacement(batch, n),
+        "wr": pa.WithReplacement(batch, n),
+    }
+    step = pa.Gaussian(sigma).subsampled(schemes[sampling], relation)
+    with edge_orders_allowed():
+        try:
+            res = pa.Accountant().compose(step, steps).epsilon(delta)
+        except pa.UnsupportedError:
+            return
+    assert not math.isnan(res.epsilon) and res.epsilon >= 0, res
+    if math.isinf(res.epsilon) or sampling == "wr":
+        return  # (with replacement: the oracle's pair has a component per possible count; covered by the sweeps)
+    c = oracle.cell(sampling, relation, "gaussian", sigma, rate=rate, batch=batch, size=n)
+    assert c.delta(res.epsilon) <= delta * (1 + 1e-9), res
+    if res.lower_epsilon is not None:
+        assert res.lower_epsilon <= res.epsilon
+
+
+@pytest.mark.xfail(
+    run=False,
+    reason="bounds/with_replacement.py allocates arrays of length batch_size + 1 (fixed_size_wr_add_remove_rdp): "
+    "WithReplacement(300_000_000, 10**9) asks for 2.2 GiB per array and the process was OOM-killed at 21 GB; "
+    "truncate the binomial sums where the terms are below the rounding margin (as poisson_gaussian does). Not run: "
+    "it can take the machine down.",
+)
+def test_with_replacement_memory() -> None:
+    step = pa.Gaussian(1.0).subsampled(pa.WithReplacement(300_000_000, 10**9))
+    with edge_orders_allowed():
+        assert pa.Accountant().compose(step, 1000).epsilon(1e-10).epsilon > 0
