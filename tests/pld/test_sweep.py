@@ -9,7 +9,8 @@ Run the whole grid (or a random sample of it) as a script::
 
     python tests/pld/test_sweep.py [--sample N] [--seed S]
 
-The tests run a tiny fixed sample (unmarked) and a larger random sample (``slow``).
+The tests run a tiny fixed sample (unmarked, one test per composition), a random sample and the full grid (both
+``slow``).
 """
 
 from __future__ import annotations
@@ -181,15 +182,26 @@ def _check(chosen: list[Case], slow: float = SLOW) -> list[Outcome]:
     return [o for c in chosen for o in run_case(c, slow) if o.failures]
 
 
-def test_sweep_tiny() -> None:
-    assert _check(TINY) == []
+def _case_id(c: Case) -> str:
+    return f"{c.cell}-sigma{c.sigma:g}-q{c.q:g}-T{c.steps}"
+
+
+@pytest.mark.parametrize("case", TINY, ids=_case_id)
+def test_sweep_tiny(case: Case) -> None:
+    assert _check([case]) == []
 
 
 @pytest.mark.slow
 def test_sweep_sampled() -> None:
-    # the known slow corner (δ(ε) at T = 10⁶–10⁹ with tiny per-step losses, ~10–16 CPU s, docs/pld.md "Limits")
-    # is allowed 30 s here; every other check is the script's
+    # the slow corner (δ(ε) at T = 10⁶–10⁹ with tiny per-step losses, docs/pld.md "Limits") is allowed 30 s here
     assert _check(sample(12, seed=2026), slow=30.0) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", cases(), ids=_case_id)
+def test_sweep_full_grid(case: Case) -> None:
+    """Every composition of the grid (hours in all: run with ``-m slow -k full_grid``, or the script)."""
+    assert _check([case], slow=30.0) == []
 
 
 def main(argv: list[str]) -> int:
