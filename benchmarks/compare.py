@@ -717,7 +717,10 @@ def _slug(text: str) -> str:
 
 
 def _plot(group: str, members: list[tuple[str, Row]], folder: Path) -> None:
-    """ε (or the calibrated value) and cold CPU time per system, one panel pair per group."""
+    """Per group: each system's ε as its excess over the smallest ε of the row (%, the value written at the bar; for
+    calibrations the calibrated value's distance to the best one) and its cold CPU time (log scale)."""
+    import textwrap
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -725,28 +728,35 @@ def _plot(group: str, members: list[tuple[str, Row]], folder: Path) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     systems = list(dict.fromkeys(s for _, row in members for s in row.systems))
-    fig, axes = plt.subplots(1, 2, figsize=(13, 0.9 + 0.45 * len(members) * len(systems) ** 0.5 + 2))
+    fig, axes = plt.subplots(1, 2, figsize=(14, 1.5 + 0.28 * len(members) * len(systems)))
     width = 0.8 / len(systems)
     for j, system in enumerate(systems):
-        eps, cpu = [], []
+        excess, cpu, values = [], [], []
         for _, row in members:
-            runs = row.results.get(system, [])
-            eps.append(_med(runs, "epsilon") or math.nan)
-            cpu.append((_med(runs, "cold_cpu") or math.nan) * 1e3)
+            mine = _med(row.results.get(system, []), "epsilon")
+            found = [v for v in (_med(row.results.get(s, []), "epsilon") for s in row.systems) if v is not None]
+            best = (max if row.query.get("what") == "epsilon" else min)(found) if found else None
+            values.append(mine)
+            excess.append(math.nan if mine is None or not best else 100 * abs(mine / best - 1))
+            cpu.append((_med(row.results.get(system, []), "cold_cpu") or math.nan) * 1e3)
         ys = [i + j * width for i in range(len(members))]
-        axes[0].barh(ys, eps, height=width, label=system)
-        axes[1].barh(ys, cpu, height=width, label=system)
-    for ax, title in ((axes[0], "ε (or calibrated value)"), (axes[1], "cold query CPU ms (log)")):
+        axes[0].barh(ys, excess, height=width, label=LABELS[system][:48])
+        axes[1].barh(ys, cpu, height=width)
+        for y, e, v in zip(ys, excess, values, strict=True):
+            text = "timeout / n.a." if v is None else f"{v:.6g}"
+            axes[0].text(0 if math.isnan(e) else e, y, f" {text}", va="center", fontsize=6)
+    titles = ("ε: excess over the smallest ε of the row, % (value at the bar)", "cold query CPU ms")
+    for ax, title in zip(axes, titles, strict=True):
         ax.set_yticks([i + 0.4 - width / 2 for i in range(len(members))])
-        ax.set_yticklabels([row.title for _, row in members], fontsize=7)
+        ax.set_yticklabels([textwrap.fill(row.title, 34) for _, row in members], fontsize=7)
         ax.set_title(title, fontsize=9)
         ax.invert_yaxis()
     if any(bar.get_width() > 0 for bar in axes[1].patches):  # a log axis needs a measured time (not all timeouts)
         axes[1].set_xscale("log")
     axes[1].set_yticklabels([])
-    axes[0].legend(fontsize=7, loc="lower right")
+    fig.legend(loc="lower center", ncol=3, fontsize=7, frameon=False)
     fig.suptitle(group, fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.03 + 0.02 * math.ceil(len(systems) / 3), 1, 1))
     fig.savefig(folder / f"{_slug(group)}.png", dpi=90)
     plt.close(fig)
 
