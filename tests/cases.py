@@ -11,10 +11,12 @@ from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
+import pytest
 
 from privamp.bounds import central_moments as cm
 from privamp.bounds import profiles as pr
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, randomized_response_rdp
+from privamp.cli import main
 
 
 def rel(a: float, b: float) -> float:
@@ -67,3 +69,13 @@ WOR_MECHANISMS = {
     "laplace05": wor_laplace(0.5),
     "rr09": wor_rr(0.9),
 }
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of one in-process call of the command line."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -12,20 +12,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cases import run_cli as run
 
 from privamp import cli
 from privamp.cli import build_parser, main
 
 DPSGD = ["--sigma", "1.1", "--sample-rate", str(256 / 60_000), "--steps", "14062"]
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_epsilon_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_cli import run  # (exit status, stdout, stderr) of one in-process call
+from cases import run_cli as run
 
 import privamp as pa
 from privamp import curves

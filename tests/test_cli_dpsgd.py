@@ -6,22 +6,13 @@ import json
 from typing import Any
 
 import pytest
-
-from privamp.cli import main
+from cases import run_cli as run
 
 DELTA = ["--delta", "1e-5"]
 #: Poisson q = 0.01, sigma = 1, one step: the certified interval is about [0.19945, 0.19945] at delta = 1e-5.
 ONE_STEP = ["--sigma", "1", "--sample-rate", "0.01", "--steps", "1", *DELTA]
 WOR_SOLVE = ["--solve", "batch-size", "--sigma", "1", "--sampling", "without-replacement"]
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
