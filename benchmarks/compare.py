@@ -776,6 +776,10 @@ NOTES = [
     "the optimum, then two zoom rounds) where Opacus sums a series, and for the lazy import of its bound modules "
     "(~5 ms; the peers load everything at import): Opacus' RDP query alone can be faster, while privamp's import + "
     "query is several times faster than every peer's (the 'import + cold' columns).",
+    "* Warm = the same query again on the built accountant: privamp remembers its answers. A new δ on a built "
+    "accountant is not in the tables: privamp then needs 7–13 ms (the continuous refinement evaluates the exact "
+    "curve at new fractional orders; `benchmarks/README.md`), the RDP peers ~0.1–0.3 ms (they re-convert the curve "
+    "cached on their fixed grid): there privamp is slower, the price of its smaller ε.",
     "* Without replacement, dp_accounting and autodp state their bounds for replace-one with the noise multiplier "
     "relative to the relation's sensitivity (2C for a clipped sum), so privamp's σ (relative to C) is their σ/2; "
     "neither covers add/remove with fixed-size batches. The σ/2 Poisson reduction is privamp's numerically "
