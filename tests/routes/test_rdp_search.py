@@ -1,6 +1,6 @@
 """The RDP route's staged grid search (integer orders first, fractional ones near the best) finds the same ε as
 scoring the whole grid, on curves of every shape the registry combines (exact, pointwise minima of several bounds,
-pure-DP caps). Measured on 222 cases (Gaussian, Laplace, randomized response; Poisson and without replacement under both
+pure-DP caps). Measured on 198 cases (Gaussian, Laplace, randomized response; Poisson and without replacement under both
 relations; 10 to 10^5 steps; δ = 1e-5 and 1e-10): no difference."""
 
 from __future__ import annotations
