@@ -175,7 +175,10 @@ class _Direction:
 
 
 def _tau(delta: float, steps: int) -> float:
-    """The tail mass cut for a query at δ over ``steps`` steps (see TAU_PER_DELTA)."""
+    """The tail mass cut for a query at δ over ``steps`` steps (see TAU_PER_DELTA); a single step keeps TAU (nothing
+    is composed: a narrower window would only let a capped grid grow finer, and its merge cost grow with it)."""
+    if steps == 1:
+        return TAU
     if not delta > 0:
         return TAU_MIN
     exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA / steps) / 3)
