@@ -114,7 +114,7 @@ class _Direction:
         self.cache: dict[tuple[float, float, bool, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 256)])
+        self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
         self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
 
     def stats(self) -> tuple[float, float]:
