@@ -143,7 +143,7 @@ class _Direction:
         """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
         out = []
         for pair, count in self.parts:
-            lo, hi = pair.loss_window(tau / count)
+            lo, hi = pair.loss_window(_step_tail(tau, count))
             ratio = (hi - lo) / MAX_STEP_POINTS / h
             out.append(h * 2.0 ** max(0, math.ceil(math.log2(ratio))) if ratio > 1 else h)
         return tuple(out)
@@ -168,10 +168,16 @@ class _Direction:
             for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
                 skey = (hh, pessimistic, i, tau)
                 if skey not in self.steps:
-                    self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=tau / count)
+                    self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
                 steps.append((tilt(self.steps[skey], lam), count))
             self.cache[key] = compose(steps, math.log(tau), MAX_POINTS)
         return self.cache[key]
+
+
+def _step_tail(tau: float, count: int) -> float:
+    """The single step's tail mass outside its grid: τ/count rounded down to a power of two (a wider grid), so that
+    runs of nearby counts (a calibration's probes) share the discretisation's cached cell masses."""
+    return 2.0 ** math.floor(math.log2(tau / count))
 
 
 def _tau(delta: float, steps: int) -> float:
