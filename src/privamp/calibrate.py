@@ -23,8 +23,8 @@ and in which direction the certified ε moves, and :func:`solve` brackets and na
   returned with ``at_limit=True`` and a note saying so.
 
 :func:`calibrate_sigma` (the noise multiplier for a fixed sampling scheme and number of steps) is the original entry
-point, now one instance of :func:`solve`; :func:`privamp.dpsgd.calibrate` solves σ, steps, epochs or batch size of a
-DP-SGD run.
+point, now one instance of :func:`solve_accounted`; :func:`privamp.dpsgd.calibrate` solves σ, steps, epochs or batch
+size of a DP-SGD run.
 """
 
 from __future__ import annotations
