@@ -270,6 +270,13 @@ def run_sweep(examples: int, audit_samples: int, seed: int) -> None:
     print(REPORT.read_text())
 
 
+def refresh_mutation_section() -> None:
+    """Replace the mutation section of benchmarks/soundness.md by the current results."""
+    text = REPORT.read_text()
+    head = text[: text.index("## Mutation testing")] if "## Mutation testing" in text else text
+    REPORT.write_text(head + "\n".join(mutation_section()) + "\n")
+
+
 def mutation_section() -> list[str]:
     if not MUTATION_JSON.exists():
         return ["## Mutation testing", "", "Not run."]
@@ -283,12 +290,23 @@ def mutation_section() -> list[str]:
     for r in results.values():
         done = r.get("killed", 0) + r.get("survived", 0)
         share = f"{100 * r.get('killed', 0) / done:.0f} %" if done else "—"
+        note = f" {r['rerun']}" if "rerun" in r else ""
         rows.append(
-            f"| {r['module']} | {', '.join(r['tests'])} | {r['total']} | {r.get('killed', 0)} | "
+            f"| {r['module']} | {', '.join(r['tests'])}{note} | {r['total']} | {r.get('killed', 0)} | "
             f"{r.get('survived', 0)} | {r.get('not run', 0)} | {share} | {r['seconds']:.0f} s"
             f"{' (capped)' if r['capped'] else ''} |"
         )
-    return rows
+    return [
+        *rows,
+        "",
+        "Killed share = killed / (killed + survived), over the mutants that ran before the cap (one worker on the "
+        "shared 2-core machine; mutmut runs, per mutant, only the selected tests that reach the mutated function). "
+        "Timeouts count as killed. `python benchmarks/soundness.py mutation --rerun-survivors` runs the survivors "
+        "again after new tests (tests/soundness/test_kill.py). Survivors are listed in /tmp/privamp-mutation/"
+        "results.json by the run; many are equivalent (a dtype argument the arithmetic overrides, the filler order "
+        "of α = ∞, an errstate flag, a quadrature panel grading that changes the answer by less than its stated "
+        "accuracy).",
+    ]
 
 
 # --------------------------------------------------------------------------------------------------- mutation
@@ -394,11 +412,14 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--examples", type=int, default=1000, help="random Rényi examples per cell")
     w.add_argument("--audit-samples", type=int, default=2_000_000)
     w.add_argument("--seed", type=int, default=12)
+    sub.add_parser("mutation-report", help="refresh the mutation section of benchmarks/soundness.md")
     args = parser.parse_args(argv)
     if args.command == "table":
         build_table(args.workers)
     elif args.command == "sweep":
         run_sweep(args.examples, args.audit_samples, args.seed)
+    elif args.command == "mutation-report":
+        refresh_mutation_section()
     elif args.command == "mutation":
         run_mutation(args.module or list(MUTATION_TARGETS), args.cap, args.scratch, args.rerun_survivors)
     return 0
