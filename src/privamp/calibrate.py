@@ -32,14 +32,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from privamp.accountant import Accountant, EpsilonResult
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
-from privamp.routes.pld import PldRoute
 from privamp.sampling import Neighboring, NoSampling, Sampling
 from privamp.validation import check_int, check_open_unit, check_positive
+
+if TYPE_CHECKING:
+    from privamp.routes.pld import PldRoute
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -390,6 +393,8 @@ def solve_accounted(
     uses_pld = bound == "pld" or (bound == BEST and "pld" in compose(x0).best_routes)
     if not uses_pld:
         return solve(compose, space, target_epsilon, d, tolerance=tolerance, bound=bound)
+    from privamp.routes.pld import PldRoute  # the PLD engine is imported only where it is used (as the accountant)
+
     probe_route = PldRoute(lower=False)
     rough_route = PldRoute(rel_accuracy=ROUGH_ACCURACY, lower=False)
 
