@@ -75,3 +75,15 @@ def test_issue_case_beats_the_static_pair_and_stays_below_the_upper() -> None:
     assert ADAPTIVE_EVIDENCE in a.evidence
     remove = PLDAccountant([[(static, 50)], [(pairs.poisson_gaussian(2 / 1.5, 0.05, "add"), 50)]])
     assert a.lower > float(np.max(remove.epsilon(1e-5).upper))
+
+
+def test_adaptive_lower_epsilon_only_for_its_cell() -> None:
+    route = PldRoute()
+    poisson = Composition(((pa.Gaussian(1.5).subsampled(pa.Poisson(0.05)), 50),))
+    assert route.adaptive_lower_epsilon(poisson, 1e-5) is None
+    with_replacement = Composition(((pa.Gaussian(1.5).subsampled(pa.WithReplacement(50, 1000)), 50),))
+    assert route.adaptive_lower_epsilon(with_replacement, 1e-5) is None
+    wor = Composition(((pa.Gaussian(1.5).subsampled(pa.WithoutReplacement(50, 1000), "replace-one"), 20),))
+    found = route.adaptive_lower_epsilon(wor, 1e-5)
+    a = route.epsilon(wor, 1e-5)
+    assert found is not None and a.lower is not None and found == a.lower <= a.value

@@ -315,9 +315,12 @@ class PldRoute:
         the adversary picks at every step which dataset holds the odd record (:mod:`privamp.pld.adaptive`)."""
         if not 0 < delta < 1:
             raise InvalidParameterError("delta", delta, "in (0, 1)")
-        plan = self._checked(comp)
+        try:
+            plan = self._plan(comp)
+        except UnsupportedError:
+            return None
         acc = plan.lower()
-        if acc is None:
+        if acc is None or plan.label != ADAPTIVE_CELL:
             return None
         acc.lower = True
         static = acc.epsilon(delta)
