@@ -13,6 +13,7 @@ import pytest
 
 from privamp.bounds import poisson_gaussian
 from privamp.bounds.conversion import Conversion, epsilon_from_rdp, log_delta_from_rdp
+from privamp.errors import InvalidParameterError
 
 
 # ----------------------------------------------------------------------------------------------- conversion
@@ -69,3 +70,19 @@ def test_poisson_gaussian_integer_orders_to_1e10(alpha: int, q: float, sigma: fl
     low = float(poisson_gaussian.poisson_gaussian_rdp_lower(np.array([float(alpha)]), q, sigma)[0])
     assert want <= got <= want * (1 + 1e-10)
     assert want * (1 - 1e-10) <= low <= want
+
+
+def test_conversion_parse_error_names_the_parameter_and_the_choices() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        Conversion.parse("renyi")
+    text = str(info.value)
+    assert "conversion" in text and "'improved', 'mironov'" in text and "renyi" in text and "XX" not in text
+
+
+@pytest.mark.parametrize("conversion", list(Conversion))
+def test_log_delta_quiet_at_extremes(conversion: Conversion) -> None:
+    """Overflowing products and inf − inf are handled without a floating-point warning (the suite turns warnings
+    into errors): a huge RDP value at a huge order gives δ = 1, an infinite one with ε = ∞ too."""
+    got = log_delta_from_rdp([1e10, 2.0], [1e300, math.inf], 0.0, conversion)
+    assert got.tolist() == [0.0, 0.0]
+    assert log_delta_from_rdp([2.0], [math.inf], math.inf, conversion).tolist() == [0.0]
