@@ -175,6 +175,15 @@ def test_calibrate_epochs_on_the_pld_route() -> None:
     assert epsilon(replace(config, epochs=int(cal.value) + 1), DELTA, bound="pld").epsilon > 3.0
 
 
+def test_calibrate_through_tight_best_routes() -> None:
+    config = DpSgdConfig(sample_rate=0.01, steps=500)
+    cal = calibrate(config, "sigma", 2.0, DELTA, best_routes=pa.accountant.TIGHT)
+    assert cal.route == "pld" and cal.epsilon <= 2.0
+    run = epsilon(cal.config, DELTA, best_routes=pa.accountant.TIGHT)
+    assert run.epsilon == cal.epsilon and run.lower_epsilon is not None and run.lower_epsilon <= run.epsilon
+    assert cal.value < calibrate(config, "sigma", 2.0, DELTA).value  # tighter accounting, less noise
+
+
 def test_calibrated_sigma_is_monotone_in_the_target() -> None:
     config = DpSgdConfig(sample_rate=0.01, steps=1000)
     sigmas = [calibrate(config, "sigma", t, DELTA, tolerance=1e-3).value for t in (0.5, 1.0, 2.0, 4.0)]
