@@ -21,6 +21,7 @@ from privamp.dpsgd import (
     schedule_from_dict,
     statement,
 )
+from privamp.errors import UnsupportedError
 
 pytestmark = pytest.mark.filterwarnings("ignore::privamp.accountant.OrderRangeWarning")
 
@@ -50,12 +51,15 @@ def test_epochs_to_steps_rules() -> None:
     # exact decimals: 3 epochs at q = 0.1 are 30 steps, not ceil(3 / 0.1 in binary) = 31
     assert DpSgdConfig(noise_multiplier=1, sample_rate=0.1, epochs=3).total_steps() == 30
     assert DpSgdConfig(noise_multiplier=1, sampling="none", epochs=2.5).total_steps() == 3
-    shuffle = replace(ENGINEER, sampling="shuffle", epochs=2.5)
+    shuffle = replace(ENGINEER, sampling="shuffle", epochs=2.5, neighboring="replace-one")
     plan = shuffle.plan()
     assert (plan.steps, plan.count) == (585, 3) and plan.event.sampling == pa.NoSampling()
     assert "no amplification bound is known" in plan.rule
-    steps_given = replace(ENGINEER, sampling="shuffle", epochs=None, steps=235)
+    steps_given = replace(shuffle, epochs=None, steps=235)
     assert steps_given.plan().count == 2  # 235 steps start a second epoch
+    # under add/remove a new record shifts every later batch of the pass: no bound is known, so it is refused
+    with pytest.raises(UnsupportedError, match="add-remove"):
+        replace(ENGINEER, sampling="shuffle")
 
 
 def test_event_is_the_privamp_step() -> None:
@@ -234,7 +238,7 @@ def test_engineer_statement() -> None:
     rows = {row["sampling"]: row for row in d["other_schemes"]}
     assert set(rows) == {"poisson", "with-replacement", "shuffle"}
     assert rows["poisson"]["epsilon"] == certified(POISSON) < d["epsilon"]
-    assert rows["shuffle"]["accounted"] == ["Gaussian(sigma=1.1) with NoSampling() under add-remove x 60"]
+    assert not rows["shuffle"]["supported"] and "add-remove" in rows["shuffle"]["reason"]
     target = d["target"]
     assert target["sigma"] > 1.1 and target["sigma_epsilon"] <= 8.0 and target["epochs"] == 10
     assert "noise multiplier of at least" in text and "at most 10 epochs" in text
@@ -335,9 +339,14 @@ def test_schedule_defaults_yield_to_a_phase() -> None:
 
 
 def test_config_round_trips_through_json_and_shuffle_is_stated() -> None:
-    shuffle = replace(ENGINEER, sampling="shuffle", epochs=100)
+    shuffle = replace(ENGINEER, sampling="shuffle", epochs=100, neighboring="replace-one")
     assert DpSgdConfig(**json.loads(json.dumps(shuffle.to_dict()))) == shuffle
     r = epsilon(shuffle)
-    assert r.epsilon == pa.Accountant().compose(pa.Gaussian(1.1), 100).epsilon(DELTA).epsilon
+    one_pass = pa.Gaussian(1.1).subsampled(pa.NoSampling(), "replace-one")
+    assert r.epsilon == pa.Accountant().compose(one_pass, 100).epsilon(DELTA).epsilon
+    # the unsampled pass bounds a shuffled epoch from above only (the secret permutation may amplify): no lower
+    # bound, so a claim below the upper bound is undecided, never refuted
+    assert r.lower_epsilon is None
+    assert check(shuffle, claimed_epsilon=1.0, delta=DELTA).verdict == "undecided"
     assert any("no amplification upper bound is known" in a for a in r.assumptions)
     assert r.phases[0]["count"] == 100 and r.steps == 23_400

@@ -49,7 +49,15 @@ from privamp.calibrate import (
 from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian
-from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import (
+    Neighboring,
+    NoSampling,
+    Poisson,
+    Sampling,
+    WithoutReplacement,
+    WithReplacement,
+    check_shuffled_relation,
+)
 from privamp.validation import check_int, check_open_unit, check_positive, check_rate
 
 __all__ = [
@@ -107,6 +115,9 @@ class StepPlan:
     count: int
     steps: int
     rule: str
+    #: Whether the accounted event's lower bound is one for the run (not for shuffled epochs: the secret
+    #: permutation may amplify, so the unsampled release bounds them only from above).
+    lower_holds: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {"event": self.event.describe(), "count": self.count, "steps": self.steps, "rule": self.rule}
@@ -142,6 +153,8 @@ class DpSgdConfig:
         scheme = _parse_sampling(self.sampling)
         put(self, "sampling", scheme)
         put(self, "neighboring", Neighboring.parse(self.neighboring).value)
+        if scheme == "shuffle":
+            check_shuffled_relation(self.neighboring)
         if self.dataset_size is not None:
             put(self, "dataset_size", check_int("dataset_size", self.dataset_size, minimum=1))
         if self.batch_size is not None:
@@ -233,7 +246,7 @@ class DpSgdConfig:
                 f"; shuffled batches: no amplification bound is known, each of the {count} epochs started is "
                 "accounted as one release of the Gaussian on the whole dataset"
             )
-        return StepPlan(event=event, count=count, steps=steps, rule=rule)
+        return StepPlan(event=event, count=count, steps=steps, rule=rule, lower_holds=self.sampling != "shuffle")
 
     def total_steps(self) -> int:
         """The number of optimiser steps (from ``steps``, or ``epochs`` by the rule of the scheme)."""
@@ -485,7 +498,7 @@ def _run_epsilon(
     return RunEpsilon(
         epsilon=r.epsilon,
         delta=d,
-        lower_epsilon=r.lower_epsilon,
+        lower_epsilon=r.lower_epsilon if all(p.lower_holds for p in plans) else None,
         rdp_floor_epsilon=r.rdp_floor_epsilon,
         bound=r.bound,
         route=r.route,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from privamp.errors import InvalidParameterError
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.validation import check_int, check_rate
 
 
@@ -102,3 +102,14 @@ class WithReplacement(_FixedSize):
 Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement
 #: The sampling classes, for ``isinstance`` checks of user input.
 SAMPLING_TYPES = (NoSampling, Poisson, WithoutReplacement, WithReplacement)
+
+
+def check_shuffled_relation(neighboring: Neighboring | str) -> Neighboring:
+    """Shuffled (or fixed) epochs are bounded per pass under replace-one only: raise for add/remove."""
+    relation = Neighboring.parse(neighboring)
+    if relation is not Neighboring.REPLACE_ONE:
+        raise UnsupportedError(
+            "shuffled epochs under add-remove: adding a record shifts every later batch of a pass, and no bound is "
+            "known; they are accounted under replace-one only (neighboring='replace-one')"
+        )
+    return relation

@@ -57,7 +57,6 @@ from privamp.integrations.samplers import (
     PoissonBatchSampler,
     PrivampBatchSampler,
     ShuffledBatchSampler,
-    check_shuffled_relation,
 )
 from privamp.mechanisms import Gaussian
 from privamp.sampling import (
@@ -68,6 +67,7 @@ from privamp.sampling import (
     Sampling,
     WithoutReplacement,
     WithReplacement,
+    check_shuffled_relation,
 )
 from privamp.validation import check_int, check_nonnegative, check_positive
 

@@ -49,9 +49,17 @@ from collections.abc import Iterator
 import torch
 from torch.utils.data import Sampler
 
-from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.errors import InvalidParameterError
 from privamp.events import Mechanism, SubsampledMechanism
-from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import (
+    Neighboring,
+    NoSampling,
+    Poisson,
+    Sampling,
+    WithoutReplacement,
+    WithReplacement,
+    check_shuffled_relation,
+)
 from privamp.validation import check_int, check_rate
 
 __all__ = ["FixedSizeBatchSampler", "PoissonBatchSampler", "PrivampBatchSampler", "ShuffledBatchSampler"]
@@ -70,17 +78,6 @@ def _generator(seed: int | None, generator: torch.Generator | None) -> torch.Gen
     else:
         g.manual_seed(check_int("seed", seed, minimum=0))
     return g
-
-
-def check_shuffled_relation(neighboring: Neighboring | str) -> Neighboring:
-    """Shuffled (or fixed) epochs are bounded per pass under replace-one only: raise for add/remove."""
-    relation = Neighboring.parse(neighboring)
-    if relation is not Neighboring.REPLACE_ONE:
-        raise UnsupportedError(
-            "shuffled epochs under add-remove: adding a record shifts every later batch of a pass, and no bound is "
-            "known; they are accounted under replace-one only (neighboring='replace-one')"
-        )
-    return relation
 
 
 class PrivampBatchSampler(Sampler[list[int]]):
