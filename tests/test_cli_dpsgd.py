@@ -14,7 +14,6 @@ ONE_STEP = ["--sigma", "1", "--sample-rate", "0.01", "--steps", "1", *DELTA]
 WOR_SOLVE = ["--solve", "batch-size", "--sigma", "1", "--sampling", "without-replacement"]
 
 
-
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     code, out, err = run(capsys, *argv, "--json")
     assert code == 0, err
@@ -63,6 +62,19 @@ def test_calibrate_default_solve_is_sigma(capsys: pytest.CaptureFixture[str]) ->
     data = run_json(capsys, "calibrate", "--sample-rate", "0.01", "--epochs", "1", "--target-epsilon", "3", *DELTA)
     assert {"sigma", "epsilon", "delta", "bound", "method", "steps", "inputs"} <= set(data)
     assert data["epsilon"] <= 3.0 and data["steps"] == 100
+
+
+@pytest.mark.parametrize(
+    ("extra", "solve"),
+    [(["--bound", "pld"], "sigma"), (["--tight"], "sigma"), (["--bound", "pld", "--sigma", "1"], "steps")],
+)
+def test_calibrate_on_the_pld_route(capsys: pytest.CaptureFixture[str], extra: list[str], solve: str) -> None:
+    # the PLD route's answer is tighter than RDP's: a smaller sigma, or more steps, for the same target
+    run_ = ["--sample-rate", "0.01", "--target-epsilon", "1", *DELTA, "--solve", solve]
+    rdp = run_json(capsys, "calibrate", *run_, *(["--sigma", "1"] if solve == "steps" else ["--steps", "200"]))
+    pld = run_json(capsys, "calibrate", *run_, *extra, *([] if solve == "steps" else ["--steps", "200"]))
+    assert pld["epsilon"] <= 1.0 and pld["method"] == "pld" and rdp["method"] != "pld"
+    assert (pld["sigma"] < rdp["sigma"]) if solve == "sigma" else (pld["steps"] > rdp["steps"])
 
 
 def test_calibrate_batch_size_fixed_size(capsys: pytest.CaptureFixture[str]) -> None:

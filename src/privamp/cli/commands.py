@@ -142,8 +142,23 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     if args.sigma is not None:
         raise UsageError("--sigma does not apply to --solve sigma: it is the value solved for")
     config = configure(args, with_mechanism=False)
-    r = calibrate_sigma(args.target_epsilon, args.delta, config.sampling, config.steps, config.relation)
-    config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta)
+    acct = accountant(allow_numerical=args.allow_numerical, best_routes=TIGHT if args.tight else DEFAULT_BEST)
+    r = calibrate_sigma(
+        args.target_epsilon,
+        args.delta,
+        config.sampling,
+        config.steps,
+        config.relation,
+        accountant=acct,
+        bound=args.bound,
+    )
+    config.inputs.update(
+        target_epsilon=args.target_epsilon,
+        delta=args.delta,
+        bound=args.bound,
+        allow_numerical=args.allow_numerical,
+        tight=args.tight,
+    )
     return {
         "sigma": r.sigma,
         "epsilon": r.epsilon,
@@ -158,8 +173,23 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 
 def _calibrate_dpsgd(args: argparse.Namespace, solving: str) -> Answer:
     config, inputs = dpsgd_config(args, solving=solving)
-    r = dpsgd.calibrate(config, solving, target_epsilon=args.target_epsilon, delta=args.delta)
-    inputs.update(solve=solving, target_epsilon=args.target_epsilon, delta=args.delta)
+    r = dpsgd.calibrate(
+        config,
+        solving,
+        target_epsilon=args.target_epsilon,
+        delta=args.delta,
+        bound=args.bound,
+        allow_numerical=args.allow_numerical,
+        best_routes=TIGHT if args.tight else None,
+    )
+    inputs.update(
+        solve=solving,
+        target_epsilon=args.target_epsilon,
+        delta=args.delta,
+        bound=args.bound,
+        allow_numerical=args.allow_numerical,
+        tight=args.tight,
+    )
     return {**r.to_dict(), "inputs": inputs}
 
 

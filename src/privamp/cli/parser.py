@@ -317,6 +317,12 @@ def _compare_command(sub: _Subparsers[_Parser]) -> None:
     _add_json(cmd)
 
 
+_DPSGD_BOUND = (
+    "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
+    "or a route (rdp, analytical, profile, pld)"
+)
+
+
 def _calibrate_command(sub: _Subparsers[_Parser]) -> None:
     what = (
         "one DP-SGD parameter meeting a target epsilon: the smallest Gaussian noise multiplier sigma (default), "
@@ -338,13 +344,9 @@ def _calibrate_command(sub: _Subparsers[_Parser]) -> None:
         "--target-epsilon", type=_positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
     )
     _add_delta(cmd, "delta; in the open interval (0, 1)")
+    _add_bound(cmd, _DPSGD_BOUND)
+    _add_tight(cmd)
     _add_json(cmd)
-
-
-_DPSGD_BOUND = (
-    "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "or a route (rdp, analytical, profile, pld)"
-)
 
 
 def _check_command(sub: _Subparsers[_Parser]) -> None:
