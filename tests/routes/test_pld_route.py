@@ -167,7 +167,13 @@ def test_poisson_replace_one_lower_only(route: PldRoute) -> None:
     assert route.unsupported(full) is None
     a = route.epsilon(full, 1e-5)
     assert a.lower is not None and a.lower <= gaussian_epsilon(1e-5, 1.0) <= a.value
-    assert route.lower_epsilon(comp((pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 100)), 10)), 1e-5) is None
+    # with replacement: a realisable pair (the record drawn Binomial(batch, 1/N) times) below the proven RDP bound
+    for relation in ("add-remove", "replace-one"):
+        wr = comp((pa.Gaussian(2.0).subsampled(pa.WithReplacement(10, 100), relation), 10))
+        assert route.unsupported(wr) is not None
+        wr_lower = route.lower_epsilon(wr, 1e-5)
+        wr_upper = pa.Accountant().compose(*wr.entries[0]).epsilon(1e-5).epsilon
+        assert wr_lower is not None and 0 < wr_lower <= wr_upper
 
 
 # ------------------------------------------------------------------------------------------------ ε(δ) ↔ δ(ε)

@@ -132,10 +132,21 @@ def _cell(event: SubsampledMechanism) -> _Cell:
     family = mech.family
     upper_keys = _AR if relation is Neighboring.ADD_REMOVE else _SYM
     if isinstance(sampling, WithReplacement):
-        raise UnsupportedError(
-            f"the PLD route does not cover sampling with replacement ({event.describe()}): no dominating pair is "
-            "implemented; use the RDP or privacy-profile bounds"
+        reason = (
+            f"the PLD route gives no upper bound for sampling with replacement ({event.describe()}): no dominating "
+            "pair is proven (docs/pld.md); use the RDP or privacy-profile bounds"
         )
+        if family != "gaussian":
+            raise UnsupportedError(reason)
+        mu, m, n = _noise_mu(mech, Scale.ADD_REMOVE), sampling.batch_size, sampling.dataset_size
+        lower = (
+            {d: pairs.with_replacement_gaussian(mu, m, n, relation.value, d) for d in _AR}
+            if relation is Neighboring.ADD_REMOVE
+            else _same(pairs.with_replacement_gaussian(mu, m, n, relation.value), _AR)
+        )
+        lower_ev = ("realisable pair: the record drawn Binomial(batch, 1/N) times, each copy contributing C "
+                    f"({'added' if relation is Neighboring.ADD_REMOVE else '+C vs -C'}), the others 0",)
+        return _Cell("with-replacement", None, lower, (), lower_ev, reason=reason)
     full_batch = isinstance(sampling, Poisson) and sampling.rate == 1.0
     if isinstance(sampling, NoSampling) or (full_batch and relation is Neighboring.REPLACE_ONE):
         pair, exact, evidence = _base_pair(mech, relation)
