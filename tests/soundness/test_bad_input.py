@@ -24,10 +24,6 @@ KNOWN: dict[tuple[str, str], str] = {
     "registry.py Registry.curve/chosen hash `bound`; check it is a str first (validation.py)",
     ("Accountant.epsilon.bound", "[1.0]"): "TypeError (unhashable list) instead of InvalidParameterError: "
     "accountant.py Accountant._routes compares/looks up `bound` unchecked; check it is a str first",
-    ("RdpCurve.from_table", "[1.0]"): "numpy's ValueError (inhomogeneous shape) does not name `values`: "
-    "mechanisms.py RdpCurve.from_table converts with np.asarray before validating; wrap it",
-    ("RdpCurve.from_table", "(1+0j)"): "TypeError from float(complex): mechanisms.py RdpCurve.from_table/"
-    "TabulatedCurve; reject non-real values with InvalidParameterError",
     ("Accountant.delta", "1e+308"): "OverflowError in bounds/composition.py kov_optimal_log_delta "
     "(math.ceil of inf) via routes/profile.py: guard (kk*e0 - et)/(2 e0) = -inf/inf before ceil (ε huge: δ = 0)",
     ("Accountant.epsilon(Poisson(rate))", "1e-320"): "RuntimeError: poisson_gaussian.poisson_gaussian_rdp returns NaN "
@@ -147,3 +143,14 @@ def test_with_replacement_memory() -> None:
     step = pa.Gaussian(1.0).subsampled(pa.WithReplacement(300_000_000, 10**9))
     with edge_orders_allowed():
         assert pa.Accountant().compose(step, 1000).epsilon(1e-10).epsilon > 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bounds/poisson_gaussian.py poisson_gaussian_rdp returns 0.0 where the true divergence is positive but "
+    "below the smallest subnormal (q = 1e-200 at σ = 1, or σ = 1e200): not an upper bound in floating point; round a "
+    "positive result up to at least 5e-324 as bounds/base.py does for the Gaussian",
+)
+@pytest.mark.parametrize(("sigma", "rate"), [(1e200, 0.01), (1.0, 1e-200)])
+def test_positive_divergence_is_never_reported_as_zero(sigma: float, rate: float) -> None:
+    assert pa.Gaussian(sigma).subsampled(pa.Poisson(rate)).rdp([2.0])[0] > 0
