@@ -25,7 +25,7 @@ from privamp.bounds._numerics import FloatArray
 from privamp.errors import InvalidParameterError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import Neighboring
-from privamp.validation import check_nonnegative, check_orders, check_positive, check_real
+from privamp.validation import check_nonnegative, check_orders, check_positive, check_real, check_real_vector
 
 __all__ = ["Gaussian", "Laplace", "Mechanism", "PureDP", "RandomizedResponse", "RdpCurve", "SubsampledMechanism"]
 
@@ -191,8 +191,7 @@ class RdpCurve(Mechanism):
     ) -> RdpCurve:
         """A curve known at ``orders`` only, extended by monotonicity and CGF convexity (:class:`TabulatedCurve`)."""
         table = TabulatedCurve(
-            tuple(np.atleast_1d(np.asarray(orders, dtype=np.float64)).tolist()),
-            tuple(np.atleast_1d(np.asarray(values, dtype=np.float64)).tolist()),
+            tuple(check_real_vector("orders", orders).tolist()), tuple(check_real_vector("values", values).tolist())
         )
         return cls(table, neighboring=neighboring, epsilon_inf=epsilon_inf, name=name)
 

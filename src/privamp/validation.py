@@ -72,6 +72,17 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
     return n
 
 
+def check_real_vector(name: str, values: ArrayLike) -> FloatArray:
+    """A 1-d float array of real numbers (integers or floats: no booleans, complex numbers or nested sequences)."""
+    try:
+        raw = np.atleast_1d(np.asarray(values))
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(name, values, "a one-dimensional sequence of real numbers") from exc
+    if raw.ndim != 1 or raw.dtype.kind not in "iuf":
+        raise InvalidParameterError(name, values, "a one-dimensional sequence of real numbers")
+    return raw.astype(np.float64)
+
+
 def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
     """Rényi orders as a 1-d float array; each must be a real number > 1 (``inf`` allowed)."""
     try:
