@@ -154,3 +154,15 @@ def test_fixed_size_gradient_variances_by_enumeration() -> None:
     ]
     v = fixed_size.fixed_size_gradient_variances(a, m)
     assert v == {"poisson": variance(poisson), "without_replacement": variance(wor), "with_replacement": variance(wr)}
+
+
+def test_fixed_size_gradient_variances_batch_limits() -> None:
+    """|B| = 1 is valid (every estimator is one record's value: variance Var_P for both fixed-size schemes);
+    |B| = 0 and |B| = |D| are refused with the parameter and its range [1, |D| − 1] named."""
+    v = fixed_size.fixed_size_gradient_variances([0, 2, 4], 1)
+    assert v["without_replacement"] == v["with_replacement"] == Fraction(8, 3)
+    for bad, allowed in ((0, ">= 1"), (3, "[1, 2]")):
+        with pytest.raises(InvalidParameterError) as info:
+            fixed_size.fixed_size_gradient_variances([0, 2, 4], bad)
+        text = str(info.value)
+        assert text.startswith("batch_size") and allowed in text and f"got {bad}" in text and "XX" not in text
