@@ -185,6 +185,18 @@ def test_pld_heterogeneous_composition_is_the_exact_gaussian() -> None:
     assert d.delta - d.lower_delta < 1e-4 * truth
 
 
+def test_pld_heterogeneous_composition_dominates_its_parts() -> None:
+    """Composing more releases never lowers δ (post-processing: drop the other outputs): the certified interval of
+    A∘B lies above the lower ends of A's and of B's, for two different Poisson-subsampled Gaussian steps."""
+    a = pa.Gaussian(1.0).subsampled(pa.Poisson(0.02))
+    b = pa.Gaussian(0.8).subsampled(pa.Poisson(0.05))
+    both = pa.Accountant().compose(a, 200).compose(b, 100).delta(2.0, bound="pld")
+    parts = [pa.Accountant().compose(s, n).delta(2.0, bound="pld") for s, n in ((a, 200), (b, 100))]
+    floor = max(p.lower_delta or 0.0 for p in parts)
+    assert both.lower_delta is not None
+    assert both.lower_delta >= floor * (1 - 1e-6) and both.delta >= both.lower_delta
+
+
 def test_pld_self_composition_interval_is_tight() -> None:
     """q = 0.01, σ = 1, 10 000 steps, δ = 1e-5: the certified interval holds 6.18771 (README, benchmarks/PLD.md:
     dp_accounting at a fine grid) and is narrower than 1e-3 (the coarsening schedule of pld/composition.py)."""
