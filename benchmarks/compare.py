@@ -787,7 +787,8 @@ NOTES = [
     "verified curve `wor-poisson-reduction` (allow_numerical=True): no published proof, not a guarantee.",
     "* Calibration rows report the calibrated value in the ε column: σ (smaller is better) or epochs (larger is "
     "better). Opacus' `get_noise_multiplier` stops at its ε tolerance 0.01 (a coarser σ); dp_accounting's "
-    "`calibrate_dp_mechanism` bisects to its own tolerance; privamp's σ is within a relative 1e-4 and certified.",
+    "`calibrate_dp_mechanism` bisects to its own tolerance; privamp's σ is within a relative 1e-6 "
+    "(`tolerance=1e-6`) and certified.",
     "* Not run: the PLD/PRV rows for 100 and 1 000 distinct phases (in a trial run every PLD/PRV accountant, "
     "privamp's included, exceeded 40 s at 100 phases: each distinct phase's PLD is built and composed) and for "
     "T = 10^9 (ε in the thousands: no use). The RDP rows cover every schedule and every T.",
