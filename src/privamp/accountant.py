@@ -37,7 +37,7 @@ from privamp.routes.base import Answer, Floor, best_of
 from privamp.routes.composition import Composition
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
-from privamp.validation import check_int, check_nonnegative, check_open_unit, check_orders
+from privamp.validation import check_int, check_name, check_nonnegative, check_open_unit, check_orders
 
 if TYPE_CHECKING:
     from privamp.routes.base import Route
@@ -265,6 +265,9 @@ class Accountant:
         self, question: str, value: float, bound: str, route: str | None, conv: Conversion | None
     ) -> Answer:
         """:meth:`_ask` for these arguments, remembered: a repeated query is answered without a new search."""
+        check_name("bound", bound)
+        if route is not None:
+            check_name("route", route)
         key = (question, value, bound, route, conv)
         hit = self._answers.get(key)
         if hit is None:
@@ -293,6 +296,7 @@ class Accountant:
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
         """Composed RDP curve at ``alphas`` (``"best"`` proven upper bound, ``"lower"``, or a bound's name);
         ``route="analytical"`` gives its convex projection."""
+        check_name("bound", bound)
         return self._rdp_route(bound, route=route).composed(self._comp(), check_orders(alphas)).copy()
 
     def epsilon(

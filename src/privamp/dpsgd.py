@@ -58,7 +58,7 @@ from privamp.sampling import (
     WithReplacement,
     check_shuffled_relation,
 )
-from privamp.validation import check_int, check_open_unit, check_positive, check_rate
+from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive, check_rate
 
 __all__ = [
     "MAX_STEPS",
@@ -83,8 +83,6 @@ __all__ = [
 SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "shuffle", "none")
 #: Parameters :func:`calibrate` can solve for.
 SOLVABLE = ("sigma", "steps", "epochs", "batch-size", "sample-rate")
-#: Largest number of steps accepted (2**53, the largest integer a float holds exactly).
-MAX_STEPS = 2**53
 _FIXED = ("without-replacement", "with-replacement", "shuffle")
 _SAMPLE_RATE_RANGE = (1e-9, 1.0)
 

@@ -28,6 +28,7 @@ from privamp.errors import UnsupportedError
 from privamp.rounding import round_down_array, round_up_array
 from privamp.sampling import Neighboring, Sampling
 from privamp.sensitivity import Scale, base_at
+from privamp.validation import check_name
 
 if TYPE_CHECKING:
     from privamp.events import Mechanism, SubsampledMechanism
@@ -225,6 +226,7 @@ class Registry:
         allow_numerical: bool = False,
     ) -> Curve:
         """RDP of ``event`` at ``alphas`` under ``bound`` ("best", "lower" or a bound name), with the safety margin."""
+        check_name("bound", bound)
         key = tuple(float(a) for a in np.asarray(alphas, dtype=np.float64).ravel())
         return _cached_curve(self, event, key, bound, allow_numerical)
 

@@ -12,6 +12,9 @@ from privamp.errors import InvalidParameterError
 
 FloatArray = NDArray[np.float64]
 
+#: Largest number of steps accepted (2**53, the largest integer a float holds exactly).
+MAX_STEPS = 2**53
+
 #: Largest finite Rényi order accepted (2^20): larger orders never help a conversion and would need binomial sums of
 #: that length; α = inf (pure DP) is always accepted.
 MAX_FINITE_ORDER = float(2**20)
@@ -25,6 +28,13 @@ def check_real(name: str, value: object) -> float:
     if math.isnan(x):
         raise InvalidParameterError(name, value, "a real number (not NaN)")
     return x
+
+
+def check_name(name: str, value: object) -> str:
+    """A name (of a bound, a route, ...): a string; what it must name is checked where it is looked up."""
+    if not isinstance(value, str):
+        raise InvalidParameterError(name, value, "a name (a string)")
+    return value
 
 
 def check_positive(name: str, value: object, *, allow_inf: bool = False) -> float:

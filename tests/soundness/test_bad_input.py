@@ -15,28 +15,9 @@ from soundness import bad_input, oracle
 from soundness.common import SOUNDNESS, edge_orders_allowed
 
 import privamp as pa
+from privamp.errors import InvalidParameterError
 
 CALLS = bad_input.LIBRARY + bad_input.registry_calls()
-#: Calls that break the contract today (the lead fixes them; see the reasons): strict xfail keeps CI green and
-#: turns red as soon as one is fixed, so that its mark is removed.
-KNOWN: dict[tuple[str, str], str] = {
-    ("SubsampledMechanism.rdp.bound", "[1.0]"): "TypeError (unhashable list) instead of InvalidParameterError: "
-    "registry.py Registry.curve/chosen hash `bound`; check it is a str first (validation.py)",
-    ("Accountant.epsilon.bound", "[1.0]"): "TypeError (unhashable list) instead of InvalidParameterError: "
-    "accountant.py Accountant._routes compares/looks up `bound` unchecked; check it is a str first",
-    ("Accountant.delta", "1e+308"): "OverflowError in bounds/composition.py kov_optimal_log_delta "
-    "(math.ceil of inf) via routes/profile.py: guard (kk*e0 - et)/(2 e0) = -inf/inf before ceil (ε huge: δ = 0)",
-    ("Accountant.epsilon(Poisson(rate))", "1e-320"): "RuntimeError: poisson_gaussian.poisson_gaussian_rdp returns NaN "
-    "for a subnormal rate (q = 1e-320, also 1e-310); compute in log space from log q, or return the "
-    "analytic bound",
-    ("calibrate_sigma.steps", "1e+308"): "RuntimeWarning 'overflow encountered in multiply' from "
-    "routes/composition.py (total + count * c.values) before the clear InvalidParameterError: an error under "
-    "-W error; compute count * values with np.errstate(over='ignore') (inf is the right value there)",
-    ("rdp lower, replace-one (Gaussian(sigma))", "1e-320"): "numpy's ValueError 'arange: cannot compute length' "
-    "(names no parameter) from poisson_replace_one.poisson_replace_one_rdp_lower at a subnormal sigma",
-    ("rdp lower, replace-one (Gaussian(sigma))", "1e+308"): "RuntimeError: poisson_replace_one."
-    "poisson_replace_one_rdp_lower returns NaN at sigma = 1e308 (a lower bound may return 0 there)",
-}
 #: Calls that answer correctly but take tens of seconds on the shared machine: run by benchmarks/soundness.py.
 SLOW = {
     ("calibrate_sigma.target_epsilon", "1e-320"),
@@ -51,12 +32,7 @@ def _cases() -> list[object]:
     out: list[object] = []
     for name, param, call in CALLS:
         for v in bad_input.BAD:
-            marks: list[pytest.MarkDecorator] = []
-            key = (name, repr(v))
-            if key in KNOWN:
-                marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[key]))
-            if key in SLOW:
-                marks.append(pytest.mark.slow)
+            marks = [pytest.mark.slow] if (name, repr(v)) in SLOW else []
             out.append(pytest.param(name, param, call, v, marks=marks, id=f"{name}({v!r})"))
     return out
 
@@ -132,25 +108,13 @@ def test_extreme_values(scheme: tuple[str, str], sigma: float, rate: float, step
         assert res.lower_epsilon <= res.epsilon
 
 
-@pytest.mark.xfail(
-    run=False,
-    reason="bounds/with_replacement.py allocates arrays of length batch_size + 1 (fixed_size_wr_add_remove_rdp): "
-    "WithReplacement(300_000_000, 10**9) asks for 2.2 GiB per array and the process was OOM-killed at 21 GB; "
-    "truncate the binomial sums where the terms are below the rounding margin (as poisson_gaussian does). Not run: "
-    "it can take the machine down.",
-)
 def test_with_replacement_memory() -> None:
+    # the with-replacement sums have batch_size terms per order: a batch of 3e8 is refused, not allocated
     step = pa.Gaussian(1.0).subsampled(pa.WithReplacement(300_000_000, 10**9))
-    with edge_orders_allowed():
-        assert pa.Accountant().compose(step, 1000).epsilon(1e-10).epsilon > 0
+    with pytest.raises(InvalidParameterError, match="batch_size"):
+        pa.Accountant().compose(step, 1000).epsilon(1e-10)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bounds/poisson_gaussian.py poisson_gaussian_rdp returns 0.0 where the true divergence is positive but "
-    "below the smallest subnormal (q = 1e-200 at σ = 1, or σ = 1e200): not an upper bound in floating point; round a "
-    "positive result up to at least 5e-324 as bounds/base.py does for the Gaussian",
-)
 @pytest.mark.parametrize(("sigma", "rate"), [(1e200, 0.01), (1.0, 1e-200)])
 def test_positive_divergence_is_never_reported_as_zero(sigma: float, rate: float) -> None:
     assert pa.Gaussian(sigma).subsampled(pa.Poisson(rate)).rdp([2.0])[0] > 0

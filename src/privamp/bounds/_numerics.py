@@ -480,7 +480,8 @@ def log_amplified(x: ArrayLike, rate: ArrayLike, *, inverse: bool = False, round
         if inverse:
             val_big = xb - log_g + np.log1p(-(1.0 - g) * np.exp(-xb))
         else:
-            val_big = xb + log_g + np.log1p((1.0 - g) / g * np.exp(-xb))
+            # (1 − γ)/γ · e^{−x} in log space: 1/γ overflows for a subnormal γ
+            val_big = xb + log_g + np.log1p(np.exp(np.log1p(-g) - log_g - xb))
         out = np.where(direct, val_direct, val_big)
         if rounding:
             err = np.where(

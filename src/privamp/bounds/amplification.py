@@ -446,7 +446,8 @@ def amplified_epsilon(
         )
 
     if scaled_rate is not None:
-        target = np.minimum(1.0, d / scaled_rate * (1.0 - ROUND))
+        with np.errstate(over="ignore"):  # a subnormal rate: δ/γ is inf, the target 1
+            target = np.minimum(1.0, d / scaled_rate * (1.0 - ROUND))
         if base_epsilon is not None:
             base = np.asarray(base_epsilon(target), dtype=np.float64)
             if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):

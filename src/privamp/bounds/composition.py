@@ -153,15 +153,18 @@ def kov_optimal_log_delta(eps_total: ArrayLike, epsilon: float, delta: float, k:
     if np.any(np.isnan(eps)) or np.any(eps < 0):
         raise InvalidParameterError("eps_total", eps_total, "real numbers in [0, inf]")
     log_inner = np.full(eps.shape, -np.inf)
-    if e0 > 0:
+    if not math.isfinite(3.0 * kk * e0):
+        log_inner[...] = 0.0  # eps0 so large that the sum overflows (or inf): delta'(eps) <= 1 still holds
+    elif e0 > 0:
         norm = kk * float(softplus(e0))
         scale = 3.0 * float(special.gammaln(kk + 1.0)) + 2.0 * kk * e0 + norm + 10.0
         for i, et in enumerate(eps.reshape(-1).tolist()):
             if not math.isfinite(et):
                 continue
-            count = min(kk + 1, max(0, math.ceil((kk * e0 - et) / (2.0 * e0))))
-            if count == 0:
+            reach = 0.5 * kk - 0.5 * (et / e0)  # l < reach: at most k/2, -inf when eps_total dwarfs eps0
+            if not reach > 0:
                 continue
+            count = min(kk + 1, math.ceil(reach))
             ell = np.arange(count, dtype=np.float64)
             expo = et + (2.0 * ell - kk) * e0
             ok = expo < 0

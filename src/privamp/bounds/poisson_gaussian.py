@@ -447,4 +447,8 @@ def _evaluate(alphas: ArrayLike, rate: float, sigma: float, *, lower: bool) -> F
             out[fractional] = np.minimum(value, cap)
         else:
             out[fractional] = np.where(unreliable, cap, np.minimum(quad, cap))
+    if not lower:
+        # γ > 0: the divergence is positive; below the normal range a computed value (or its underflow to 0) has
+        # no relative accuracy, so the upper bound is at least the smallest normal float
+        out[finite] = np.maximum(out[finite], _TINY_NORMAL)
     return out

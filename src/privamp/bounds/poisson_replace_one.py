@@ -45,11 +45,17 @@ def poisson_replace_one_rdp(
 # ---------------------------------------------------------------------------------------------------------
 
 
+#: Smallest σ at which :func:`poisson_replace_one_rdp_lower` runs its quadrature (below it the bound is 0).
+LOWER_SIGMA_MIN = 0.01
+
+
 def poisson_replace_one_rdp_lower(alphas: ArrayLike, rate: float, sigma: float) -> FloatArray:
     """Lower bound on the one-step RDP of Poisson-subsampled DP-SGD, replace-one, real α > 1.
 
     The realisable anti-parallel pair (1, −1) of :func:`gaussian_mixture_pair_rdp` (other records with zero
-    gradient, v = C, w = −C), lowered by the quadrature error estimate. α = ∞ gives ∞.
+    gradient, v = C, w = −C), lowered by the quadrature error estimate. α = ∞ gives ∞. Outside σ ∈
+    [:data:`LOWER_SIGMA_MIN`, ∞) (the quadrature's grid of 0.05σ steps would need ~1/σ² points) and where the
+    quadrature's value is not a number (σ near the float range's end) the bound is 0, valid if useless.
     """
     a = check_orders(alphas)
     q = check_open_unit("rate", rate)
@@ -57,5 +63,10 @@ def poisson_replace_one_rdp_lower(alphas: ArrayLike, rate: float, sigma: float) 
     out = np.full(a.shape, np.inf)
     fin = np.isfinite(a)
     if np.any(fin):
-        out[fin] = pair_rdp(a[fin], q, s, 1.0, -1.0, lower=True)
+        if s < LOWER_SIGMA_MIN:
+            out[fin] = 0.0
+        else:
+            with np.errstate(all="ignore"):
+                values = pair_rdp(a[fin], q, s, 1.0, -1.0, lower=True)
+            out[fin] = np.where(np.isnan(values), 0.0, values)
     return out

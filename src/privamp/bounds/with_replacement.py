@@ -48,8 +48,19 @@ from privamp.validation import (
 # ---------------------------------------------------------------------------------------------------------
 
 
+#: Largest batch the with-replacement bounds take: their sums have batch_size terms at every order (an array of
+#: orders × batch_size floats), so larger batches would exhaust memory rather than answer.
+WR_MAX_BATCH = 100_000
+
+
 def _check_sizes(batch_size: object, dataset_size: object) -> tuple[int, float]:
     b = check_int("batch_size", batch_size, minimum=1)
+    if b > WR_MAX_BATCH:
+        raise InvalidParameterError(
+            "batch_size",
+            batch_size,
+            f"at most {WR_MAX_BATCH} for the with-replacement RDP bounds (a sum of batch_size terms per order)",
+        )
     n = check_positive("dataset_size", dataset_size)
     if not n > b:
         raise InvalidParameterError("dataset_size", dataset_size, f"a number > batch_size = {b}")

@@ -65,7 +65,8 @@ class Composition:
             per_step: list[tuple[str, ...]] = []
             for event, count in self.entries:
                 c = REGISTRY.curve(event, alphas, curve, allow_numerical=allow_numerical)
-                total = total + count * c.values
+                with np.errstate(over="ignore"):  # an RDP beyond the float range composes to inf, a valid bound
+                    total = total + count * c.values
                 per_step.append(c.sources)
             hit = self._cache[key] = ComposedCurve(total, tuple(per_step))
             self._evaluated.setdefault((curve, allow_numerical), []).append((alphas.copy(), hit))
