@@ -216,3 +216,20 @@ def test_pure_dp_bases_do_not_walk_to_the_order_cap() -> None:
     three = pa.Accountant().compose(pa.Laplace(1.0).subsampled(pa.Poisson(0.05)), 3).epsilon(1e-9, bound="rdp")
     assert three.rdp_floor_epsilon is not None and three.rdp_floor_epsilon <= three.epsilon
     assert time.process_time() - start < 30  # generous: a regression took minutes
+
+
+def test_tight_best_reports_lower_bounds_of_routes_without_an_upper_one() -> None:
+    # Poisson x replace-one: the PLD route has no proven dominating pair (no upper bound), but its realisable
+    # antiparallel pair certifies a lower bound, which best reports beside the RDP route's upper bound.
+    from privamp.accountant import TIGHT
+    from privamp.routes.composition import Composition
+    from privamp.routes.pld import PldRoute
+
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), "replace-one")
+    default = pa.Accountant().compose(step, 100).epsilon(1e-5)
+    tight = pa.Accountant(best_routes=TIGHT).compose(step, 100).epsilon(1e-5)
+    assert default.lower_epsilon is None and tight.route == "rdp" and tight.epsilon == default.epsilon
+    assert tight.lower_epsilon == PldRoute().lower_epsilon(Composition(((step, 100),)), 1e-5)
+    assert tight.lower_epsilon is not None and 0 < tight.lower_epsilon < tight.epsilon
+    d = pa.Accountant(best_routes=TIGHT).compose(step, 100).delta(tight.epsilon)
+    assert d.lower_delta is not None and 0 < d.lower_delta <= d.delta <= 1e-5 * (1 + 1e-9)

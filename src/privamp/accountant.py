@@ -21,7 +21,7 @@ import copy
 import math
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from numpy.typing import ArrayLike
@@ -278,10 +278,17 @@ class Accountant:
         comp = self._comp()
         answers: list[Answer] = []
         reasons: list[str] = []
+        lowers: list[float] = []
         for r in routes:
             reason = r.unsupported(comp)
             if reason is not None:
                 reasons.append(reason)
+                # a route without an upper bound here may still certify a lower one (the PLD route's realisable
+                # pairs: Poisson x replace-one, with replacement)
+                read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
+                lower = None if read is None else read(comp, value)
+                if lower is not None:
+                    lowers.append(lower)
                 continue
             if answers and question == "epsilon" and isinstance(r, ProfileRoute):
                 floor = r.epsilon_floor(comp, value)
@@ -290,7 +297,10 @@ class Accountant:
             answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
         if not answers:
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
-        return best_of(answers)
+        best = best_of(answers)
+        if lowers and (best.lower is None or max(lowers) > best.lower):
+            best = replace(best, lower=max(lowers))
+        return best
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
