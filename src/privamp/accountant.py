@@ -5,7 +5,7 @@ Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
 1. ``"best"`` (default) — every route of ``best_routes`` that supports the composition: by default RDP with the best
    proven per-step curves and the privacy-profile route (at most 64 identical releases), both answering in
    milliseconds; add ``"pld"`` (``best_routes=TIGHT``) for the certified privacy-loss-distribution interval, which
-   costs about a second per new composition. The smallest certified ε (or δ) wins, and the largest rigorous lower
+   costs 0.1–0.6 s per new composition. The smallest certified ε (or δ) wins, and the largest rigorous lower
    bound of any route is reported beside it.
 2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"`` or
    ``"pld"``.

@@ -305,7 +305,7 @@ def epsilon_from_dp_event(
 ) -> EpsilonResult:
     """privamp's certified ε(δ) of a ``DpEvent`` (arguments as :func:`from_dp_event`), with ``lower_epsilon`` when a
     route certifies one. ``best_routes`` defaults to every route, the privacy-loss-distribution one included (the
-    interval; about a second per composition); ``("rdp", "profile")`` answers in milliseconds, without a lower bound.
+    interval; 0.1–0.6 s per new composition); ``("rdp", "profile")`` answers in milliseconds, without a lower bound.
     """
     entries = from_dp_event(event, neighboring=neighboring, noise_scale=noise_scale, dataset_size=dataset_size)
     if not entries:
