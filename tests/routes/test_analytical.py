@@ -81,3 +81,16 @@ def test_analytical_route_keeps_the_composition() -> None:
     res = acct.epsilon(1e-5, bound="base", route="analytical")
     assert res.route == "analytical" and res.epsilon > 0
     assert any("Prop. 36" in e for e in res.evidence)
+
+
+def test_doubling_stops_where_doubling_stops_helping() -> None:
+    # Regression (soundness sweep): the Laplace without replacement x replace-one curve scores lower at every odd
+    # order than at the even one below it, so a slope test doubled to the order cap (18 s, alpha = 524289) and
+    # returned 0.0619, above the integer grid's optimum near alpha = 54. The bracket now ends at the first doubled
+    # order that scores higher, and the convex projection is never above the integer grid.
+    step = pa.Laplace(1.0).subsampled(pa.WithoutReplacement(10, 1000), "replace-one")
+    delta = 0.004790878153395437
+    analytical = pa.Accountant().compose(step, 1).epsilon(delta, bound="analytical")
+    grid = pa.Accountant(orders=range(2, 257), refine=False).compose(step, 1).epsilon(delta, bound="rdp")
+    assert analytical.alpha is not None and analytical.alpha < 256
+    assert analytical.epsilon <= grid.epsilon * (1 + 1e-9)

@@ -294,9 +294,17 @@ def _integer_bisection(score: Score, ceiling: float) -> Optimum:
         return float(score(np.array([float(alpha)]))[0])
 
     top = int(MAX_ORDER)
-    hi = START_ORDER
-    while hi < top and f(hi) < ceiling and f(hi + 1) < f(hi):
-        hi = min(2 * hi, top - 1)
+    # double while the doubled order scores lower: the optimum then lies below the first doubled order that does not
+    # (on a unimodal objective the same bracket as a slope test; where the objective oscillates between even and
+    # odd orders, a slope test would walk to the order cap, slowly and past a better optimum)
+    hi, f_hi = START_ORDER, f(START_ORDER)
+    while hi < top - 1 and f_hi < ceiling:
+        nxt = min(2 * hi, top - 1)
+        f_nxt = f(nxt)
+        hi = nxt
+        if not f_nxt < f_hi:
+            break
+        f_hi = f_nxt
     lo = 2
     if f(lo + 1) >= f(lo):
         return Optimum(float(lo), f(lo), at_edge=False)
