@@ -59,10 +59,20 @@ def command(name: str, text: Callable[[Answer], str]) -> Callable[[Run], Run]:
     return register
 
 
+def best_routes(args: argparse.Namespace) -> tuple[str, ...]:
+    """The routes ``best`` compares: with ``--tight``, the PLD route too."""
+    return TIGHT if args.tight else DEFAULT_BEST
+
+
+def _certification(args: argparse.Namespace) -> dict[str, Any]:
+    """How a calibration is certified (``--bound``, ``--allow-numerical``, ``--tight``), as echoed in its inputs."""
+    return {"bound": args.bound, "allow_numerical": args.allow_numerical, "tight": args.tight}
+
+
 def settings(args: argparse.Namespace, accountant: type[Accountant], config: Config) -> Accountant:
     """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``,
     ``--tight``); the settings are echoed in ``config.inputs``."""
-    routes = TIGHT if args.tight else DEFAULT_BEST
+    routes = best_routes(args)
     config.inputs["allow_numerical"] = args.allow_numerical
     if args.tight:
         config.inputs["tight"] = True
@@ -142,7 +152,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     if args.sigma is not None:
         raise UsageError("--sigma does not apply to --solve sigma: it is the value solved for")
     config = configure(args, with_mechanism=False)
-    acct = accountant(allow_numerical=args.allow_numerical, best_routes=TIGHT if args.tight else DEFAULT_BEST)
+    acct = accountant(allow_numerical=args.allow_numerical, best_routes=best_routes(args))
     r = calibrate_sigma(
         args.target_epsilon,
         args.delta,
@@ -152,13 +162,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         accountant=acct,
         bound=args.bound,
     )
-    config.inputs.update(
-        target_epsilon=args.target_epsilon,
-        delta=args.delta,
-        bound=args.bound,
-        allow_numerical=args.allow_numerical,
-        tight=args.tight,
-    )
+    config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta, **_certification(args))
     return {
         "sigma": r.sigma,
         "epsilon": r.epsilon,
@@ -180,16 +184,9 @@ def _calibrate_dpsgd(args: argparse.Namespace, solving: str) -> Answer:
         delta=args.delta,
         bound=args.bound,
         allow_numerical=args.allow_numerical,
-        best_routes=TIGHT if args.tight else None,
+        best_routes=best_routes(args),
     )
-    inputs.update(
-        solve=solving,
-        target_epsilon=args.target_epsilon,
-        delta=args.delta,
-        bound=args.bound,
-        allow_numerical=args.allow_numerical,
-        tight=args.tight,
-    )
+    inputs.update(solve=solving, target_epsilon=args.target_epsilon, delta=args.delta, **_certification(args))
     return {**r.to_dict(), "inputs": inputs}
 
 
