@@ -36,7 +36,7 @@ from privamp.errors import InvalidParameterError
 from privamp.pld._types import FloatArray
 from privamp.pld.discretise import discretise
 from privamp.pld.pairs import Pair
-from privamp.pld.pmf import U, _fft_bound
+from privamp.pld.pmf import U, _fft_bound, fast_length
 from privamp.validation import check_int, check_positive
 
 #: Losses above ε + ABOVE use the closed-form lower bound (1 − e^{ε−ℓ})_+ (it is within e^{−ABOVE} of the value).
@@ -74,8 +74,6 @@ def adaptive_delta_lower(first: Pair, second: Pair, count: int, epsilon: float, 
     """A certified lower bound on δ(ε) of ``count`` steps against the adversary choosing ``first`` or ``second`` at
     every step (module docstring), on the loss grid of spacing ``h``; accumulated losses below ε − ``below`` are
     valued 0 (``below`` > ε, so that the start, loss 0, is inside the window)."""
-    from scipy import fft
-
     n_steps = check_int("count", count, minimum=1)
     eps = float(epsilon)
     h = check_positive("h", h)
@@ -94,16 +92,16 @@ def adaptive_delta_lower(first: Pair, second: Pair, count: int, epsilon: float, 
     inside = slice(k_lo - e_lo, k_hi - e_lo + 1)
     ext = np.asarray(hinge, dtype=np.float64)
     ext[: inside.start] = 0.0  # below the window: 0; above it: the closed form (already there)
-    nfft = fft.next_fast_len(ext.size + max(s.mass.size for s in steps) - 1, real=True)
-    kernels = [fft.rfft(s.mass[::-1], nfft) for s in steps]
+    nfft = fast_length(ext.size + max(s.mass.size for s in steps) - 1)
+    kernels = [np.fft.rfft(s.mass[::-1], nfft) for s in steps]
     values = ext[inside].copy()  # V_T on the window
     for _ in range(n_steps):
         ext[inside] = values
-        f_ext = fft.rfft(ext, nfft)
+        f_ext = np.fft.rfft(ext, nfft)
         best = np.zeros(n)
         for s, kern in zip(steps, kernels, strict=True):
             k = s.mass.size
-            full = fft.irfft(f_ext * kern, nfft)
+            full = np.fft.irfft(f_ext * kern, nfft)
             start = (k_lo + s.offset) - e_lo + k - 1  # out[k] = Σ_j m_j ext[k + offset + j]
             corr = full[start:start + n]
             err = _fft_bound(ext, s.mass, nfft)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp.bounds._normal import log_ndtr
 from privamp.bounds._numerics import log1mexp, log_diff_exp, logsumexp
 from privamp.pld._types import FloatArray
 
@@ -20,15 +21,9 @@ _LOG_HALF = -math.log(2.0)
 _BISECTION_STEPS = 200
 
 
-def _log_ndtr(x: FloatArray) -> FloatArray:
-    from scipy.special import log_ndtr
-
-    return np.asarray(log_ndtr(x), dtype=np.float64)
-
-
 def _log_cdf(family: str, z: FloatArray) -> FloatArray:
     if family == "gaussian":
-        return _log_ndtr(z)
+        return log_ndtr(z)
     with np.errstate(over="ignore"):
         return np.asarray(np.where(z < 0, _LOG_HALF + np.minimum(z, 0.0), log1mexp(_LOG_HALF - np.maximum(z, 0.0))))
 
