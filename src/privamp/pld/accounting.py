@@ -38,7 +38,7 @@ TAU_PER_DELTA = 1e-9
 PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
 TAU_MAX = 1e-15
 TAU_MIN = 1e-45
-MAX_POINTS = 1 << 16
+MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
 MAX_H = 4.0

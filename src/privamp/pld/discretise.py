@@ -62,7 +62,7 @@ def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
     return k0, max(k1, k0 + 2)
 
 
-def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArray, lam: float = 0.0) -> FloatArray:
+def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArray) -> FloatArray:
     """Optimistic grid masses: consecutive runs of cells (split fractionally) merged to losses exactly on the grid.
 
     Walking up the cells, a run that starts in cell c targets the grid point ℓ_{c+1}: it collects cells below the
@@ -70,50 +70,44 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
     loss is then ℓ_t — taking just enough of the last cell (rounded so that the merged loss is never below ℓ_t).
     Merging is a post-processing of the true pair; the rest of that cell starts the next run. An unfinished last
     run is moved down to the grid point below its first cell.
-
-    Masses are tilted (v = p·e^{λℓ}/Z, each in its own loss's units; λ = 0: plain masses); the output is in the grid
-    points' units.
     """
     n = grid.size
     out = [0.0] * n
     g = grid.tolist()
     masses = cell_mass.tolist()
     losses = cell_loss.tolist()
+    expm1 = math.expm1
     acc_p = acc_x = acc_abs = 0.0
     start = t = 0
     for c in range(n - 1):
-        p0 = masses[c]
-        if p0 <= 0.0:
+        p = masses[c]
+        if p <= 0.0:
             continue
         lc = losses[c]
-        p = -1.0  # the cell's mass in the current target's units, set when the target is known
-        while p != 0.0:
-            if acc_p == 0.0:
+        while True:
+            if acc_p == 0.0:  # a new run, from this cell (or the rest of it)
                 start, t = c, c + 1
                 acc_x = acc_abs = 0.0
-                p = -1.0
-            if p < 0.0:
-                p = p0 * math.exp(lam * (g[t] - lc)) if lam else p0
-            w = -math.expm1(g[t] - lc)  # excess per unit P-mass, scaled by e^{ℓ_t}
-            if (w > 0.0 and acc_x + p * w >= 0.0) or (w == 0.0 and acc_x >= 0.0 and acc_p > 0.0):
-                if w > 0.0:
-                    f = -acc_x / (p * w)
-                    f = min(1.0, f * (1 + 1e-12) + 1e-12 * (acc_abs + p * w) / (p * w))
-                else:
-                    f = 1.0
-                out[t] += acc_p + f * p
-                acc_p = acc_x = acc_abs = 0.0
-                p0 = p0 * (1.0 - f) if f < 1.0 - 1e-15 else 0.0
-                p = 0.0 if p0 == 0.0 else -1.0
-                if p0 != 0.0:
-                    acc_p = 0.0
+            w = -expm1(g[t] - lc)  # excess per unit P-mass, scaled by e^{ℓ_t}
+            if w > 0.0 and acc_x + p * w >= 0.0:
+                f = -acc_x / (p * w)
+                f = f * (1 + 1e-12) + 1e-12 * (acc_abs + p * w) / (p * w)
+            elif w == 0.0 and acc_x >= 0.0 and acc_p > 0.0:
+                f = 1.0
             else:
                 acc_p += p
                 acc_x += p * w
                 acc_abs += p * abs(w)
-                p = 0.0
+                break
+            if f >= 1.0 - 1e-15:  # the whole cell closes the run
+                out[t] += acc_p + p
+                acc_p = 0.0
+                break
+            out[t] += acc_p + f * p
+            acc_p = 0.0
+            p *= 1.0 - f
     if acc_p > 0.0:
-        out[start] += acc_p * (math.exp(lam * (g[start] - g[t])) if lam else 1.0)
+        out[start] += acc_p
     return np.asarray(out, dtype=np.float64)
 
 
