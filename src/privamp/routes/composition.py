@@ -73,8 +73,9 @@ class Composition:
         return hit
 
     def sources_at(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
-        """For each distinct step, the bound chosen at ``alpha`` (taken from a curve already composed there)."""
-        for alphas, composed in self._evaluated.get((curve, allow_numerical), ()):
+        """For each distinct step, the bound chosen at ``alpha`` (taken from a curve already composed there: the latest
+        first, where the optimum of a search usually is)."""
+        for alphas, composed in reversed(self._evaluated.get((curve, allow_numerical), [])):
             where = np.flatnonzero(alphas == alpha)
             if where.size:
                 return tuple(names[int(where[0])] for names in composed.per_step)
