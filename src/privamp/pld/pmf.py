@@ -186,24 +186,20 @@ def _normalise(x: TiltedPMF) -> TiltedPMF:
                    err1=x.err1 / s * (1 + 4 * U), rel=x.rel + 2 * U)
 
 
-def _log_tail_from_top(log_terms: FloatArray) -> FloatArray:
-    """An upper bound on log Σ_{i ≥ j} e^{t_i} for every j (a shifted cumulative sum: the float sum of n terms is
+def _log_cumsum(log_terms: FloatArray) -> FloatArray:
+    """An upper bound on log Σ_{i ≤ j} e^{t_i} for every j (a shifted cumulative sum: the float sum of n terms is
     within a relative n·u of the exact one, and the terms that underflow after the shift add at most n·e^{m−745})."""
-    return _log_cumsum(log_terms[::-1], upper=True)[::-1]
-
-
-def _log_cumsum(log_terms: FloatArray, *, upper: bool) -> FloatArray:
-    """log Σ_{i ≤ j} e^{t_i} for every j, rounded up (``upper``) or approximately (callers that only drop mass)."""
     n = log_terms.size
     m = float(np.max(log_terms)) if n else -math.inf
     if not math.isfinite(m):
         return np.full(n, m)
     with np.errstate(divide="ignore", under="ignore"):
-        c = np.cumsum(np.exp(log_terms - m))
-        if upper:
-            c = c * (1 + 2 * (n + 2) * U) + n * 1e-322  # (denormal results are off by at most 2^-1075 each)
-            return np.asarray(np.log(c) + m + 1e-12)  # + 1e-12: the rounding of log and of the shift
-        return np.asarray(np.log(c) + m)
+        c = np.cumsum(np.exp(log_terms - m)) * (1 + 2 * (n + 2) * U) + n * 1e-322
+        return np.asarray(np.log(c) + m + 1e-12)  # + 1e-12: the rounding of log and of the shift
+
+
+CUT_BLOCK = 64
+"""Tails are cut in whole blocks of this many points (bounds on block masses need one logarithm per block)."""
 
 
 def _leading(mask: np.ndarray) -> int:
@@ -212,39 +208,47 @@ def _leading(mask: np.ndarray) -> int:
     return mask.size if mask[first_false] else first_false
 
 
-def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
-    """Drop both tails of mass ≤ τ each; pessimistic: their certified bound goes to +∞."""
-    ell = x.losses
-    n = x.v.size
+def _block_log_masses(x: TiltedPMF) -> FloatArray:
+    """Upper bounds on the log untilted mass of every block of CUT_BLOCK points: b·max_block(certified v) times the
+    largest e^{log_scale − λℓ} over the block (at one of its ends)."""
+    n, b = x.v.size, CUT_BLOCK
+    nb = -(-n // b)
+    c = np.zeros(nb * b)
+    c[:n] = x.certified()
+    first = (x.offset + np.arange(nb) * b) * x.h
+    tilt = np.maximum(-x.lam * first, -x.lam * (first + (b - 1) * x.h))
     with np.errstate(divide="ignore"):
-        log_terms = np.log(x.certified()) + x.log_scale - x.lam * ell
-    top_direct = _log_tail_from_top(log_terms)
+        return np.asarray(np.log(np.max(c.reshape(nb, b), axis=1)) + (math.log(b) + 1e-12) + x.log_scale + tilt)
+
+
+def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
+    """Drop both tails of mass ≤ τ each, in whole blocks; pessimistic: their certified bound goes to +∞.
+
+    A block's mass is bounded by :func:`_block_log_masses`, and on the pessimistic side also by Chernoff:
+    P(L ≤ ℓ) ≤ min_{θ<0} M(θ) e^{−θℓ} and P(L ≥ ℓ) ≤ min_{θ>0} M(θ) e^{−θℓ}, at the blocks' ends.
+    """
+    n, b = x.v.size, CUT_BLOCK
+    blocks = _block_log_masses(x)
+    nb = blocks.size
+    low = _log_cumsum(blocks)  # bound on the mass of blocks 0..k
+    high = _log_cumsum(blocks[::-1])[::-1]  # bound on the mass of blocks k..nb−1
     if x.pessimistic:
         neg, pos = THETAS < 0, THETAS > 0
-        # P(L ≤ ℓ) ≤ min_{θ<0} M(θ) e^{−θℓ};  P(L ≥ ℓ) ≤ min_{θ>0} M(θ) e^{−θℓ}; evaluated on every 64th point
-        # (both bounds are monotone in ℓ) and held constant in between on the safe side
-        idx = np.arange(0, n, 64)
-        lo_s = np.min(x.log_mgf[neg][:, None] - THETAS[neg][:, None] * ell[idx][None, :], axis=0)
-        hi_s = np.min(x.log_mgf[pos][:, None] - THETAS[pos][:, None] * ell[idx][None, :], axis=0)
-        seg = np.arange(n) // 64
-        nxt = np.minimum(seg + 1, idx.size - 1)
-        low = np.where(seg + 1 < idx.size, lo_s[nxt], np.inf)  # bound at the next sample ≥ bound here
-        high = np.minimum(hi_s[seg], top_direct)  # bound at the previous sample ≥ bound here
-    else:
-        low = _log_cumsum(log_terms, upper=False)
-        high = top_direct
-    keep_lo = _leading(low <= log_tau)
-    keep_hi = n - _leading((high <= log_tau)[::-1])
-    keep_lo = min(keep_lo, n - 1)
-    keep_hi = max(keep_hi, keep_lo + 1)
+        first = (x.offset + np.arange(nb) * b) * x.h
+        last = (x.offset + np.minimum(np.arange(nb) * b + b - 1, n - 1)) * x.h
+        low = np.minimum(low, np.min(x.log_mgf[neg][:, None] - THETAS[neg][:, None] * last[None, :], axis=0))
+        high = np.minimum(high, np.min(x.log_mgf[pos][:, None] - THETAS[pos][:, None] * first[None, :], axis=0))
+    drop_lo = min(_leading(low <= log_tau), nb - 1)
+    drop_hi = min(_leading((high <= log_tau)[::-1]), nb - 1 - drop_lo)
+    if drop_lo == 0 and drop_hi == 0:
+        return x
+    keep_lo, keep_hi = drop_lo * b, min(n, (nb - drop_hi) * b)
     p_inf = x.p_inf
     if x.pessimistic:
-        if keep_lo > 0:
-            p_inf += math.exp(float(low[keep_lo - 1]))
-        if keep_hi < n:
-            p_inf += math.exp(float(high[keep_hi]))
-    if keep_lo == 0 and keep_hi == n:
-        return x
+        if drop_lo:
+            p_inf += math.exp(float(low[drop_lo - 1]))
+        if drop_hi:
+            p_inf += math.exp(float(high[nb - drop_hi]))
     return _normalise(replace(x, offset=x.offset + keep_lo, v=x.v[keep_lo:keep_hi], p_inf=p_inf))
 
 
