@@ -6,6 +6,7 @@ import json
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from privamp.dpsgd import (
     statement,
 )
 from privamp.errors import UnsupportedError
+from privamp.routes.rdp import RdpRoute
 
 pytestmark = pytest.mark.filterwarnings("ignore::privamp.accountant.OrderRangeWarning")
 
@@ -350,3 +352,22 @@ def test_config_round_trips_through_json_and_shuffle_is_stated() -> None:
     assert check(shuffle, claimed_epsilon=1.0, delta=DELTA).verdict == "undecided"
     assert any("no amplification upper bound is known" in a for a in r.assumptions)
     assert r.phases[0]["count"] == 100 and r.steps == 23_400
+
+
+def test_rdp_floor_is_computed_on_first_access(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[float] = []
+    floor = RdpRoute.floor_epsilon
+
+    def counted(self: RdpRoute, comp: Any, delta: float, curve: str = "lower") -> float | None:
+        calls.append(delta)
+        return floor(self, comp, delta, curve)
+
+    monkeypatch.setattr(RdpRoute, "floor_epsilon", counted)
+    r = epsilon(POISSON, 1e-5)
+    assert calls == []  # the certified epsilon alone does not pay for the second minimisation
+    reference = pa.Accountant().compose(pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000)), r.steps)
+    assert r.rdp_floor_epsilon == reference.floor_epsilon(1e-5)
+    assert r.rdp_floor_epsilon is not None and r.rdp_floor_epsilon <= r.epsilon
+    assert r.rdp_floor_epsilon == r.to_dict()["rdp_floor_epsilon"]
+    assert len(calls) == 2  # once for the run (then remembered), once for the reference
+    assert list(r.to_dict())[:4] == ["epsilon", "delta", "lower_epsilon", "rdp_floor_epsilon"]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from privamp.calibrate import (
 from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian
+from privamp.routes.base import Floor
 from privamp.sampling import (
     Neighboring,
     NoSampling,
@@ -449,13 +450,13 @@ def load_schedule(path: str | Path) -> Schedule:
 @dataclass(frozen=True)
 class RunEpsilon:
     """The (ε, δ) guarantee of a run: ``epsilon`` certified (upper bound), ``lower_epsilon`` a rigorous lower bound on
-    the true ε(δ) or ``None``, ``rdp_floor_epsilon`` the best any RDP accountant could certify (not a lower bound);
-    ``evidence`` what ``epsilon`` rests on; ``phases`` how each phase was accounted (event, count, steps, rule)."""
+    the true ε(δ) or ``None``, ``rdp_floor_epsilon`` the best any RDP accountant could certify (not a lower bound;
+    computed on first access: a second minimisation that a caller who never reads it does not pay for); ``evidence``
+    what ``epsilon`` rests on; ``phases`` how each phase was accounted (event, count, steps, rule)."""
 
     epsilon: float
     delta: float
     lower_epsilon: float | None
-    rdp_floor_epsilon: float | None
     bound: str
     route: str
     method: str
@@ -465,9 +466,19 @@ class RunEpsilon:
     phases: tuple[dict[str, Any], ...]
     assumptions: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    _floor: Floor | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rdp_floor_epsilon(self) -> float | None:
+        """The RDP floor at ``delta`` (``None`` when no route gives one or a step has no known RDP lower bound)."""
+        return None if self._floor is None else self._floor.value
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(replace(self, _floor=None))
+        del out["_floor"]
+        keys = list(out)
+        keys.insert(keys.index("lower_epsilon") + 1, "rdp_floor_epsilon")
+        return {k: self.rdp_floor_epsilon if k == "rdp_floor_epsilon" else out[k] for k in keys}
 
 
 def _delta(schedule: Schedule, delta: float | None) -> float:
@@ -497,7 +508,6 @@ def _run_epsilon(
         epsilon=r.epsilon,
         delta=d,
         lower_epsilon=r.lower_epsilon if all(p.lower_holds for p in plans) else None,
-        rdp_floor_epsilon=r.rdp_floor_epsilon,
         bound=r.bound,
         route=r.route,
         method=r.method,
@@ -507,6 +517,7 @@ def _run_epsilon(
         phases=tuple(p.to_dict() for p in plans),
         assumptions=schedule.assumptions(),
         warnings=r.warnings,
+        _floor=Floor(lambda: r.rdp_floor_epsilon),
     )
 
 
@@ -707,8 +718,8 @@ class Statement:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        g = out.pop("guarantee")
-        return {**g, **out}
+        del out["guarantee"]
+        return {**self.guarantee.to_dict(), **out}
 
     def __str__(self) -> str:
         return self.text
