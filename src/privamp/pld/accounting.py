@@ -118,8 +118,10 @@ class _Direction:
         self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
 
     def stats(self) -> tuple[float, float]:
-        """(smallest per-step loss standard deviation, largest per-step loss window), to size the grid."""
-        std = min(math.sqrt(max(m[2], 0.0)) for m, _ in self._moments)
+        """(root mean square per-step loss standard deviation, weighted by the counts; largest per-step loss window),
+        to size the grid: discretisation adds about h²/6 to every step's variance, so h²/6 ≲ rel·(the composed
+        variance)/(the number of steps) — a phase of tiny variance need not set the spacing of every other."""
+        std = math.sqrt(max(sum(c * m[2] for m, c in self._moments) / self.total, 0.0))
         width = max(float(np.subtract(*p.loss_window(1e-30)[::-1])) for p, _ in self.parts)
         return std, width
 
@@ -235,7 +237,7 @@ class PLDAccountant:
         hs = []
         for d in self.directions:
             # discretisation moves the mean loss by ~h²/12 and its variance by ~h²/6 per step: keep T·h² ≲ rel·ε
-            # and h²/6 ≲ rel·(per-step variance)
+            # and T·h²/6 ≲ rel·(composed variance)
             std, width = d.stats()
             h = math.sqrt(self.rel_accuracy * max(eps_scale, 0.1) / d.total)
             if std > 0:
