@@ -49,7 +49,12 @@ _ZOOM_ROUNDS = 2
 #: Continuous refinement (:func:`_refine`): scored orders the model polynomial goes through, rounds of the model, the
 #: relative gap below the best score at which the search ends, and the points per round of the model's minimisation.
 _MODEL_POINTS = 6
-_MODEL_ROUNDS = 3
+_MODEL_ROUNDS = 4
+#: Where the best order's neighbours are farther apart than _FILL_WIDTH (the integer orders of the grid), a model round
+#: also scores the orders between them _FILL_SPACING apart (the fractional grid's spacing; at most _ZOOM_POINTS): a
+#: polynomial through orders a unit apart locates the minimum of the exact fractional-order curve poorly.
+_FILL_WIDTH = 0.25
+_FILL_SPACING = 0.1
 _GAP = 1e-11
 _BALANCE = 4.0
 _ARGMIN_POINTS = 101
@@ -339,7 +344,8 @@ def _settled(xs: FloatArray, ys: FloatArray) -> bool:
 def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     """Three orders around the minimum of the polynomial through the scored orders nearest the best one (the
     :data:`_MODEL_POINTS` nearest, or fewer where that polynomial has no curvature at its minimum), strictly between the
-    best order's neighbours; ``None`` where no such polynomial curves upwards or there is nothing new to score."""
+    best order's neighbours, with a fill of the gap between them where it is wide (:data:`_FILL_WIDTH`); ``None`` where
+    no such polynomial curves upwards or there is nothing new to score."""
     k = int(np.argmin(ys))
     lo, hi = float(xs[max(k - 1, 0)]), float(xs[min(k + 1, xs.size - 1)])
     finite = np.flatnonzero(np.isfinite(ys))
@@ -361,6 +367,9 @@ def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     resolved = 0.5 * math.sqrt(_GAP * abs(p_mid) / curvature)
     step = min(max(spread, resolved), (hi - lo) / 4.0)
     trial = vertex + step * np.array([-1.0, 0.0, 1.0])
+    if hi - lo > _FILL_WIDTH:  # the neighbours are integer orders beyond the fractional grid: fill in its spacing
+        fill = min(round((hi - lo) / _FILL_SPACING), _ZOOM_POINTS - 1) + 1
+        trial = np.concatenate([trial, np.linspace(lo, hi, fill)])
     new = np.all(trial[:, None] != xs[None, :], axis=1)  # (np.isin would import numpy.ma: ~20 ms)
     trial = trial[(trial > lo) & (trial < hi) & new]
     return trial if trial.size else None
