@@ -342,7 +342,11 @@ def mutation_section() -> list[str]:
 # --------------------------------------------------------------------------------------------------- mutation
 #: Module → the targeted tests mutmut runs for it (the module's own tests and the soundness tests that exercise it).
 MUTATION_TARGETS: dict[str, list[str]] = {
-    "src/privamp/bounds/poisson_gaussian.py": ["tests/bounds/test_poisson_gaussian.py", "tests/soundness/test_kill.py"],
+    "src/privamp/bounds/poisson_gaussian.py": [
+        "tests/bounds/test_poisson_gaussian.py",
+        "tests/soundness/test_kill.py",
+        "tests/soundness/test_kill_poisson_gaussian.py",
+    ],
     "src/privamp/bounds/fixed_size.py": ["tests/bounds/test_fixed_size.py", "tests/soundness/test_kill.py"],
     "src/privamp/bounds/conversion.py": ["tests/bounds/test_conversion.py", "tests/soundness/test_kill.py"],
     "src/privamp/pld/composition.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill.py"],
@@ -416,6 +420,7 @@ def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors:
             killed_now = len(previous["survivors"]) - len(survivors)
             r = {
                 **previous,
+                "tests": MUTATION_TARGETS[module],
                 "killed": previous.get("killed", 0) + killed_now,
                 "survived": len(survivors),
                 "survivors": survivors,
