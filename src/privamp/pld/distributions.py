@@ -14,38 +14,43 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp.bounds._normal import log_ndtr
-from privamp.bounds._numerics import log1mexp, log_diff_exp, logsumexp
+from privamp.bounds._numerics import log_diff_exp, logsumexp
 from privamp.pld._types import FloatArray
 
 _LOG_HALF = -math.log(2.0)
 _BISECTION_STEPS = 200
 
 
-def _log_cdf(family: str, z: FloatArray) -> FloatArray:
+def _log_tail(family: str, z: FloatArray) -> FloatArray:
+    """log F(−|z|), the unit-scale mass of the tail beyond |z| (the accurate side of the CDF at z; F is symmetric)."""
+    w = -np.abs(z)
     if family == "gaussian":
-        return log_ndtr(z)
-    with np.errstate(over="ignore"):
-        return np.asarray(np.where(z < 0, _LOG_HALF + np.minimum(z, 0.0), log1mexp(_LOG_HALF - np.maximum(z, 0.0))))
+        return log_ndtr(w)
+    return np.asarray(_LOG_HALF + w)
 
 
-def _log_interval(family: str, a: FloatArray, b: FloatArray) -> FloatArray:
-    """log of the unit-scale CDF difference F(b) − F(a) for a ≤ b, accurate in both tails."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+def _combine(a: FloatArray, b: FloatArray, ta: FloatArray, tb: FloatArray) -> FloatArray:
+    """log(F(b) − F(a)) for a ≤ b from the tails ta = log F(−|a|), tb = log F(−|b|), accurate in both tails:
+    S(a) − S(b) when a ≥ 0, F(b) − F(a) when b ≤ 0, 1 − F(a) − S(b) otherwise."""
     out = np.full(a.shape, -np.inf)
     ok = b > a
     upper = ok & (a >= 0)
     lower = ok & (b <= 0) & ~upper
     middle = ok & ~upper & ~lower
-    if upper.any():  # survival functions: S(a) − S(b), S(x) = F(−x) by symmetry
-        sa, sb = _log_cdf(family, -a[upper]), _log_cdf(family, -b[upper])
-        out[upper] = log_diff_exp(sa, sb)
+    if upper.any():
+        out[upper] = log_diff_exp(ta[upper], tb[upper])
     if lower.any():
-        fb, fa = _log_cdf(family, b[lower]), _log_cdf(family, a[lower])
-        out[lower] = log_diff_exp(fb, fa)
+        out[lower] = log_diff_exp(tb[lower], ta[lower])
     if middle.any():
-        tails = np.exp(_log_cdf(family, a[middle])) + np.exp(_log_cdf(family, -b[middle]))
+        tails = np.exp(ta[middle]) + np.exp(tb[middle])
         out[middle] = np.log1p(-np.minimum(tails, 1.0))
     return out
+
+
+def _log_interval(family: str, a: FloatArray, b: FloatArray) -> FloatArray:
+    """log of the unit-scale CDF difference F(b) − F(a) for a ≤ b, accurate in both tails."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    return _combine(a, b, _log_tail(family, a), _log_tail(family, b))
 
 
 def _lse(terms: list[FloatArray]) -> FloatArray:
@@ -71,6 +76,18 @@ class Mixture:
         b_ = np.asarray(b, dtype=np.float64)
         pairs = zip(self.means, self.log_weights, strict=True)
         terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in pairs]
+        return _lse(terms)
+
+    def log_cell_masses(self, edges: FloatArray, tails: dict[float, FloatArray]) -> FloatArray:
+        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component mean,
+        shared through ``tails`` (mean → tails at edges − mean) with the other mixture of the pair."""
+        terms = []
+        for m, lw in zip(self.means, self.log_weights, strict=True):
+            z = edges - m
+            if m not in tails:
+                tails[m] = _log_tail(self.family, z)
+            t = tails[m]
+            terms.append(lw + _combine(z[:-1], z[1:], t[:-1], t[1:]))
         return _lse(terms)
 
     def log_density_shifted(self, x: FloatArray) -> FloatArray:
@@ -157,6 +174,14 @@ class Piece:
             x = (log_gap - log_w1 + 0.5 * m * m) / m
         outside = self.lo if sign > 0 else self.hi  # y ≤ log w0: below (P mixture) or above (Q mixture) L's range
         return np.asarray(np.where(inside, x, outside), dtype=np.float64)
+
+    def log_cell_masses(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(log P, log Q) of the x-cells (x_i, x_{i+1}] ∩ (lo, hi] for non-decreasing x (P and Q share tails)."""
+        edges = np.maximum.accumulate(np.clip(x, self.lo, self.hi))
+        tails: dict[float, FloatArray] = {}
+        if self.p.family != self.q.family:
+            return self.p.log_cell_masses(edges, tails), self.q.log_cell_masses(edges, {})
+        return self.p.log_cell_masses(edges, tails), self.q.log_cell_masses(edges, tails)
 
     def log_masses_x(self, x1: FloatArray, x2: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(log P, log Q) of the x-interval (x1, x2] ∩ (lo, hi]."""

@@ -41,8 +41,7 @@ class Pair:
         lp: list[FloatArray] = []
         lq: list[FloatArray] = []
         for piece in self.pieces:
-            x = piece.inverse(e)
-            p, q = piece.log_masses_x(x[:-1], x[1:])
+            p, q = piece.log_cell_masses(piece.inverse(e))
             lp.append(p)
             lq.append(q)
         for atom in self.atoms:
