@@ -15,12 +15,18 @@ mutant that these points kill moves the value by more than 1e-9 relative at one 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
+
 import mpmath as mp
 import numpy as np
 import oracles
 import pytest
 
 from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp, poisson_gaussian_rdp_lower
+from privamp.errors import InvalidParameterError
+
+BOTH_SIDES = [poisson_gaussian_rdp, poisson_gaussian_rdp_lower]
 
 #: (α, γ, σ) → the exact RDP, 25 digits (tests/oracles.py, 50-digit quadrature).
 REFERENCE: dict[tuple[float, float, float], str] = {
@@ -65,6 +71,33 @@ LOG_SPACE_SWITCH: dict[tuple[float, float, float], str] = {
     (1.001, 1e-4, 0.03): "0.07268632178498617083285662",
     (1.001, 0.01, 0.03): "7.321831677346705101937169",
 }
+
+
+@pytest.mark.parametrize("bound", BOTH_SIDES)
+@pytest.mark.parametrize(
+    ("rate", "sigma", "name", "allowed"),
+    [(1.5, 1.0, "rate", "[0, 1]"), (0.1, -1.0, "sigma", "(0, inf)"), (0.1, 0.0, "sigma", "(0, inf)")],
+)
+def test_errors_name_the_parameter_and_its_range(
+    bound: Callable[..., object], rate: float, sigma: float, name: str, allowed: str
+) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        bound([2.5], rate, sigma)
+    text = str(info.value)
+    assert text.startswith(name) and allowed in text, text
+
+
+@pytest.mark.parametrize("bound", BOTH_SIDES)
+def test_no_subsampling_is_the_gaussian_mechanism(bound: Callable[..., np.ndarray]) -> None:
+    """γ = 1: the Gaussian mechanism's RDP α/(2σ²) (Mironov 2017, Prop. 7), exact in rational arithmetic here;
+    each side on its side of it, the upper within 4 ulps, the lower within 10 (it is lowered by 8 ulps)."""
+    alphas, sigma = [1.5, 3.0, 7.25], 0.75
+    got = bound(np.array(alphas), 1.0, sigma)
+    ulps = 4 if bound is poisson_gaussian_rdp else 10
+    for a, g in zip(alphas, got.tolist(), strict=True):
+        exact = Fraction(a) / (2 * Fraction(sigma) ** 2)
+        assert abs(Fraction(g) - exact) <= ulps * 2.0**-52 * exact
+        assert (Fraction(g) >= exact) if bound is poisson_gaussian_rdp else (Fraction(g) <= exact)
 
 
 @pytest.mark.xfail(
