@@ -2,7 +2,7 @@
 """privamp's PLD route against dp_accounting's PLD accountant: ε(δ) and CPU time.
 
     pip install dp-accounting   # (the ``bench`` extra)
-    python benchmarks/pld_vs_peers.py [--reps 3] [--fine 2e-5] [--markdown]
+    python benchmarks/pld_vs_peers.py [--reps 3] [--fine 2e-5] [--no-peer-calibration]
 
 Cases (δ = 1e-5): Poisson-subsampled Gaussian q = 0.01, σ = 1, 10 000 steps, and q = 256/60 000, σ = 1.1, 14 062
 steps (add/remove); fixed-size batches without replacement, n = 60 000, batch 600, σ = 2, 10 000 steps; σ calibration
