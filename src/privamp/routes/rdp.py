@@ -52,7 +52,8 @@ _MODEL_POINTS = 6
 _MODEL_ROUNDS = 4
 #: Where the best order's neighbours are farther apart than _FILL_WIDTH (the integer orders of the grid), a model round
 #: also scores the orders between them _FILL_SPACING apart (the fractional grid's spacing; at most _ZOOM_POINTS): a
-#: polynomial through orders a unit apart locates the minimum of the exact fractional-order curve poorly.
+#: polynomial through orders a unit apart locates the minimum of the exact fractional-order curve poorly. So it does,
+#: with _ZOOM_POINTS orders, where they are closer to α = 1 than twice their distance (the orders below the grid).
 _FILL_WIDTH = 0.25
 _FILL_SPACING = 0.1
 _GAP = 1e-11
@@ -344,8 +345,8 @@ def _settled(xs: FloatArray, ys: FloatArray) -> bool:
 def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     """Three orders around the minimum of the polynomial through the scored orders nearest the best one (the
     :data:`_MODEL_POINTS` nearest, or fewer where that polynomial has no curvature at its minimum), strictly between the
-    best order's neighbours, with a fill of the gap between them where it is wide (:data:`_FILL_WIDTH`); ``None`` where
-    no such polynomial curves upwards or there is nothing new to score."""
+    best order's neighbours, with a fill of the gap between them where it is wide (:data:`_FILL_WIDTH`) or close to
+    α = 1; ``None`` where no such polynomial curves upwards or there is nothing new to score."""
     k = int(np.argmin(ys))
     lo, hi = float(xs[max(k - 1, 0)]), float(xs[min(k + 1, xs.size - 1)])
     finite = np.flatnonzero(np.isfinite(ys))
@@ -370,6 +371,8 @@ def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     if hi - lo > _FILL_WIDTH:  # the neighbours are integer orders beyond the fractional grid: fill in its spacing
         fill = min(round((hi - lo) / _FILL_SPACING), _ZOOM_POINTS - 1) + 1
         trial = np.concatenate([trial, np.linspace(lo, hi, fill)])
+    elif lo - 1.0 < 2.0 * (hi - lo):  # near α = 1 the score is steep on the scale of the neighbours' distance
+        trial = np.concatenate([trial, np.linspace(lo, hi, _ZOOM_POINTS)])
     new = np.all(trial[:, None] != xs[None, :], axis=1)  # (np.isin would import numpy.ma: ~20 ms)
     trial = trial[(trial > lo) & (trial < hi) & new]
     return trial if trial.size else None
