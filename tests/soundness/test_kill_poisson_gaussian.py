@@ -100,6 +100,18 @@ def test_no_subsampling_is_the_gaussian_mechanism(bound: Callable[..., np.ndarra
         assert (Fraction(g) >= exact) if bound is poisson_gaussian_rdp else (Fraction(g) <= exact)
 
 
+def test_float_range_ends_are_quiet_and_on_the_safe_side() -> None:
+    """No floating-point warning (the suite turns them into errors) where α/(2σ²) leaves the float range: γ = 1 at
+    σ = 1e-200 (exact value ~1e400: the lower bound is the largest float, the upper +inf) and σ = 1e200 (exact value
+    ~1e-400, below every positive float: the upper bound is positive, the lower 0)."""
+    alphas = np.array([1.5, 2.0, 2.5])
+    assert np.all(poisson_gaussian_rdp_lower(alphas, 1.0, 1e-200) == np.finfo(np.float64).max * (1 - 8 * 2.0**-52))
+    assert np.all(np.isposinf(poisson_gaussian_rdp(alphas, 1.0, 1e-200)))
+    for rate in (0.5, 1.0):
+        assert np.all(poisson_gaussian_rdp(alphas, rate, 1e200) > 0.0)
+        assert np.all(poisson_gaussian_rdp_lower(alphas, rate, 1e200) == 0.0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known breach: _log1p_u caps u at s = 700 while log(1 + u) is exact, so where αlog(1 + u) <= 700 < s "
