@@ -297,19 +297,27 @@ def _refine(score: Score, pts: FloatArray, scs: FloatArray, j: int) -> tuple[flo
     differences to be resolved). The search ends once the parabola through the best order and its two neighbours lies
     less than :data:`_GAP` (relative) below it: a batch of three orders usually suffices, where the fixed zoom needs
     two batches of :data:`_ZOOM_POINTS` and ends farther from the minimum. Where the model fails (a kink of a pointwise
-    minimum of several bounds, no curvature) or does not settle in :data:`_MODEL_ROUNDS` rounds, the fixed zoom
-    follows (:func:`_zoom`: a superset of the orders the search scored without the model). Every score is a
-    certified value at its order: the minimum is certified whatever the search."""
+    minimum of several bounds or of a curve interpolated between integer orders: a round that scores nothing lower; no
+    curvature) or does not settle in :data:`_MODEL_ROUNDS` rounds, and where the best order's upper neighbour lies
+    beyond :data:`START_ORDER` (grid orders a factor 2 apart), the fixed zoom follows (:func:`_zoom`: a superset of the
+    orders the search scored without the model). Every score is a certified value at its order: the minimum is
+    certified whatever the search."""
     xs, ys = pts, scs
-    settled = _settled(xs, ys)
-    for _ in range(_MODEL_ROUNDS):
+    # beyond START_ORDER the grid's orders double: the model needs more rounds there than the zoom's two batches
+    modelled = pts[min(j + 1, pts.size - 1)] <= START_ORDER
+    settled = modelled and _settled(xs, ys)
+    for _ in range(_MODEL_ROUNDS if modelled else 0):
         if settled:
             break
         trial = _model_orders(xs, ys)
         if trial is None:
             break
-        xs, ys = _merge(xs, ys, trial, score(trial))
+        values = score(trial)
+        improved = bool(np.min(values) < np.min(ys))
+        xs, ys = _merge(xs, ys, trial, values)
         settled = _settled(xs, ys)
+        if not improved:  # the model missed (a kink, as at the integer orders of curves interpolated between them)
+            break
     if not settled:
         xs, ys = _zoom(score, pts, scs, j, xs, ys)
     k = int(np.argmin(ys))
