@@ -66,35 +66,40 @@ _FLOAT_MAX = float(np.finfo(np.float64).max)
 _TINY_NORMAL = float(np.finfo(np.float64).tiny)
 
 
-def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, FloatArray]:
-    """u = γ(L(z) − 1) and log(1 + u) = log(1 − γ + γ L(z)), L(z) = e^{(2z−1)/(2σ²)} the N(1,σ²)/N(0,σ²) ratio.
+def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """log|u|, sign(u) and log(1 + u) = log(1 − γ + γ L(z)) for u = γ(L(z) − 1), L(z) = e^{(2z−1)/(2σ²)} the
+    N(1,σ²)/N(0,σ²) ratio.
 
-    u is exact (expm1) where it is finite; log(1 + u) switches to log-space for huge L. Runs inside
-    :func:`_evaluate`'s ``np.errstate(all="ignore")`` (the hot loop of the bisections: no errstate of its own).
+    Exact (expm1) where L is moderate; for huge L both logarithms in log-space, log u = log γ + s + log(1 − e^{−s})
+    with s = log L: u itself may be far beyond the float range while log(1 + u) is not, and
+    :func:`log_power_excess` needs the two consistent. Runs inside :func:`_evaluate`'s ``np.errstate(all="ignore")``
+    (the hot loop of the bisections: no errstate of its own).
     """
     s = (2.0 * z - 1.0) / (2.0 * sigma * sigma)
     moderate = s <= 700.0
     if moderate.all():  # the usual case: the same values without the log-space branch
         u = gamma * np.expm1(s)
-        return np.asarray(u), np.asarray(np.log1p(u))
+        with np.errstate(divide="ignore"):
+            return np.asarray(np.log(np.abs(u))), np.asarray(np.sign(u)), np.asarray(np.log1p(u))
     u = gamma * np.expm1(np.where(moderate, s, 700.0))
     log_1m_gamma = math.log1p(-gamma) if gamma < 1.0 else -math.inf
+    huge = math.log(gamma) + s + np.log1p(-np.exp(-np.maximum(s, 700.0)))
+    with np.errstate(divide="ignore"):
+        log_abs_u = np.where(moderate, np.log(np.abs(u)), huge)
     log1p_u = np.where(moderate, np.log1p(u), np.logaddexp(log_1m_gamma, math.log(gamma) + s))
-    return np.asarray(u), np.asarray(log1p_u)
+    return np.asarray(log_abs_u), np.asarray(np.where(moderate, np.sign(u), 1.0)), np.asarray(log1p_u)
 
 
 def _log_integrand(z: FloatArray, alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
     """log of φ_σ(z)[(1 + u)^α − 1 − αu]: the non-negative integrand whose integral is A(α) − 1."""
-    u, log1p_u = _log1p_u(z, gamma, sigma)
+    log_abs_u, sign_u, log1p_u = _log1p_u(z, gamma, sigma)
     log_phi = -z * z / (2.0 * sigma * sigma) - math.log(sigma) - _LOG_SQRT_2PI
-    with np.errstate(divide="ignore"):
-        log_abs_u = np.log(np.abs(u))
-    return np.asarray(log_phi + log_power_excess(log_abs_u, np.sign(u), log1p_u, alpha))
+    return np.asarray(log_phi + log_power_excess(log_abs_u, sign_u, log1p_u, alpha))
 
 
 def _log_moment_exponent(z: FloatArray, alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
     """h(z) = α log(1 − γ + γL(z)) − z²/(2σ²): log of the un-subtracted integrand (up to a constant)."""
-    _, log1p_u = _log1p_u(z, gamma, sigma)
+    _, _, log1p_u = _log1p_u(z, gamma, sigma)
     return np.asarray(alpha * log1p_u - z * z / (2.0 * sigma * sigma))
 
 
