@@ -41,10 +41,17 @@ def test_staged_search_equals_whole_grid(
 
 
 @pytest.mark.parametrize(
-    ("sigma", "steps", "delta"),
-    [(1.0, 1, 1e-6), (10.0, 500, 1e-6), (0.5, 3, 1e-10), (10.0, 5, 1e-6), (3.0, 2, 1e-12), (5.0, 1000, 1e-5)],
+    ("sigma", "steps", "delta", "gap"),
+    [
+        (1.0, 1, 1e-6, 2 * rdp._GAP),  # alpha* = 6.26: the model between fractional grid orders
+        (10.0, 500, 1e-6, 2 * rdp._GAP),  # 3.35
+        (0.5, 3, 1e-10, 2 * rdp._GAP),  # 2.96
+        (5.0, 1000, 1e-5, 2 * rdp._GAP),  # 1.76
+        (10.0, 5, 1e-6, 1e-7),  # 24.5: between integer orders, the fixed zoom (24 orders, twice)
+        (3.0, 2, 1e-12, 1e-7),  # 16.8
+    ],
 )
-def test_refinement_reaches_the_continuous_optimum(sigma: float, steps: int, delta: float) -> None:
+def test_refinement_reaches_the_continuous_optimum(sigma: float, steps: int, delta: float, gap: float) -> None:
     # the Gaussian's RDP is rho * alpha (rho = steps / (2 sigma^2); the registry raises it by SAFETY_MARGIN = 2^-33);
     # the improved conversion (Canonne, Kamath & Steinke 2020, Prop. 12) in closed form, minimised by SciPy's bounded
     # Brent search to 1e-12 in alpha
@@ -57,8 +64,8 @@ def test_refinement_reaches_the_continuous_optimum(sigma: float, steps: int, del
 
     rho = steps / (2 * sigma**2)
     res = pa.Accountant().compose(pa.Gaussian(sigma), steps).epsilon(delta, bound="base")
-    # the reported value is the best score rounded up by 2^-33; the best score is within 2 _GAP of the optimum
-    assert optimum(rho) <= res.epsilon <= optimum(rho * (1 + 2.0**-33)) * (1 + 2.0**-33) * (1 + 2 * rdp._GAP)
+    # the reported value is the best score rounded up by 2^-33; the best score is within ``gap`` of the optimum
+    assert optimum(rho) <= res.epsilon <= optimum(rho * (1 + 2.0**-33)) * (1 + 2.0**-33) * (1 + gap)
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda s: s.describe()[:40])

@@ -38,11 +38,15 @@ class ComposedCurve:
 
 @dataclass
 class Composition:
-    """Distinct steps with their counts, and a cache of composed curves keyed by (orders, curve, opt-in)."""
+    """Distinct steps with their counts, and caches of composed curves: per array of orders (a repeated request) and
+    per order (a new request composes only the orders not composed before), keyed by (curve, opt-in)."""
 
     entries: Entries
     _cache: dict[tuple[bytes, str, bool], ComposedCurve] = field(default_factory=dict, repr=False)
-    _evaluated: dict[tuple[str, bool], list[tuple[FloatArray, ComposedCurve]]] = field(default_factory=dict, repr=False)
+    #: (curve, opt-in) → order → (composed value, the bound chosen for each distinct step)
+    _points: dict[tuple[str, bool], dict[float, tuple[float, tuple[str, ...]]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         if not self.entries:
@@ -57,29 +61,38 @@ class Composition:
         return len(self.entries) == 1
 
     def rdp(self, alphas: FloatArray, curve: str, allow_numerical: bool) -> ComposedCurve:
-        """Σ count · (the per-step curve ``curve``: "best", "lower" or a bound's name) at ``alphas``."""
+        """Σ count · (the per-step curve ``curve``: "best", "lower" or a bound's name) at ``alphas``.
+
+        Every order's value is that of the per-step curves at that order alone (each bound is evaluated pointwise), so
+        an order composed for an earlier request is taken from it: a search that scores a few new orders beside
+        orders scored before (a new δ on a built accountant) composes the new ones only."""
         key = (alphas.tobytes(), curve, allow_numerical)
         hit = self._cache.get(key)
         if hit is None:
-            total = np.zeros(alphas.shape)
-            per_step: list[tuple[str, ...]] = []
-            for event, count in self.entries:
-                c = REGISTRY.curve(event, alphas, curve, allow_numerical=allow_numerical)
-                with np.errstate(over="ignore"):  # an RDP beyond the float range composes to inf, a valid bound
-                    total = total + count * c.values
-                per_step.append(c.sources)
-            hit = self._cache[key] = ComposedCurve(total, tuple(per_step))
-            self._evaluated.setdefault((curve, allow_numerical), []).append((alphas.copy(), hit))
+            known = self._points.setdefault((curve, allow_numerical), {})
+            order = alphas.ravel().tolist()
+            missing = np.array(sorted({a for a in order if a not in known}), dtype=np.float64)
+            if missing.size:
+                total = np.zeros(missing.shape)
+                per_step: list[tuple[str, ...]] = []
+                for event, count in self.entries:
+                    c = REGISTRY.curve(event, missing, curve, allow_numerical=allow_numerical)
+                    with np.errstate(over="ignore"):  # an RDP beyond the float range composes to inf, a valid bound
+                        total = total + count * c.values
+                    per_step.append(c.sources)
+                for i, a in enumerate(missing.tolist()):
+                    known[a] = (float(total[i]), tuple(names[i] for names in per_step))
+            values = np.array([known[a][0] for a in order], dtype=np.float64).reshape(alphas.shape)
+            names = tuple(tuple(known[a][1][s] for a in order) for s in range(len(self.entries)))
+            hit = self._cache[key] = ComposedCurve(values, names)
         return hit
 
     def sources_at(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
-        """For each distinct step, the bound chosen at ``alpha`` (taken from a curve already composed there: the latest
-        first, where the optimum of a search usually is)."""
-        for alphas, composed in reversed(self._evaluated.get((curve, allow_numerical), [])):
-            where = np.flatnonzero(alphas == alpha)
-            if where.size:
-                return tuple(names[int(where[0])] for names in composed.per_step)
-        return tuple(names[0] for names in self.rdp(np.array([alpha]), curve, allow_numerical).per_step)
+        """For each distinct step, the bound chosen at ``alpha`` (composed there, if need be)."""
+        known = self._points.get((curve, allow_numerical), {})
+        if alpha not in known:
+            self.rdp(np.array([alpha]), curve, allow_numerical)
+        return self._points[(curve, allow_numerical)][alpha][1]
 
     def evidence(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
         """What the composed curve at ``alpha`` rests on: each chosen bound's evidence, once."""

@@ -50,12 +50,10 @@ _ZOOM_ROUNDS = 2
 #: relative gap below the best score at which the search ends, and the points per round of the model's minimisation.
 _MODEL_POINTS = 6
 _MODEL_ROUNDS = 4
-#: Where the best order's neighbours are farther apart than _FILL_WIDTH (the integer orders of the grid), a model round
-#: also scores the orders between them _FILL_SPACING apart (the fractional grid's spacing; at most _ZOOM_POINTS): a
-#: polynomial through orders a unit apart locates the minimum of the exact fractional-order curve poorly. So it does,
-#: with _ZOOM_POINTS orders, where they are closer to α = 1 than twice their distance (the orders below the grid).
-_FILL_WIDTH = 0.25
-_FILL_SPACING = 0.1
+#: The model is used where the best grid order's neighbours are at most _MODEL_WIDTH apart (the fractional part of the
+#: grid, and the orders below it); between integer orders the fixed zoom's batches are as few and, scored once, serve
+#: later queries whose best grid order is the same (a new δ near the last one) at no cost.
+_MODEL_WIDTH = 0.25
 _GAP = 1e-11
 _BALANCE = 4.0
 _ARGMIN_POINTS = 101
@@ -298,13 +296,12 @@ def _refine(score: Score, pts: FloatArray, scs: FloatArray, j: int) -> tuple[flo
     less than :data:`_GAP` (relative) below it: a batch of three orders usually suffices, where the fixed zoom needs
     two batches of :data:`_ZOOM_POINTS` and ends farther from the minimum. Where the model fails (a kink of a pointwise
     minimum of several bounds or of a curve interpolated between integer orders: a round that scores nothing lower; no
-    curvature) or does not settle in :data:`_MODEL_ROUNDS` rounds, and where the best order's upper neighbour lies
-    beyond :data:`START_ORDER` (grid orders a factor 2 apart), the fixed zoom follows (:func:`_zoom`: a superset of the
+    curvature) or does not settle in :data:`_MODEL_ROUNDS` rounds, and where the best order's neighbours are more than
+    :data:`_MODEL_WIDTH` apart (integer orders of the grid), the fixed zoom follows (:func:`_zoom`: a superset of the
     orders the search scored without the model). Every score is a certified value at its order: the minimum is
     certified whatever the search."""
     xs, ys = pts, scs
-    # beyond START_ORDER the grid's orders double: the model needs more rounds there than the zoom's two batches
-    modelled = pts[min(j + 1, pts.size - 1)] <= START_ORDER
+    modelled = pts[min(j + 1, pts.size - 1)] - pts[max(j - 1, 0)] <= _MODEL_WIDTH
     settled = modelled and _settled(xs, ys)
     for _ in range(_MODEL_ROUNDS if modelled else 0):
         if settled:
@@ -353,8 +350,9 @@ def _settled(xs: FloatArray, ys: FloatArray) -> bool:
 def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     """Three orders around the minimum of the polynomial through the scored orders nearest the best one (the
     :data:`_MODEL_POINTS` nearest, or fewer where that polynomial has no curvature at its minimum), strictly between the
-    best order's neighbours, with a fill of the gap between them where it is wide (:data:`_FILL_WIDTH`) or close to
-    α = 1; ``None`` where no such polynomial curves upwards or there is nothing new to score."""
+    best order's neighbours, and :data:`_ZOOM_POINTS` orders between them where they are close to α = 1 (closer than
+    twice their distance: the orders below the grid); ``None`` where no such polynomial curves upwards or there is
+    nothing new to score."""
     k = int(np.argmin(ys))
     lo, hi = float(xs[max(k - 1, 0)]), float(xs[min(k + 1, xs.size - 1)])
     finite = np.flatnonzero(np.isfinite(ys))
@@ -376,10 +374,7 @@ def _model_orders(xs: FloatArray, ys: FloatArray) -> FloatArray | None:
     resolved = 0.5 * math.sqrt(_GAP * abs(p_mid) / curvature)
     step = min(max(spread, resolved), (hi - lo) / 4.0)
     trial = vertex + step * np.array([-1.0, 0.0, 1.0])
-    if hi - lo > _FILL_WIDTH:  # the neighbours are integer orders beyond the fractional grid: fill in its spacing
-        fill = min(round((hi - lo) / _FILL_SPACING), _ZOOM_POINTS - 1) + 1
-        trial = np.concatenate([trial, np.linspace(lo, hi, fill)])
-    elif lo - 1.0 < 2.0 * (hi - lo):  # near α = 1 the score is steep on the scale of the neighbours' distance
+    if lo - 1.0 < 2.0 * (hi - lo):  # near α = 1 the score is steep on the scale of the neighbours' distance
         trial = np.concatenate([trial, np.linspace(lo, hi, _ZOOM_POINTS)])
     new = np.all(trial[:, None] != xs[None, :], axis=1)  # (np.isin would import numpy.ma: ~20 ms)
     trial = trial[(trial > lo) & (trial < hi) & new]
