@@ -346,6 +346,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/bounds/test_poisson_gaussian.py",
         "tests/soundness/test_kill.py",
         "tests/soundness/test_kill_poisson_gaussian.py",
+        "tests/soundness/test_kill_poisson_gaussian_fallbacks.py",
     ],
     "src/privamp/bounds/fixed_size.py": ["tests/bounds/test_fixed_size.py", "tests/soundness/test_kill.py"],
     "src/privamp/bounds/conversion.py": ["tests/bounds/test_conversion.py", "tests/soundness/test_kill.py"],
@@ -360,9 +361,9 @@ MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
 
 def mutate(
     module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None
-) -> dict[str, object]:
-    """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds."""
-    import collections
+) -> tuple[dict[str, int | None], float, bool]:
+    """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds: the exit
+    code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit."""
     import shutil
     import subprocess
 
@@ -393,43 +394,53 @@ def mutate(
         capped = True
     meta_path = work / "mutants" / (module + ".meta")
     codes: dict[str, int | None] = json.loads(meta_path.read_text())["exit_code_by_key"] if meta_path.exists() else {}
+    return codes, round(time.perf_counter() - t0, 1), capped
+
+
+def mutation_record(module: str, codes: dict[str, int | None], seconds: float, capped: bool) -> dict[str, object]:
+    """The results.json entry of a module: counts, survivors and every mutant's exit code (for later reruns)."""
+    import collections
+
     counts = collections.Counter(
         "killed" if c not in (0, None) else "survived" if c == 0 else "not run" for c in codes.values()
     )
-    survivors = sorted(k for k, c in codes.items() if c == 0)
     return {
         "module": module,
-        "tests": tests,
-        "seconds": round(time.perf_counter() - t0, 1),
+        "tests": MUTATION_TARGETS[module],
+        "seconds": seconds,
         "capped": capped,
         "total": len(codes),
         **counts,
-        "survivors": survivors,
+        "survivors": sorted(k for k, c in codes.items() if c == 0),
+        "codes": codes,
     }
 
 
-def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors: bool) -> None:
-    """Mutate each module (or, with ``rerun_survivors``, run only the survivors of its previous run again, e.g. after
-    new tests were added, and update its counts)."""
+def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str]) -> None:
+    """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
+    tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
+    the previous exit codes of the other mutants."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
-        if rerun_survivors and previous:
-            again = mutate(module, MUTATION_TARGETS[module], cap, scratch, list(previous["survivors"]))
-            survivors = [k for k in previous["survivors"] if k in set(again["survivors"])]
-            killed_now = len(previous["survivors"]) - len(survivors)
-            r = {
-                **previous,
-                "tests": MUTATION_TARGETS[module],
-                "killed": previous.get("killed", 0) + killed_now,
-                "survived": len(survivors),
-                "survivors": survivors,
-                "rerun": f"{killed_now} of the survivors killed by the new tests",
-            }
+        if rerun_survivors and previous and "codes" in previous:
+            package = ".".join(Path(module).with_suffix("").parts[1:])
+            prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
+            names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            old = {k: c for k, c in previous["codes"].items() if not k.startswith(prefixes)}
+            merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
+            r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
+            killed_now = sum(1 for k in previous["survivors"] if k in old and merged.get(k) not in (0, None))
+            r["rerun"] = f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests" + (
+                f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
+            )
         else:
-            r = mutate(module, MUTATION_TARGETS[module], cap, scratch)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch)
+            r = mutation_record(module, codes, seconds, capped)
+        results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
         results[module] = r
-        print(json.dumps({k: v for k, v in r.items() if k != "survivors"}), flush=True)
+        print(json.dumps({k: v for k, v in r.items() if k not in ("survivors", "codes")}), flush=True)
         MUTATION_JSON.write_text(json.dumps(results, indent=1) + "\n")
 
 
@@ -443,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--module", action="append", help="a module of MUTATION_TARGETS (default: all, in order)")
     m.add_argument("--scratch", type=Path, default=Path("/tmp/privamp-mutation"))
     m.add_argument("--rerun-survivors", action="store_true", help="run the previous survivors again (new tests)")
+    m.add_argument(
+        "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
+    )
     w = sub.add_parser("sweep")
     w.add_argument("--examples", type=int, default=1000, help="random Rényi examples per cell")
     w.add_argument("--audit-samples", type=int, default=2_000_000)
@@ -456,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation":
-        run_mutation(args.module or list(MUTATION_TARGETS), args.cap, args.scratch, args.rerun_survivors)
+        run_mutation(args.module or list(MUTATION_TARGETS), args.cap, args.scratch, args.rerun_survivors, args.changed)
     return 0
 
 
