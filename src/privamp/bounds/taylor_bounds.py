@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from privamp._lazy import LazyModule
 from privamp.bounds._numerics import (
     ULP,
     FloatArray,
     IntArray,
+    gammaln,
     lbinom,
     log_binomial_sum,
     log_diff_exp,
@@ -47,11 +46,6 @@ from privamp.validation import (
     check_orders,
     check_positive,
 )
-
-if TYPE_CHECKING:  # the type checker sees SciPy; at run time it is imported on first use
-    from scipy import special
-else:
-    special = LazyModule("special", "scipy")
 
 MAX_MOMENT_INDEX = 4096
 """Largest moment index tabulated. Taylor bounds need M up to ⌈α⌉ + m + 1, so they cover α ≲ 4000; above
@@ -152,9 +146,9 @@ def _log_ratio_sum(log_q: float, top: FloatArray, bottom: int, log_b: FloatArray
     t = top[..., None]
     valid = ell <= t
     tt = np.where(valid, t, ell)
-    lt = ell * log_q + special.gammaln(tt + 1) - special.gammaln(tt - ell + 1) - special.gammaln(bottom + ell + 1)
+    lt = ell * log_q + gammaln(tt + 1) - gammaln(tt - ell + 1) - gammaln(bottom + ell + 1)
     if scale_factorial:
-        lt = lt + special.gammaln(bottom + 1)
+        lt = lt + gammaln(bottom + 1)
     lt = lt + log_b[bottom : bottom + top_max + 1]
     return logsumexp(np.where(valid & (t >= 0), lt, -np.inf), axis=-1)
 
@@ -169,17 +163,17 @@ def add_remove_taylor_log_excess(alpha: FloatArray, q: float, sigma: float, m: i
     log_b = _log_abs_bounds(log_m)
     log_ff, sign = _log_abs_falling(alpha, m)
     k = np.arange(2, m, dtype=np.float64)
-    terms = k * log_q - special.gammaln(k + 1) + log_ff[:, 2:m] + log_m[2:m]
+    terms = k * log_q - gammaln(k + 1) + log_ff[:, 2:m] + log_m[2:m]
     pos_terms = np.where(sign[:, 2:m] > 0, terms, -np.inf)
     neg_terms = np.where(sign[:, 2:m] < 0, terms, -np.inf)
     log_prod = log_ff[:, m]
     case1 = alpha > m
     inner = np.logaddexp(
         _log_ratio_sum(log_q, np.where(case1, c - m, -1.0), m, log_b, scale_factorial=False),
-        log_b[m] - special.gammaln(m + 1),
+        log_b[m] - gammaln(m + 1),
     )
     r_case1 = m * log_q + log_prod + inner
-    r_case2 = m * log_q - special.gammaln(m + 1) + (alpha - m) * log1m_q + log_prod + log_b[m]
+    r_case2 = m * log_q - gammaln(m + 1) + (alpha - m) * log1m_q + log_prod + log_b[m]
     log_r = np.where(case1, r_case1, r_case2)
     pos = logsumexp(np.concatenate((pos_terms, log_r[:, None]), axis=1), axis=1)
     neg = logsumexp(neg_terms, axis=1)
@@ -277,7 +271,7 @@ def _replace_one_log_excess(alpha: FloatArray, q: float, sigma_eff: float, log_s
         with np.errstate(divide="ignore"):
             log_f = np.logaddexp(log_am1 + math.log(4.0 if k % 2 == 0 else 3.0), np.log(total))
         log_f = log_f + (k - 1) * log_a + log_b[k]
-        parts.append(k * log_q - special.gammaln(k + 1) + log_f)
+        parts.append(k * log_q - gammaln(k + 1) + log_f)
     jj = np.arange(m + 1, dtype=np.float64)
     log_ff, _ = _log_abs_falling(alpha, m)
     rising = np.concatenate(
@@ -294,7 +288,7 @@ def _replace_one_log_excess(alpha: FloatArray, q: float, sigma_eff: float, log_s
     e_terms = (
         -(alpha[:, None] + m - jj[None, :] - 1.0) * log1m_q + lbinom(m, jj)[None, :] + log_ff + log_rising + k_tilde
     )
-    parts.append(m * log_q - special.gammaln(m + 1) + logsumexp(e_terms, axis=1))
+    parts.append(m * log_q - gammaln(m + 1) + logsumexp(e_terms, axis=1))
     return logsumexp(np.stack(parts, axis=1), axis=1)
 
 
