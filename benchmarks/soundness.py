@@ -350,7 +350,11 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     ],
     "src/privamp/bounds/fixed_size.py": ["tests/bounds/test_fixed_size.py", "tests/soundness/test_kill.py"],
     "src/privamp/bounds/conversion.py": ["tests/bounds/test_conversion.py", "tests/soundness/test_kill.py"],
-    "src/privamp/pld/composition.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill.py"],
+    "src/privamp/pld/composition.py": [
+        "tests/pld/test_accounting.py",
+        "tests/soundness/test_kill.py",
+        "tests/soundness/test_kill_composition.py",
+    ],
     "src/privamp/bounds/base.py": ["tests/bounds/test_base.py"],
     "src/privamp/pld/readout.py": ["tests/pld/test_accounting.py"],
     "src/privamp/bounds/poisson.py": ["tests/bounds/test_poisson.py"],
