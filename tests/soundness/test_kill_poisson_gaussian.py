@@ -1,6 +1,6 @@
 """Checks written to kill the mutants of privamp.bounds.poisson_gaussian that survived its module tests
 (``python benchmarks/soundness.py mutation``): the exact RDP at points whose integrand sits in the graded quadrature
-panels (σ from 0.01 to 10, γ from 1e-8 to 0.99, α from 1.001 to 120.5), both sides, to the accuracy the unmutated
+panels (σ from 0.01 to 1000, γ from 1e-8 to 0.99999, α from 1.001 to 1000.5), both sides, to the accuracy the unmutated
 code achieves there.
 
 ``REFERENCE`` holds D_α((1 − γ)N(0, σ²) + γN(1, σ²) ‖ N(0, σ²)) to 25 digits from tests/oracles.py
@@ -42,6 +42,7 @@ REFERENCE: dict[tuple[float, float, float], str] = {
     (40.5, 1e-8, 1.0): "1.362972908817641147144439",
     (1.001, 0.9, 0.01): "4900.277139563753446414991",
     (40.5, 0.01, 3.0): "0.0002498016307382291150741128",
+    (1000.5, 0.99999, 1000.0): "0.0005002400000482085550842473",
 }
 #: Relative accuracy asserted on each side (measured: ≤ 5.1e-12, see the module docstring).
 ACCURACY = 1e-11
