@@ -578,7 +578,7 @@ def report(
         "library's import (timed separately); *warm* = the same query again on the built accountant (median of "
         "repeats). *Process* = the whole child process (interpreter, import, query, warm repeats) as the OS counts "
         "it; *RSS* = its peak resident memory. Times are medians over repetitions; **ratios are privamp / peer, "
-        "medians of the ratios of paired runs (same repetition)**, so that the load of the shared machine (7 other "
+        "medians of the ratios of paired runs (same repetition)**, so that the load of the shared machine (other "
         "jobs) cancels as far as possible; < 1 means privamp is faster. CPU time is the primary measure (wall times "
         "on a loaded 2-core machine include waiting).",
         "",
@@ -774,13 +774,15 @@ NOTES = [
     "route uses exact fractional-order curves, the improved conversion (Canonne, Kamath & Steinke 2020) and "
     "continuous refinement between orders, hence its smaller RDP ε. Its cold query pays for the exact "
     "fractional-order quadrature (about 2 ms of fixed cost per batch of orders: the fractional grid orders near "
-    "the optimum, then two zoom rounds) where Opacus sums a series, and for the lazy import of its bound modules "
-    "(~5 ms; the peers load everything at import): Opacus' RDP query alone can be faster, while privamp's import + "
-    "query is several times faster than every peer's (the 'import + cold' columns).",
+    "the optimum, then a polynomial-model round of three orders, or two fixed zoom rounds between integer orders) "
+    "where Opacus sums a series, and for the lazy import of its bound modules (the peers load everything at "
+    "import; privamp's modules are byte-compiled before the runs, as an installed wheel ships them): Opacus' RDP "
+    "query alone can be faster where the optimum lies between integer orders, while privamp's import + query is "
+    "several times faster than every peer's (the 'import + cold' columns).",
     "* Warm = the same query again on the built accountant: privamp remembers its answers. A new δ on a built "
-    "accountant is not in the tables: privamp then needs 7–13 ms (the continuous refinement evaluates the exact "
-    "curve at new fractional orders; `benchmarks/README.md`), the RDP peers ~0.1–0.3 ms (they re-convert the curve "
-    "cached on their fixed grid): there privamp is slower, the price of its smaller ε.",
+    "accountant is not in the tables: privamp then needs 3–7 ms (one batch of exact-curve quadratures at the new "
+    "optimum's fractional orders; composed curves are cached per order), the RDP peers ~0.1–0.3 ms (they re-convert "
+    "the curve cached on their fixed grid): there privamp is slower, the price of its smaller ε.",
     "* Without replacement, dp_accounting and autodp state their bounds for replace-one with the noise multiplier "
     "relative to the relation's sensitivity (2C for a clipped sum), so privamp's σ (relative to C) is their σ/2; "
     "neither covers add/remove with fixed-size batches. The σ/2 Poisson reduction is privamp's numerically "
@@ -789,17 +791,22 @@ NOTES = [
     "better). Opacus' `get_noise_multiplier` stops at its ε tolerance 0.01 (a coarser σ); dp_accounting's "
     "`calibrate_dp_mechanism` bisects to its own tolerance; privamp's σ is within a relative 1e-6 "
     "(`tolerance=1e-6`) and certified.",
-    "* Not run: the PLD/PRV rows for 100 and 1 000 distinct phases (in a trial run every PLD/PRV accountant, "
-    "privamp's included, exceeded 40 s at 100 phases: each distinct phase's PLD is built and composed) and for "
-    "T = 10^9 (ε in the thousands: no use). The RDP rows cover every schedule and every T.",
+    "* Not run: the PLD/PRV rows for 1 000 distinct phases (each distinct phase's PLD is built and composed: "
+    "about 100 s for privamp, longer for every peer) and for T = 10^9 (ε in the thousands: no use). The RDP rows "
+    "cover every schedule and every T; at 100 phases the PLD/PRV peers that exceed the 40 s timeout are marked so.",
     "* The PLD route (privamp) computes two compositions per query — the certified upper PLD and a realisable lower "
     "one — with rigorous round-off accounting, hence the interval; dp_accounting's default grid (1e-4) computes "
-    "one pessimistic PLD. At a grid fine enough to match privamp's accuracy (2e-5) dp_accounting is several times "
-    "slower than privamp.",
+    "one pessimistic PLD. privamp's PLD path imports no SciPy (log Φ and the FFT from NumPy), coarsens composed "
+    "grids above 2^14 points and sizes its grid from the composed variance (a heterogeneous schedule no longer "
+    "takes the finest phase's grid). It is 2–4× faster than dp_accounting's default grid on the long Poisson rows, "
+    "not the 10× the issue asks for; at a grid fine enough to match privamp's accuracy (2e-5) dp_accounting is "
+    "10–25× slower. Opacus' PRV accountant can be faster on short compositions (T = 10^3), for an ε 1.7 % larger "
+    "and uncertified.",
     "* Fixed-size batches, replace-one: privamp's `best` evaluates every proven curve (Wang et al.'s general and "
     "tighter bounds, Birrell et al.'s Thm 3.4/3.5 and the f-DP subsampling curve by quadrature) and keeps the "
-    "pointwise minimum, hence a much smaller ε than the peers' single bound, at a higher cold cost.",
-    "* SciPy: privamp's RDP route, its accountant and its CLI import neither SciPy nor the PLD engine. A query of "
+    "pointwise minimum, hence a much smaller ε than the peers' single bound (the Taylor bounds' log-gamma no longer "
+    "imports SciPy: 0.24–0.30 s → 0.03–0.07 s cold).",
+    "* SciPy: privamp's RDP and PLD routes, its accountant and its CLI import no SciPy. A query of "
     "64 steps or fewer also considers the privacy-profile route; when the RDP answer is already below a floor of "
     "what that route can give (computed without SciPy for the DP-SGD step), its optimal-composition search "
     "(~0.5 s) is skipped with identical answers and SciPy is not imported. Where the profile route wins (one to a "
