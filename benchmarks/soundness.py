@@ -377,7 +377,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_kill.py",
         "tests/soundness/test_kill_composition.py",
     ],
-    "src/privamp/bounds/base.py": ["tests/bounds/test_base.py"],
+    "src/privamp/bounds/base.py": ["tests/bounds/test_base.py", "tests/soundness/test_kill_base.py"],
     "src/privamp/pld/readout.py": ["tests/pld/test_accounting.py"],
     "src/privamp/bounds/poisson.py": ["tests/bounds/test_poisson.py"],
 }
