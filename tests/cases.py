@@ -79,3 +79,17 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
         code = int(exc.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def fresh_query(expression: str) -> tuple[str, bool]:
+    """``expression`` (over ``pa`` = privamp) evaluated in a fresh interpreter: its value's text and whether SciPy was
+    imported on the way (the cold-path checks of the routes that avoid SciPy)."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys, privamp as pa; v = {expression}; "
+        "print(v, any(m.split('.')[0] == 'scipy' for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return " ".join(out[:-1]), out[-1] == "True"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import cases
 import mpmath as mp
 import pytest
 
@@ -213,13 +214,5 @@ def test_kov_pure_lower_is_below_the_optimal_composition(e0: float, k: int) -> N
 def test_few_steps_query_without_scipy() -> None:
     """A DP-SGD query of a few steps that RDP answers does not import SciPy (the profile route is skipped by a
     SciPy-free floor)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, privamp as pa; "
-        "r = pa.Accountant().compose(pa.Gaussian(1.2).subsampled(pa.Poisson(0.004)), 10).epsilon(1e-5); "
-        "print(r.route, any(m.split('.')[0] == 'scipy' for m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["rdp", "False"]
+    query = "pa.Accountant().compose(pa.Gaussian(1.2).subsampled(pa.Poisson(0.004)), 10).epsilon(1e-5).route"
+    assert cases.fresh_query(query) == ("rdp", False)
