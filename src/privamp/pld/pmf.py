@@ -11,10 +11,11 @@ Safe side, at every step:
   ‖Δ‖_1 ≤ err1, propagated through convolutions (Young's inequality) and the linear coarsening; δ adds
   min(err·Σ_j w_j, err1·max_j w_j) for the untilted weights w_j. The optimistic PMF subtracts the entrywise bound
   and clips at 0 before every convolution and coarsening, so it is always a sub-measure of the exact one.
-* Truncation: pessimistic — the mass below a cut is bounded by Chernoff, P(L ≤ a) ≤ M(θ)e^{−θa} (θ < 0), with M an
-  upper bound on the exact moment generating function tracked from the single steps; the mass above a cut by the
-  smaller of Chernoff and the stored values plus ``err``; both bounds go to the +∞ atom. Optimistic — cut mass is
-  dropped.
+* Truncation, in whole blocks of CUT_BLOCK points: pessimistic — the mass cut on either side is bounded by the
+  smaller of Chernoff (P(L ≤ a) ≤ M(θ)e^{−θa}, θ < 0, and P(L ≥ b) ≤ M(θ)e^{−θb}, θ > 0, with M an upper bound on the
+  exact moment generating function tracked from the single steps) and the blocks' stored values plus ``err`` (each
+  block's largest value times its size and its largest tilt factor); the bound goes to the +∞ atom. Optimistic —
+  cut mass is dropped.
 * Coarsening (to keep the grid size bounded when T is large): pessimistic by connect-the-dots of the odd points
   onto the even ones (a dominating split); optimistic by the sequential exact merge of
   :mod:`privamp.pld.discretise` (a post-processing).
