@@ -78,15 +78,15 @@ class Mixture:
         terms = [lw + _log_interval(self.family, a_ - m, b_ - m) for m, lw in pairs]
         return _lse(terms)
 
-    def log_cell_masses(self, edges: FloatArray, tails: dict[float, FloatArray]) -> FloatArray:
-        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component mean,
-        shared through ``tails`` (mean → tails at edges − mean) with the other mixture of the pair."""
+    def log_cell_masses(self, edges: FloatArray, tails: dict[tuple[str, float], FloatArray]) -> FloatArray:
+        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component, shared
+        through ``tails`` ((family, mean) → tails at edges − mean) with the other mixture of the pair."""
         terms = []
         for m, lw in zip(self.means, self.log_weights, strict=True):
             z = edges - m
-            if m not in tails:
-                tails[m] = _log_tail(self.family, z)
-            t = tails[m]
+            if (self.family, m) not in tails:
+                tails[self.family, m] = _log_tail(self.family, z)
+            t = tails[self.family, m]
             terms.append(lw + _combine(z[:-1], z[1:], t[:-1], t[1:]))
         return _lse(terms)
 
@@ -178,9 +178,7 @@ class Piece:
     def log_cell_masses(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(log P, log Q) of the x-cells (x_i, x_{i+1}] ∩ (lo, hi] for non-decreasing x (P and Q share tails)."""
         edges = np.maximum.accumulate(np.clip(x, self.lo, self.hi))
-        tails: dict[float, FloatArray] = {}
-        if self.p.family != self.q.family:
-            return self.p.log_cell_masses(edges, tails), self.q.log_cell_masses(edges, {})
+        tails: dict[tuple[str, float], FloatArray] = {}
         return self.p.log_cell_masses(edges, tails), self.q.log_cell_masses(edges, tails)
 
     def log_masses_x(self, x1: FloatArray, x2: FloatArray) -> tuple[FloatArray, FloatArray]:

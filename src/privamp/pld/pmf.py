@@ -210,14 +210,12 @@ def _leading(mask: np.ndarray) -> int:
     return mask.size if mask[first_false] else first_false
 
 
-def _block_log_masses(x: TiltedPMF) -> FloatArray:
-    """Upper bounds on the log untilted mass of every block of CUT_BLOCK points: b·max_block(certified v) times the
-    largest e^{log_scale − λℓ} over the block (at one of its ends)."""
-    n, b = x.v.size, CUT_BLOCK
-    nb = -(-n // b)
+def _block_log_masses(x: TiltedPMF, first: FloatArray) -> FloatArray:
+    """Upper bounds on the log untilted mass of every block of CUT_BLOCK points (``first``: the blocks' first losses):
+    b·max_block(certified v) times the largest e^{log_scale − λℓ} over the block (at one of its ends)."""
+    n, b, nb = x.v.size, CUT_BLOCK, first.size
     c = np.zeros(nb * b)
     c[:n] = x.certified()
-    first = (x.offset + np.arange(nb) * b) * x.h
     tilt = np.maximum(-x.lam * first, -x.lam * (first + (b - 1) * x.h))
     with np.errstate(divide="ignore"):
         return np.asarray(np.log(np.max(c.reshape(nb, b), axis=1)) + (math.log(b) + 1e-12) + x.log_scale + tilt)
@@ -230,13 +228,13 @@ def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
     P(L ≤ ℓ) ≤ min_{θ<0} M(θ) e^{−θℓ} and P(L ≥ ℓ) ≤ min_{θ>0} M(θ) e^{−θℓ}, at the blocks' ends.
     """
     n, b = x.v.size, CUT_BLOCK
-    blocks = _block_log_masses(x)
-    nb = blocks.size
+    nb = -(-n // b)
+    first: FloatArray = np.asarray((x.offset + np.arange(nb) * b) * x.h, dtype=np.float64)
+    blocks = _block_log_masses(x, first)
     low = _log_cumsum(blocks)  # bound on the mass of blocks 0..k
     high = _log_cumsum(blocks[::-1])[::-1]  # bound on the mass of blocks k..nb−1
     if x.pessimistic:
         neg, pos = THETAS < 0, THETAS > 0
-        first = (x.offset + np.arange(nb) * b) * x.h
         last = (x.offset + np.minimum(np.arange(nb) * b + b - 1, n - 1)) * x.h
         low = np.minimum(low, np.min(x.log_mgf[neg][:, None] - THETAS[neg][:, None] * last[None, :], axis=0))
         high = np.minimum(high, np.min(x.log_mgf[pos][:, None] - THETAS[pos][:, None] * first[None, :], axis=0))
