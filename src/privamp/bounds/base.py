@@ -19,7 +19,7 @@ from privamp.bounds._numerics import ULP, FloatArray, expm1mx_over_square, log1m
 def _round_up(value: FloatArray, ulps: float) -> FloatArray:
     """``value`` ≥ 0 raised by ``ulps`` units of its last place (relative) and at least to the next float, so that a
     positive quantity that rounds or underflows to 0 is still bounded above."""
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore"):
         raised = np.maximum(value * (1.0 + ulps * ULP), np.nextafter(value, np.inf))
     return np.asarray(np.where(np.isfinite(value), raised, value))
 
@@ -34,7 +34,7 @@ def gaussian_rdp(alpha: ArrayLike, sigma: float) -> FloatArray:
     a = np.asarray(alpha, dtype=np.float64)
     s = float(sigma)
     finite = np.isfinite(a)
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(over="ignore"):
         value = np.where(finite, a, 1.0) / (2.0 * s) / s
     return np.asarray(np.where(finite, _round_up(value, 2.0), np.inf))
 
@@ -46,15 +46,16 @@ def laplace_rdp(alpha: ArrayLike, scale: float) -> FloatArray:
     the logarithm is 1 + [α E((α−1)η) + (α−1) E(−αη)]/(2α−1), E(w) = e^w − 1 − w ≥ 0: a sum of non-negative terms,
     used while (α−1)η ≤ 50, so that large b (η → 0, ε ≈ αη²/2) keeps its digits instead of cancelling to 0.
     Beyond, the overflow-free form [log(α/(2α−1)) + (α−1)/b + log1p(((α−1)/α) e^{−(2α−1)/b})] / (α − 1)
-    (Zhu & Wang 2019, §3.2 of the spec). Rounded up by 8 ulps (and at least to the next float); ε(∞) = 1/b
-    rounded up.
+    (Zhu & Wang 2019, §3.2 of the spec) without its last term: there (2α−1)/b > 100, so the term is below e^{−100},
+    less than half an ulp of the sum of the first two (> 49), and adding it leaves the float sum unchanged. Rounded
+    up by 8 ulps (and at least to the next float); ε(∞) = 1/b rounded up.
     """
     a = np.asarray(alpha, dtype=np.float64)
     b = float(scale)
     eta = 1.0 / b
     finite = np.isfinite(a)
     af = np.where(finite, a, 2.0)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         moderate = (af - 1.0) * eta <= 50.0
         am = np.where(moderate, af, 2.0)
         # excess = η² α (α − 1) F, F = [(α − 1) g((α − 1)η) + α g(−αη)] / (2α − 1), g(w) = E(w)/w²: η² is applied
@@ -64,9 +65,9 @@ def laplace_rdp(alpha: ArrayLike, scale: float) -> FloatArray:
         )
         per_order = (eta * (am * f_)) * eta  # excess / (α − 1)
         excess = per_order * (am - 1.0)
-        ratio = np.where(excess > 0, np.log1p(excess) / np.where(excess > 0, excess, 1.0), 1.0)
+        ratio = np.where(excess > 0, np.log1p(excess) / excess, 1.0)
         eps_moderate = per_order * ratio
-        num_large = np.log(af / (2 * af - 1)) + (af - 1) * eta + np.log1p((af - 1) / af * np.exp(-(2 * af - 1) * eta))
+        num_large = np.log(af / (2 * af - 1)) + (af - 1) * eta
         eps = np.where(moderate, eps_moderate, num_large / (af - 1))
     value = _round_up(np.maximum(eps, 0.0), 8.0)
     eta_up = float(np.nextafter(eta, np.inf))  # 1/b rounded up: the exact ε(∞) = 1/b bounds every order
