@@ -50,9 +50,8 @@ _ZOOM_ROUNDS = 2
 #: relative gap below the best score at which the search ends, and the points per round of the model's minimisation.
 _MODEL_POINTS = 6
 _MODEL_ROUNDS = 4
-#: The model is used where the best grid order's neighbours are at most _MODEL_WIDTH apart (the fractional part of the
-#: grid, and the orders below it); between integer orders the fixed zoom's batches are as few and, scored once, serve
-#: later queries whose best grid order is the same (a new δ near the last one) at no cost.
+#: The model is used where the best scored order's neighbours are at most _MODEL_WIDTH apart (the fractional part of the
+#: grid, the orders below it, and between integer orders after a first round of the fixed zoom).
 _MODEL_WIDTH = 0.25
 _GAP = 1e-11
 _BALANCE = 4.0
@@ -231,10 +230,13 @@ class RdpRoute:
     def _grid_scores(self, grid: FloatArray, score: Score) -> tuple[list[float], list[float]]:
         """The grid orders scored and their scores: with ``refine``, the integer orders of the grid first (cheap: a
         binomial sum where other orders need a quadrature; those above :data:`START_ORDER`, whose sums are the longest,
-        only if the best of the others is the last of them), then every grid order between the two integer neighbours
-        of the best one; without, the whole grid. On a unimodal score — the conversion of the composed curves met in
-        practice — both find the same grid optimum; elsewhere the staged search may stop at a local optimum, whose ε
-        is certified all the same."""
+        only if the best of the others is the last of them), then, in one batch, every grid order between the two
+        integer neighbours of the best one — where the grid has such orders on both sides of it (otherwise the
+        continuous zoom between the neighbours, which follows, scores the span more finely) — together with
+        :data:`LOW_ORDERS` where the best integer order is the first one (the optimum may lie below the grid); without
+        ``refine``, the whole grid. On a unimodal score — the conversion of the composed curves met in practice — both
+        find the same optimum; elsewhere the staged search may stop at a local optimum, whose ε is certified all the
+        same."""
         coarse = np.flatnonzero(grid == np.floor(grid))
         if not self.refine or coarse.size < 3:
             return grid.tolist(), score(grid).tolist()
@@ -251,10 +253,16 @@ class RdpRoute:
         hi = coarse[k + 1] if k + 1 < coarse.size else grid.size - 1
         span = np.arange(lo, hi + 1)
         inner = span[grid[span] != np.floor(grid[span])]  # every integer order in the span is already scored
-        picked = np.concatenate([coarse, inner])
-        values = np.concatenate([coarse_scores, score(grid[inner])]) if inner.size else coarse_scores
+        best = grid[coarse[k]]
+        if not (np.any(grid[inner] < best) and np.any(grid[inner] > best)):
+            inner = inner[:0]
+        extra = np.array([a for a in LOW_ORDERS if a < grid[0]]) if k == 0 and inner.size else np.array([])
+        picked = np.concatenate([grid[coarse], grid[inner], extra])
+        values = coarse_scores
+        if inner.size:
+            values = np.concatenate([coarse_scores, score(np.concatenate([grid[inner], extra]))])
         order = np.argsort(picked)
-        return grid[picked[order]].tolist(), values[order].tolist()
+        return picked[order].tolist(), values[order].tolist()
 
     def _grid_minimize(self, score: Score, ceiling: float, floor: float = -math.inf) -> Optimum:
         """Minimise ``score`` over real orders: grid, edge extension, then continuous zooming.
@@ -276,7 +284,7 @@ class RdpRoute:
                 scores.append(v)
                 if v >= scores[-2] or v >= ceiling:
                     break
-        elif i == 0 and self.refine:
+        elif i == 0 and self.refine and points[0] >= grid[0]:  # (the staged search may have scored them)
             low = np.array([x for x in LOW_ORDERS if x < grid[0]])
             if low.size:
                 points = [*low.tolist(), *points]
@@ -295,19 +303,22 @@ def _refine(score: Score, pts: FloatArray, scs: FloatArray, j: int) -> tuple[flo
     """The order minimising ``score`` between the neighbours of ``pts[j]`` (the best of the scored orders ``pts``) and
     its score.
 
-    Model rounds first: the polynomial through the :data:`_MODEL_POINTS` scored orders nearest the best one locates the
+    Model rounds: the polynomial through the :data:`_MODEL_POINTS` scored orders nearest the best one locates the
     minimum (to ~1e-5 from orders 0.1 apart, on the exact curves met in practice) and three orders around it are
     scored, as far apart as the polynomial through one order fewer disagrees (at least far enough for the score
     differences to be resolved). The search ends once the parabola through the best order and its two neighbours lies
     less than :data:`_GAP` (relative) below it: a batch of three orders usually suffices, where the fixed zoom needs
-    two batches of :data:`_ZOOM_POINTS` and ends farther from the minimum. Where the model fails (a kink of a pointwise
-    minimum of several bounds or of a curve interpolated between integer orders: a round that scores nothing lower; no
-    curvature) or does not settle in :data:`_MODEL_ROUNDS` rounds, and where the best order's neighbours are more than
-    :data:`_MODEL_WIDTH` apart (integer orders of the grid), the fixed zoom follows (:func:`_zoom`: a superset of the
-    orders the search scored without the model). Every score is a certified value at its order: the minimum is
-    certified whatever the search."""
+    two batches of :data:`_ZOOM_POINTS` and ends farther from the minimum. Where the best order's neighbours are more
+    than :data:`_MODEL_WIDTH` apart (integer orders of the grid), the fixed zoom's first round comes first and brings
+    them within the model's reach. Where the model fails (a kink of a pointwise minimum of several bounds or of a curve
+    interpolated between integer orders: a round that scores nothing lower; no curvature) or does not settle in
+    :data:`_MODEL_ROUNDS` rounds, the whole fixed zoom follows (:func:`_zoom`: a superset of the orders the search
+    scored without the model; a round scored before is composed once, its orders come from the composition's cache).
+    Every score is a certified value at its order: the minimum is certified whatever the search."""
     xs, ys = pts, scs
-    modelled = pts[min(j + 1, pts.size - 1)] - pts[max(j - 1, 0)] <= _MODEL_WIDTH
+    if not _within_model(xs, ys):
+        xs, ys = _zoom(score, pts, scs, j, xs, ys, rounds=1)
+    modelled = _within_model(xs, ys)
     settled = modelled and _settled(xs, ys)
     for _ in range(_MODEL_ROUNDS if modelled else 0):
         if settled:
@@ -325,6 +336,12 @@ def _refine(score: Score, pts: FloatArray, scs: FloatArray, j: int) -> tuple[flo
         xs, ys = _zoom(score, pts, scs, j, xs, ys)
     k = int(np.argmin(ys))
     return float(xs[k]), float(ys[k])
+
+
+def _within_model(xs: FloatArray, ys: FloatArray) -> bool:
+    """Whether the best scored order's neighbours are at most :data:`_MODEL_WIDTH` apart."""
+    k = int(np.argmin(ys))
+    return bool(xs[min(k + 1, xs.size - 1)] - xs[max(k - 1, 0)] <= _MODEL_WIDTH)
 
 
 def _merge(xs: FloatArray, ys: FloatArray, trial: FloatArray, values: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -410,14 +427,20 @@ def _polynomial_argmin(x: FloatArray, y: FloatArray, lo: float, hi: float) -> fl
 
 
 def _zoom(
-    score: Score, pts: FloatArray, scs: FloatArray, j: int, xs: FloatArray, ys: FloatArray
+    score: Score,
+    pts: FloatArray,
+    scs: FloatArray,
+    j: int,
+    xs: FloatArray,
+    ys: FloatArray,
+    rounds: int | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """``xs``, ``ys`` with the fixed zoom's orders and scores added: :data:`_ZOOM_ROUNDS` rounds of
+    """``xs``, ``ys`` with the fixed zoom's orders and scores added: ``rounds`` (default :data:`_ZOOM_ROUNDS`) rounds of
     :data:`_ZOOM_POINTS` equally spaced orders, the first between the neighbours of ``pts[j]``, each next one around
     the best order of the zoom so far."""
     best_alpha, best_value = float(pts[j]), float(scs[j])
     lo, hi = pts[max(j - 1, 0)], pts[min(j + 1, pts.size - 1)]
-    for _ in range(_ZOOM_ROUNDS):
+    for _ in range(_ZOOM_ROUNDS if rounds is None else rounds):
         if hi <= lo:
             break
         trial = np.linspace(lo, hi, _ZOOM_POINTS)
