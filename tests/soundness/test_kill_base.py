@@ -101,3 +101,18 @@ def test_laplace_where_the_excess_underflows() -> None:
         inner = a / (2 * a - 1) * mp.exp((a - 1) * eta) + (a - 1) / (2 * a - 1) * mp.exp(-a * eta)
         exact = mp.log(inner) / (a - 1)
         assert exact <= got <= exact + mp.mpf(2) ** -1072, (got, exact)
+
+
+def test_laplace_above_the_closed_form_near_its_branch_switch() -> None:
+    """b from 1/49 to 1/26 (η = 1/b > 25) and α from 1.001: the moderate form must be used while (α − 1)η ≤ 50; the
+    large-η form drops log1p(((α − 1)/α)e^{−(2α−1)η}), up to e^{−26} here, which only (α − 1)η > 50 makes
+    negligible. Every value is above Mironov 2017's closed form at 60 digits and within 1e-13 of it."""
+    alphas = [1.001, 1.01, 1.5, 2.0, 3.0, 1.04, 2.9, 50 / 49 + 1]
+    for eta in (26.0, 30.0, 40.0, 49.0):
+        got = laplace_rdp(alphas, 1 / eta)
+        with mp.workdps(60):
+            for alpha, g in zip(alphas, got.tolist(), strict=True):
+                a, e = mp.mpf(alpha), 1 / mp.mpf(1 / eta)
+                inner = a / (2 * a - 1) * mp.exp((a - 1) * e) + (a - 1) / (2 * a - 1) * mp.exp(-a * e)
+                exact = mp.log(inner) / (a - 1)
+                assert exact <= mp.mpf(g) <= exact * (1 + mp.mpf("1e-13")), (alpha, eta, g, exact)
