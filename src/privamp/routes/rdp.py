@@ -53,7 +53,7 @@ _MODEL_ROUNDS = 4
 #: The model is used where the best scored order's neighbours are at most _MODEL_WIDTH apart (the fractional part of the
 #: grid, the orders below it, and between integer orders after a first round of the fixed zoom).
 _MODEL_WIDTH = 0.25
-_GAP = 1e-11
+_GAP = 1e-10
 _BALANCE = 4.0
 _ARGMIN_POINTS = 101
 #: Analytical search: first upper end of the integer search, doubled while the objective still decreases there.
