@@ -68,11 +68,13 @@ def closed_form(alpha: int, rate: float, eps: dict[int, mp.mpf], tau: int, two_s
 
         total = (1 - g) ** alpha * (1 - c * mp.exp(-e)) + c * mp.exp(-e) * (1 - g + g * mp.exp(e)) ** alpha
         total -= c * mp.fsum(
-            b(ell) * (mp.exp((ell - 1) * e) - mp.exp((ell - 1) * eps[ell])) for ell in range(3 if general else 2, tau + 1)
+            b(ell) * (mp.exp((ell - 1) * e) - mp.exp((ell - 1) * eps[ell]))
+            for ell in range(3 if general else 2, tau + 1)
         )
         if two_sided:
             total += c * mp.fsum(
-                b(ell) * (mp.exp((ell - 1) * eps[ell]) - mp.exp((ell - 1) * e)) for ell in range(alpha - tau + 1, alpha + 1)
+                b(ell) * (mp.exp((ell - 1) * eps[ell]) - mp.exp((ell - 1) * e))
+                for ell in range(alpha - tau + 1, alpha + 1)
             )
         if general:
             total += -2 * g * alpha * (1 - g) ** (alpha - 1) + b(2) * (mp.exp(eps[2]) - 3 * mp.exp(e))
@@ -80,8 +82,8 @@ def closed_form(alpha: int, rate: float, eps: dict[int, mp.mpf], tau: int, two_s
 
 
 def tau_reference(alpha: int, rate: float, eps: dict[int, mp.mpf], tau: int, two_sided: bool, general: bool) -> mp.mpf:
-    """The closed form where it is defined (two-sided: α ≥ 2τ), else the exact T6 / T5 the approximation reduces to."""
-    if two_sided and alpha < 2 * tau:
+    """The closed form, or for two-sided α ≤ 2τ + 1 the T6 / T5 it equals (spec §2.5: undefined below 2τ)."""
+    if two_sided and alpha <= 2 * tau + 1:
         return printed_sum(alpha, rate, eps, general)
     return closed_form(alpha, rate, eps, tau, two_sided, general)
 
@@ -92,7 +94,7 @@ def above(got: float, ref: mp.mpf, rtol: float = 1e-12) -> bool:
         return bool(ref <= mp.mpf(float(got)) <= ref * (1 + mp.mpf(rtol)))
 
 
-# ------------------------------------------------------------------------------------------------- τ-term approximations
+# ----------------------------------------------------------------------------------------------- τ-term approximations
 
 VARIANTS = [("two-sided", False), ("one-sided", False), ("two-sided", True), ("one-sided", True)]
 
@@ -164,15 +166,25 @@ def test_tau_term_evaluates_the_base_curve_where_it_needs_to(
 
 @pytest.mark.parametrize(
     ("sigma", "rate"),
-    [(1.0, 1e-100), (3.0, 1e-100), (1.0, 1e-60), (1e100, 0.01), (1e100, 0.5), (1e10, 1e-50)],
+    [
+        (1.0, 1e-100),
+        (3.0, 1e-100),
+        (1.0, 1e-60),
+        (1e100, 0.01),
+        (1e100, 0.5),
+        (1e10, 1e-50),
+        # where the float evaluation happens to fall furthest below the exact value (found by a scan of γ = 10^-k)
+        (1.0, 9.999999999998691e-145),
+        (0.7, 1.5848931924610203e-76),
+    ],
 )
 def test_upper_bounds_stay_above_where_the_rounding_margin_is_largest(sigma: float, rate: float) -> None:
-    """|log γ| = 230 (γ = 1e-100) or ε(ℓ) = ℓ/(2σ²) = 1e-200 (σ = 1e100): every term of the sum is computed from
+    """|log γ| ≥ 138 (γ ≤ 1e-60) or ε(ℓ) = ℓ/(2σ²) = 1e-200 (σ = 1e100): every term of the sum is computed from
     quantities of size several hundred, whose rounding the margin must cover; T6, T5 and the τ-term forms are above
-    the printed formulas (40-digit-plus references), within 1e-11."""
+    the printed formulas (500-digit references), within 1e-11."""
     curve = gauss(sigma)
     eps = eps_table(curve, 20)
-    for alpha in (2, 3, 8, 20):
+    for alpha in (2, 3, 6, 8, 20):
         assert above(poisson_rdp_tight_integer([alpha], rate, curve)[0], printed_sum(alpha, rate, eps, False), 1e-11)
         assert above(poisson_rdp_general_integer([alpha], rate, curve)[0], printed_sum(alpha, rate, eps, True), 1e-11)
         for variant, general in VARIANTS:
@@ -245,7 +257,7 @@ def test_rate_zero_is_zero_and_rate_one_the_base_mechanism(call: Callable[[float
     assert one[3] == math.inf
 
 
-# ------------------------------------------------------------------------------------------------- below the normal range
+# ---------------------------------------------------------------------------------------------- below the normal range
 
 
 @pytest.mark.parametrize(("sigma", "rate"), [(1.0, 1e-300), (1.0, 1e-160), (1.0, 10**-156.3), (0.5, 10**-155.5)])
@@ -287,13 +299,13 @@ def test_pure_dp_cap_below_the_normal_range() -> None:
 
 
 def test_zero_base_rdp_gives_exactly_zero() -> None:
-    """ε(ℓ) = 0 (a mechanism that reveals nothing): S − 1 = 0 exactly and every bound is 0, not the normal-range
-    floor of the positive case."""
+    """ε(ℓ) = 0 (a mechanism that reveals nothing): S − 1 = 0 exactly in T6 and its τ-term forms, which are 0, not the
+    normal-range floor of the positive case (T5 keeps its factor 3: log(1 + 2Σ_{ℓ≥3} b_ℓ)/(α − 1) > 0)."""
     curve: Curve = lambda n: np.zeros(np.shape(n))  # noqa: E731
     orders = [2, 3, 7]
+    assert poisson_rdp_general_integer([2], 0.3, curve)[0] == 0.0
     for got in (
         poisson_rdp_tight_integer(orders, 0.3, curve),
-        poisson_rdp_general_integer(orders, 0.3, curve),
         poisson_rdp_tight([1.5, 3.0, 7.5], 0.3, curve, 0.0),
         poisson_rdp_tau_term(orders, 0.3, curve, 1),
         poisson_rdp_lower(orders, 0.3, curve),

@@ -50,6 +50,20 @@ from privamp.validation import (
 )
 
 _LOG3 = math.log(3.0)
+_TINY_NORMAL = float(np.finfo(np.float64).tiny)
+
+
+def _normal_range(value: FloatArray, log_excess: FloatArray, rounding: int) -> FloatArray:
+    """ε' outside the subnormal range, where a float has no relative accuracy (the exact ε' at γ = 1e-300 is of order
+    1e-600: it evaluates to 0, and just above it to a subnormal up to an ulp of 4.9e-324 below the exact value).
+
+    An upper bound (``rounding`` > 0) below the smallest normal float becomes that float where the exact excess
+    S − 1 is positive (``log_excess`` > −inf); any other evaluation (nearest, lower bound) becomes 0 there.
+    """
+    below = value < _TINY_NORMAL
+    if rounding > 0:
+        return np.asarray(np.where(below & (log_excess > -np.inf), _TINY_NORMAL, value))
+    return np.asarray(np.where(below, 0.0, value))
 
 
 def _log_weights(ell: IntArray, eps: FloatArray, general: bool) -> tuple[FloatArray, FloatArray]:
@@ -59,7 +73,7 @@ def _log_weights(ell: IntArray, eps: FloatArray, general: bool) -> tuple[FloatAr
     which moves log(e^K − 1) by at most ULP·K·e^K/(e^K − 1) ≤ ULP·(K + 1).
     """
     log_c = np.where(ell >= 3, _LOG3, 0.0) if general else np.zeros(ell.shape)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore"):
         k = (ell - 1) * eps + log_c
         log_w = log_expm1(k)
         magnitude = np.abs(k) + np.abs(log_w) + 1.0
@@ -78,12 +92,11 @@ def binomial_sum_rdp(
     ell = np.arange(2, eps.size + 2, dtype=np.int64)
     log_w, magnitude = _log_weights(ell, eps, general)
     log_gamma = math.log(gamma)
-    with np.errstate(invalid="ignore"):
-        log_terms = log_w + ell * log_gamma
+    log_terms = log_w + ell * log_gamma
     s = log_binomial_sum(
         orders, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=rounding
     )
-    return rdp_from_log_excess(orders, s, rounding)
+    return _normal_range(rdp_from_log_excess(orders, s, rounding), s, rounding)
 
 
 def _integer_bound(orders: ArrayLike, rate: object, base_rdp: BaseRdp, general: bool, rounding: int = 1) -> FloatArray:
@@ -94,7 +107,7 @@ def _integer_bound(orders: ArrayLike, rate: object, base_rdp: BaseRdp, general: 
     max_order = int(alphas.max())
     eps = evaluate_base_rdp(base_rdp, np.arange(2, max_order + 1, dtype=np.int64))
     if gamma == 1.0:
-        return np.asarray(eps[alphas - 2], dtype=np.float64)
+        return eps[alphas - 2]
     return binomial_sum_rdp(alphas, gamma, eps, general=general, rounding=rounding)
 
 
@@ -146,13 +159,18 @@ def poisson_amplified_pure_dp(rate: float, eps_inf: float) -> float:
 def _real_order_upper(
     alphas: ArrayLike, rate: object, eps_inf: object, integer_bound: Callable[[IntArray], FloatArray]
 ) -> FloatArray:
-    """Integer bound → real orders: cap by Lemma 4 (spec §2.7), then K-chord interpolation (spec §2.8); α = ∞ → cap."""
+    """Integer bound → real orders: cap by Lemma 4 (spec §2.7), then K-chord interpolation (spec §2.8); α = ∞ → cap.
+
+    A cap below the smallest normal float (γ = ε∞ = 1e-300: exact 1e-600, evaluated as 0) is raised to it, as the
+    integer bounds are (:func:`_normal_range`), unless ε∞ = 0 (the exact value is then 0).
+    """
     a = check_orders(alphas)
     gamma = check_probability("rate", rate)
-    cap = poisson_amplified_pure_dp(gamma, check_eps_inf(eps_inf))
+    eps = check_eps_inf(eps_inf)
+    cap = poisson_amplified_pure_dp(gamma, eps)
     if gamma == 0.0:
         return np.zeros(a.shape)
-    return real_order_upper(a, integer_bound, cap)
+    return real_order_upper(a, integer_bound, max(cap, _TINY_NORMAL) if eps > 0.0 else cap)
 
 
 def poisson_rdp_tight(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
@@ -209,6 +227,8 @@ def poisson_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf
     cap = poisson_amplified_pure_dp(gamma, check_eps_inf(eps_inf))
     if gamma == 0.0:
         return np.zeros(a.shape)
+    # below the normal range the rounded-up cap may exceed the exact value (1e-600 at γ = ε∞ = 1e-300) by an ulp
+    cap = cap if cap >= _TINY_NORMAL else 0.0
     return real_order_lower(a, lambda n: _integer_bound(n, gamma, base_rdp, general=False, rounding=0), cap)
 
 
@@ -229,9 +249,9 @@ def _tau_integer(
     needed = np.unique(np.concatenate(parts))
     eps_needed = evaluate_base_rdp(base_rdp, needed)
     if gamma == 1.0:
-        return np.asarray(eps_needed[np.searchsorted(needed, orders)], dtype=np.float64)
+        return eps_needed[np.searchsorted(needed, orders)]
     log_gamma = math.log(gamma)
-    sort = np.argsort(orders, kind="stable")
+    sort = np.argsort(orders)
     sorted_orders = orders[sort]
     out = np.empty(orders.size)
     for sl in order_blocks(sorted_orders):
@@ -243,12 +263,9 @@ def _tau_integer(
             keep = keep | (ell[None, :] >= alpha[:, None] - tau + 1)
         ell_eff = np.where(keep & (ell[None, :] <= alpha[:, None]), ell[None, :], e_order[rows][:, None])
         log_w, magnitude = _log_weights(ell[None, :], eps_needed[np.searchsorted(needed, ell_eff)], general)
-        with np.errstate(invalid="ignore"):
-            log_terms = log_w + ell * log_gamma
-        s = log_binomial_sum(
-            alpha, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=1
-        )
-        out[rows] = rdp_from_log_excess(alpha, s, 1)
+        log_terms = log_w + ell * log_gamma
+        s = log_binomial_sum(alpha, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=1)
+        out[rows] = _normal_range(rdp_from_log_excess(alpha, s, 1), s, 1)
     return out
 
 
@@ -283,8 +300,7 @@ def poisson_rdp_tau_term(
     tau_ = check_int("tau", tau, minimum=2 if general else 1)
     two_sided = variant == "two-sided"
 
-    def integer_bound(n: IntArray) -> FloatArray:
-        return _tau_integer(np.asarray(n, dtype=np.int64), gamma, base_rdp, tau_, two_sided, general)
-
     gamma = check_probability("rate", rate)
-    return _real_order_upper(alphas, gamma, eps_inf, integer_bound)
+    return _real_order_upper(
+        alphas, gamma, eps_inf, lambda n: _tau_integer(n, gamma, base_rdp, tau_, two_sided, general)
+    )
