@@ -210,13 +210,15 @@ def log_power_excess(log_abs_u: ArrayLike, sign_u: ArrayLike, log1p_u: ArrayLike
         big_l_lin = np.where(lin, l1p, 0.0)
         d = al - 1.0
         excess = d * one_plus_u_log1p_minus_u(u_lin, big_l_lin) + (1.0 + u_lin) * expm1mx(d * big_l_lin)
-        log_lin = np.log(np.maximum(excess, 0.0))
-        big_l = np.where(linear, 1.0, l1p)
-        t = np.log(al - (al - 1.0) * np.exp(-big_l)) - (al - 1.0) * big_l
-        log_big = np.where(linear, 0.0, w) + log1mexp(np.minimum(t, 0.0))
-        u_tiny = np.where(tiny, sgn * np.exp(lau), 0.0)
-        log_tiny = np.log(al * (al - 1.0) / 2.0) + 2.0 * lau + np.log1p((al - 2.0) * u_tiny / 3.0)
-    return np.asarray(np.where(tiny, log_tiny, np.where(linear, log_lin, log_big)))
+        out = np.log(np.maximum(excess, 0.0))
+        if not linear.all():  # (the other forms are computed only where some element needs them)
+            big_l = np.where(linear, 1.0, l1p)
+            t = np.log(al - (al - 1.0) * np.exp(-big_l)) - (al - 1.0) * big_l
+            out = np.where(linear, out, np.where(linear, 0.0, w) + log1mexp(np.minimum(t, 0.0)))
+        if tiny.any():
+            u_tiny = np.where(tiny, sgn * np.exp(lau), 0.0)
+            out = np.where(tiny, np.log(al * (al - 1.0) / 2.0) + 2.0 * lau + np.log1p((al - 2.0) * u_tiny / 3.0), out)
+    return np.asarray(out)
 
 
 def interpolate_integer_orders(
