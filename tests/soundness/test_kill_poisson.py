@@ -298,16 +298,27 @@ def test_pure_dp_cap_below_the_normal_range() -> None:
     assert np.all(poisson_rdp_lower(alphas, rate, curve, 1.0 / b) == 0.0)
 
 
+def test_lower_bound_at_infinity_below_the_normal_range() -> None:
+    """γ = 3e-305, ε∞ = 1e-12 (Laplace b = 1e12): the rounded-up Lemma-4 value is the subnormal 3e-317, 6.6e-8
+    relative above the exact D_∞ = log(1 + γ(e^{ε∞} − 1)); the lower bound at α = ∞ must not exceed the exact value."""
+    rate, b = 3e-305, 1e12
+    got = poisson_rdp_lower([math.inf], rate, lambda n: laplace_rdp(n, b), 1.0 / b)[0]
+    with mp.workdps(60):
+        assert mp.mpf(float(got)) <= mp.log1p(mp.mpf(rate) * mp.expm1(1 / mp.mpf(b)))
+
+
 def test_zero_base_rdp_gives_exactly_zero() -> None:
-    """ε(ℓ) = 0 (a mechanism that reveals nothing): S − 1 = 0 exactly in T6 and its τ-term forms, which are 0, not the
-    normal-range floor of the positive case (T5 keeps its factor 3: log(1 + 2Σ_{ℓ≥3} b_ℓ)/(α − 1) > 0)."""
+    """ε(ℓ) = 0 = ε∞ (a mechanism that reveals nothing): S − 1 = 0 exactly in T6 and its τ-term forms, and the Lemma-4
+    cap is 0, so every bound is 0 (α = ∞ included), not the normal-range floor of the positive case (T5 keeps its
+    factor 3: log(1 + 2Σ_{ℓ≥3} b_ℓ)/(α − 1) > 0, but at α ≤ 2 and α = ∞ it is 0 too)."""
     curve: Curve = lambda n: np.zeros(np.shape(n))  # noqa: E731
     orders = [2, 3, 7]
     assert poisson_rdp_general_integer([2], 0.3, curve)[0] == 0.0
     for got in (
         poisson_rdp_tight_integer(orders, 0.3, curve),
-        poisson_rdp_tight([1.5, 3.0, 7.5], 0.3, curve, 0.0),
-        poisson_rdp_tau_term(orders, 0.3, curve, 1),
+        poisson_rdp_tight([1.5, 3.0, 7.5, math.inf], 0.3, curve, 0.0),
+        poisson_rdp_general([2.0, math.inf], 0.3, curve, 0.0),
+        poisson_rdp_tau_term([3.5, 7.0, math.inf], 0.3, curve, 1, eps_inf=0.0),
         poisson_rdp_lower(orders, 0.3, curve),
     ):
         assert np.all(got == 0.0)

@@ -14,6 +14,8 @@ b_ℓ = C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} the Binomial(α, γ) weights. Th
 
 whose terms are all non-negative, so that tiny sampling rates (S = 1 + O(γ²)) keep full relative
 accuracy and nothing overflows (log space throughout; :func:`privamp.bounds._numerics.log_binomial_sum`).
+Only below the normal float range (ε' < 2.2e-308, e.g. 1e-600 at γ = 1e-300) is a value not representable to
+relative accuracy: an upper bound there is the smallest normal float, a lower bound 0.
 
 Caveat from spec §2.9: the supplement's proof of inequality (7) applies Jensen's inequality to a
 possibly negative numerator, a gap for odd α. The final theorems were not contradicted numerically
@@ -87,7 +89,8 @@ def binomial_sum_rdp(
 
     The S − 1 form of spec §4.2: softplus(log Σ_{ℓ=2}^{α} C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1))/(α − 1),
     by :func:`privamp.bounds._numerics.log_binomial_sum`, rounded up (``rounding=1``, an upper bound on the exact
-    formula at every order, margin growing with α) or down (``rounding=-1``, for the lower bound of Thm 6).
+    formula at every order, margin growing with α) or down (``rounding=-1``, for the lower bound of Thm 6); values
+    below the smallest normal float are raised to it (upper) or set to 0 (otherwise), :func:`_normal_range`.
     """
     ell = np.arange(2, eps.size + 2, dtype=np.int64)
     log_w, magnitude = _log_weights(ell, eps, general)
