@@ -170,10 +170,12 @@ class Registry:
 
     def __init__(self) -> None:
         self._bounds: list[Bound] = []
+        self._applicable: dict[SubsampledMechanism, list[Bound]] = {}
 
     def register(self, bound: Bound) -> Bound:
         """Add ``bound``; returns it."""
         self._bounds.append(bound)
+        self._applicable.clear()
         return bound
 
     def all(self) -> list[Bound]:
@@ -181,15 +183,21 @@ class Registry:
         return list(self._bounds)
 
     def bounds_for(self, event: SubsampledMechanism) -> list[Bound]:
-        """Every registered bound that applies to ``event``, in registration order."""
-        return [
-            b
-            for b in self._bounds
-            if isinstance(event.sampling, b.sampling)
-            and b.neighboring is event.neighboring
-            and (b.scale is Scale.NOISE_MULTIPLIER or event.mechanism.supports_relation(Neighboring(b.scale.value)))
-            and b.applies(event)
-        ]
+        """Every registered bound that applies to ``event``, in registration order (remembered per event: every curve
+        request of a search asks again)."""
+        found = self._applicable.get(event)
+        if found is None:
+            if len(self._applicable) >= 4096:  # (a long calibration asks about many events: bounded memory)
+                self._applicable.clear()
+            found = self._applicable[event] = [
+                b
+                for b in self._bounds
+                if isinstance(event.sampling, b.sampling)
+                and b.neighboring is event.neighboring
+                and (b.scale is Scale.NOISE_MULTIPLIER or event.mechanism.supports_relation(Neighboring(b.scale.value)))
+                and b.applies(event)
+            ]
+        return list(found)
 
     def get(self, event: SubsampledMechanism, name: str) -> Bound:
         """The bound called ``name`` for ``event``; a clear error lists the available names otherwise."""
