@@ -225,6 +225,11 @@ class Registry:
         exact = [b for b in wanted if b.lower is not None and b.is_guarantee(allow_numerical)]
         return exact if exact else wanted
 
+    def curve_bounds(self, event: SubsampledMechanism, bound: str, *, allow_numerical: bool = False) -> list[Bound]:
+        """The bounds :meth:`curve` combines for ``event`` under ``bound`` (a clear error where there are none)."""
+        check_name("bound", bound)
+        return self.chosen(event, bound, allow_numerical)
+
     def curve(
         self,
         event: SubsampledMechanism,

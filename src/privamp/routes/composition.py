@@ -87,6 +87,12 @@ class Composition:
             hit = self._cache[key] = ComposedCurve(values, names)
         return hit
 
+    def require(self, curve: str, allow_numerical: bool) -> None:
+        """Raise :class:`UnsupportedError` when some distinct step has no curve ``curve`` (what :meth:`rdp` would raise,
+        without evaluating anything)."""
+        for event, _ in self.entries:
+            REGISTRY.curve_bounds(event, curve, allow_numerical=allow_numerical)
+
     def sources_at(self, alpha: float, curve: str, allow_numerical: bool) -> tuple[str, ...]:
         """For each distinct step, the bound chosen at ``alpha`` (composed there, if need be)."""
         known = self._points.get((curve, allow_numerical), {})

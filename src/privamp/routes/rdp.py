@@ -107,7 +107,7 @@ class RdpRoute:
     # ---------------------------------------------------------------------------------------- the interface
     def unsupported(self, comp: Composition) -> str | None:
         try:
-            self._curve(comp, np.array([2.0]), self.curve)
+            comp.require(self.curve, self.allow_numerical)
         except UnsupportedError as exc:
             return str(exc)
         return None
