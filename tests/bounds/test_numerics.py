@@ -103,6 +103,18 @@ def test_interpolate_integer_orders_infinite() -> None:
     assert got[0] == 1.0 and np.isinf(got[1]) and np.isinf(got[2])
 
 
+def test_real_order_forms_at_the_top_of_the_float_range() -> None:
+    """Chords past the float range: the upper form gives +inf (an upper bound), the lower one keeps its finite
+    monotone value 1e308 (an overflowed secant proves nothing), and neither warns (pytest makes warnings errors)."""
+
+    def huge(orders: np.ndarray) -> np.ndarray:
+        return np.full(orders.shape, 1e308)
+
+    alphas = np.array([2.5, 3.7, 10.5])
+    assert np.all(np.isposinf(nx.interpolate_integer_orders(alphas[1:], huge)))
+    assert np.all(nx.real_order_lower(alphas, huge, math.inf, huge) == 1e308)
+
+
 def mp_log_gaussian_moment(k: int, sigma: float) -> mp.mpf:
     """log Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{ℓ(ℓ−1)/(2σ²)}, with digits for the cancellation: Σ|terms| ≤ 2^k e^{ck(k−1)} and
     M_k ≥ M_2^{k/2} (Lyapunov), M_2 = e^{2c} − 1 ≥ 2c."""

@@ -251,7 +251,7 @@ def interpolate_integer_orders(
         dtype=np.float64,
     )
     b_at = np.array([lookup.get(n, 0.0) for n in lo_i.tolist()], dtype=np.float64)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # a chord beyond the float range is +inf: still an upper bound
         k = (1 - theta) * k_lo + theta * lo * b_hi
         k = np.where(np.isinf(b_hi) | np.isinf(k_lo), np.inf, k)
         return np.asarray(np.where(theta > 0, k / (a - 1), b_at))
@@ -633,11 +633,13 @@ def real_order_lower(
         return np.asarray(np.where(m >= 2, values[idx], 0.0))
 
     l_n = at(low, need_low, n)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         k_n = (n - 1) * l_n
         forward = (1 + theta) * k_n - theta * (n - 2) * at(up, need_up, n - 1)
         backward = (2 - theta) * n * at(low, need_low, n + 1) - (1 - theta) * (n + 1) * at(up, need_up, n + 2)
-        rules = np.stack([l_n, np.where(n >= 2, forward, -np.inf) / (af - 1), backward / (af - 1), np.zeros(af.size)])
+        # a chord that overflowed (or met inf − inf) proves nothing: only finite chords count (an infinite l_n below)
+        chords = np.stack([np.where(n >= 2, forward, -np.inf) / (af - 1), backward / (af - 1)])
+        rules = np.vstack([l_n[None, :], np.where(np.isfinite(chords), chords, -np.inf), np.zeros((1, af.size))])
         best = np.max(np.where(np.isnan(rules), -np.inf, rules), axis=0)
     best = np.where(np.isposinf(l_n), np.inf, best)
     out[finite] = np.minimum(np.where(frac, best, l_n), cap)
