@@ -115,6 +115,20 @@ def test_real_order_forms_at_the_top_of_the_float_range() -> None:
     assert np.all(nx.real_order_lower(alphas, huge, math.inf, huge) == 1e308)
 
 
+@pytest.mark.parametrize(
+    ("x", "rate"), [(1e-300, 1e-300), (1e-300, 1e-12), (1e-320, 0.5), (1e-310, 1e-3), (5.0, 1e-300)]
+)
+@pytest.mark.parametrize("inverse", [False, True])
+def test_log_amplified_rounds_to_the_safe_side_below_the_normal_range(x: float, rate: float, inverse: bool) -> None:
+    """Subnormal results carry no relative accuracy (γ = x = 1e-300: exact 1e-600, evaluated 0): the rounded-up value
+    is still above the 400-digit value and the rounded-down one below it."""
+    with mp.workdps(400):
+        xm, g = mp.mpf(x), mp.mpf(rate)
+        exact = mp.log1p(mp.expm1(xm) / g) if inverse else mp.log1p(g * mp.expm1(xm))
+    assert mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=1))) >= exact
+    assert mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=-1))) <= exact
+
+
 def mp_log_gaussian_moment(k: int, sigma: float) -> mp.mpf:
     """log Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{ℓ(ℓ−1)/(2σ²)}, with digits for the cancellation: Σ|terms| ≤ 2^k e^{ck(k−1)} and
     M_k ≥ M_2^{k/2} (Lyapunov), M_2 = e^{2c} − 1 ≥ 2c."""

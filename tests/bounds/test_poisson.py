@@ -458,7 +458,7 @@ def test_o12_lemma_4(rate: float, eps: float) -> None:
     with mp.workdps(30):
         ref = float(mp.log1p(mp.mpf(rate) * mp.expm1(mp.mpf(eps))))
     assert value == pytest.approx(ref, rel=1e-13, abs=1e-300)
-    assert value <= 2 * rate * eps * (1 + 1e-12)
+    assert value <= max(2 * rate * eps * (1 + 1e-12), np.finfo(np.float64).tiny)  # (subnormal: raised to it)
 
 
 def test_o12_lemma_4_values() -> None:

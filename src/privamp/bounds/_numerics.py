@@ -27,6 +27,9 @@ ULP = float(np.finfo(np.float64).eps)
 """Machine epsilon 2^−52, the spacing of float64 numbers at 1 (twice the unit roundoff)."""
 ROUND = 8.0 * ULP
 """Relative slack used to round a computed quantity toward the safe side."""
+TINY_NORMAL = float(np.finfo(np.float64).tiny)
+"""The smallest normal float 2^−1022: below it a float has no relative accuracy (subnormal), so an upper bound there
+is raised to it and a lower bound set to 0."""
 
 
 _LOG_FACTORIALS = np.zeros(1)
@@ -460,7 +463,8 @@ def log_amplified(x: ArrayLike, rate: ArrayLike, *, inverse: bool = False, round
     relative (expm1, product, log1p, whose condition number is ≤ 1), so the bound moves it by :data:`ROUND` relative;
     elsewhere it is x ± log γ + log1p(∓(1 − γ)e^{−x}/γ…), whose absolute error is at most an ulp of |log γ| plus
     one of the result, so it moves by 2·ULP(|log γ| + |value|) + ULP. The exact inequalities
-    log(1 + γ(e^x − 1)) ≤ x ≤ log(1 + (e^x − 1)/γ) and value ≥ 0 are kept after rounding.
+    log(1 + γ(e^x − 1)) ≤ x ≤ log(1 + (e^x − 1)/γ) and value ≥ 0 are kept after rounding; below the normal float
+    range (:data:`TINY_NORMAL`) a rounded value is moved to the safe side of it.
     """
     x_ = np.asarray(x, dtype=np.float64)
     g = np.asarray(rate, dtype=np.float64)
@@ -485,6 +489,14 @@ def log_amplified(x: ArrayLike, rate: ArrayLike, *, inverse: bool = False, round
             out = out + math.copysign(1.0, rounding) * np.where(np.isfinite(out), err, 0.0)
             out = np.maximum(out, 0.0)
             out = np.maximum(out, x_) if inverse else np.minimum(out, x_)
+            # subnormal results (γ = x = 1e-300: exact 1e-600, evaluated 0) have no relative accuracy: an upper bound
+            # is raised to the smallest normal float (to x itself if x is smaller: the exact value is at most x), a
+            # lower one falls to its exact floor (x for the inverse, 0 otherwise)
+            sub = (out < TINY_NORMAL) & (x_ > 0.0)
+            if rounding > 0:
+                out = np.where(sub, np.maximum(out, TINY_NORMAL if inverse else np.minimum(TINY_NORMAL, x_)), out)
+            else:
+                out = np.where(sub, x_ if inverse else 0.0, out)
     out = np.where(g == 1.0, x_, out)
     return np.asarray(np.where(np.isposinf(x_), np.inf, out))
 

@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp.bounds._numerics import (
+    TINY_NORMAL,
     FloatArray,
     IntArray,
     log_amplified,
@@ -52,7 +53,6 @@ from privamp.validation import (
 )
 
 _LOG3 = math.log(3.0)
-_TINY_NORMAL = float(np.finfo(np.float64).tiny)
 
 
 def _normal_range(value: FloatArray, log_excess: FloatArray, rounding: int) -> FloatArray:
@@ -62,9 +62,9 @@ def _normal_range(value: FloatArray, log_excess: FloatArray, rounding: int) -> F
     An upper bound (``rounding`` > 0) below the smallest normal float becomes that float where the exact excess
     S − 1 is positive (``log_excess`` > −inf); any other evaluation (nearest, lower bound) becomes 0 there.
     """
-    below = value < _TINY_NORMAL
+    below = value < TINY_NORMAL
     if rounding > 0:
-        return np.asarray(np.where(below & (log_excess > -np.inf), _TINY_NORMAL, value))
+        return np.asarray(np.where(below & (log_excess > -np.inf), TINY_NORMAL, value))
     return np.asarray(np.where(below, 0.0, value))
 
 
@@ -164,8 +164,9 @@ def _real_order_upper(
 ) -> FloatArray:
     """Integer bound → real orders: cap by Lemma 4 (spec §2.7), then K-chord interpolation (spec §2.8); α = ∞ → cap.
 
-    A cap below the smallest normal float (γ = ε∞ = 1e-300: exact 1e-600, evaluated as 0) is raised to it, as the
-    integer bounds are (:func:`_normal_range`), unless ε∞ = 0 (the exact value is then 0).
+    A cap below the smallest normal float (γ = ε∞ = 1e-300: exact 1e-600) is that float, as the integer bounds are
+    (:func:`_normal_range`; :func:`privamp.bounds._numerics.log_amplified` rounds up to it), unless ε∞ = 0 (the exact
+    value is then 0).
     """
     a = check_orders(alphas)
     gamma = check_probability("rate", rate)
@@ -173,7 +174,7 @@ def _real_order_upper(
     cap = poisson_amplified_pure_dp(gamma, eps)
     if gamma == 0.0:
         return np.zeros(a.shape)
-    return real_order_upper(a, integer_bound, max(cap, _TINY_NORMAL) if eps > 0.0 else cap)
+    return real_order_upper(a, integer_bound, cap)
 
 
 def poisson_rdp_tight(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: float = math.inf) -> FloatArray:
@@ -231,7 +232,7 @@ def poisson_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf
     if gamma == 0.0:
         return np.zeros(a.shape)
     # below the normal range the rounded-up cap may exceed the exact value (1e-600 at γ = ε∞ = 1e-300) by an ulp
-    cap = cap if cap >= _TINY_NORMAL else 0.0
+    cap = cap if cap > TINY_NORMAL else 0.0
     return real_order_lower(a, lambda n: _integer_bound(n, gamma, base_rdp, general=False, rounding=0), cap)
 
 
