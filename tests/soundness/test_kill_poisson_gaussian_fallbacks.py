@@ -90,3 +90,82 @@ def test_unresolved_quadrature_falls_back_to_the_closed_forms(
     upper, lower = bounds(monkeypatch, first, retry, alpha, rate, sigma)
     assert want <= cap <= upper <= cap * (1 + 1e-14)
     assert floor * (1 - 1e-14) <= lower <= floor <= want
+
+
+def wrap_retry(monkeypatch: pytest.MonkeyPatch, shift: float) -> None:
+    """Make the quadrature report clipped panels, and its retry return log(A − 1) moved by ``shift``."""
+    calls: list[int] = []
+
+    def wrapped(
+        alpha: np.ndarray, gamma: float, sigma: float, *panels: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        log_x, unreliable, size = QUADRATURE(alpha, gamma, sigma, *panels)
+        calls.append(len(panels))
+        if len(calls) > 1:
+            return log_x + shift, unreliable, size
+        return log_x, np.ones_like(unreliable), size
+
+    monkeypatch.setattr(poisson_gaussian, "_gaussian_log_excess", wrapped)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "rate", "sigma", "relative", "accepted"),
+    [
+        # log(A − 1) = 71.2: a retry 0.5e-13 · 71 away agrees (the tolerance is relative to log X)
+        (120.5, 0.99, 10.0, 0.5e-13, True),
+        (120.5, 0.99, 10.0, 2e-13, False),
+        # log(A − 1) = −0.43: the tolerance is 1e-13 absolute (relative to max(|log X|, 1))
+        (1000.5, 0.99999, 1000.0, 0.9e-13, True),
+        (1000.5, 0.99999, 1000.0, 1.5e-13, False),
+    ],
+)
+def test_clipped_panels_agreement_tolerance(
+    monkeypatch: pytest.MonkeyPatch, alpha: float, rate: float, sigma: float, relative: float, accepted: bool
+) -> None:
+    """Clipped panels are accepted for the upper bound where half as many agree to 1e-13 relative to log(A − 1) (at
+    least 1e-13 absolute), else the convexity cap (here 1.2 % and 2e-5 relative above the exact value) is the
+    answer."""
+    want = mp.mpf(REFERENCE[alpha, rate, sigma])
+    log_x = float(mp.log(mp.expm1((mp.mpf(alpha) - 1) * want)))
+    wrap_retry(monkeypatch, relative * max(abs(log_x), 1.0))
+    upper = mp.mpf(float(poisson_gaussian_rdp(np.array([alpha]), rate, sigma)[0]))
+    cap = convexity_cap(alpha, rate, sigma)
+    assert cap > want * (1 + mp.mpf("1e-5"))
+    if accepted:
+        assert want <= upper <= want * (1 + ACCURACY)
+    else:
+        assert want <= cap <= upper <= cap * (1 + 1e-14)
+
+
+@pytest.mark.parametrize(("alpha", "rate", "sigma"), POINTS)
+def test_really_clipped_quadrature_is_not_accepted(
+    monkeypatch: pytest.MonkeyPatch, alpha: float, rate: float, sigma: float
+) -> None:
+    """The quadrature run with 2048 times fewer panels than asked for (4 per interval, then 2 for the retry): its
+    value is off and the retry disagrees, so the upper bound is the convexity cap and the lower the analytic floor,
+    on either side of the exact value."""
+
+    def starved(alpha: np.ndarray, gamma: float, sigma: float, max_panels: int = poisson_gaussian._MAX_PANELS):
+        return QUADRATURE(alpha, gamma, sigma, max_panels // 2048)
+
+    monkeypatch.setattr(poisson_gaussian, "_gaussian_log_excess", starved)
+    want = mp.mpf(REFERENCE[alpha, rate, sigma])
+    cap, floor = convexity_cap(alpha, rate, sigma), analytic_floor(alpha, rate, sigma)
+    upper = mp.mpf(float(poisson_gaussian_rdp(np.array([alpha]), rate, sigma)[0]))
+    lower = mp.mpf(float(poisson_gaussian_rdp_lower(np.array([alpha]), rate, sigma)[0]))
+    assert want <= cap <= upper <= cap * (1 + 1e-14)
+    assert floor * (1 - 1e-14) <= lower <= floor <= want
+
+
+def test_an_integrand_lost_to_underflow_is_not_a_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If every term of the quadrature's sum is −inf in log space (here forced through the Gauss–Legendre weights),
+    log(A − 1) = −inf is no bound: its margin, and so its value, is NaN, and the upper bound is the convexity cap,
+    at a point (α = 40.5, γ = 1e-4, σ = 3) where the analytic floor is 0 and would not catch a zero."""
+    alpha, rate, sigma = 40.5, 1e-4, 3.0
+    monkeypatch.setattr(poisson_gaussian, "_LOG_GL_WEIGHTS", np.full(16, -np.inf))
+    want = mp.mpf(REFERENCE[alpha, rate, sigma])
+    cap = convexity_cap(alpha, rate, sigma)
+    assert analytic_floor(alpha, rate, sigma) == 0
+    upper = mp.mpf(float(poisson_gaussian_rdp(np.array([alpha]), rate, sigma)[0]))
+    assert want <= cap <= upper <= cap * (1 + 1e-14)
+    assert poisson_gaussian_rdp_lower(np.array([alpha]), rate, sigma)[0] == 0.0

@@ -72,21 +72,18 @@ def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, Flo
 
     Exact (expm1) where L is moderate; for huge L both logarithms in log-space, log u = log γ + s + log(1 − e^{−s})
     with s = log L: u itself may be far beyond the float range while log(1 + u) is not, and
-    :func:`log_power_excess` needs the two consistent. Runs inside :func:`_evaluate`'s ``np.errstate(all="ignore")``
-    (the hot loop of the bisections: no errstate of its own).
+    :func:`log_power_excess` needs the two consistent. 0 < γ < 1. Runs inside :func:`_evaluate`'s
+    ``np.errstate(all="ignore")`` (the hot loop of the bisections: no errstate of its own), so the values of the
+    branch not taken may overflow: they are discarded.
     """
     s = (2.0 * z - 1.0) / (2.0 * sigma * sigma)
     moderate = s <= 700.0
+    u = gamma * np.expm1(s)
     if moderate.all():  # the usual case: the same values without the log-space branch
-        u = gamma * np.expm1(s)
-        with np.errstate(divide="ignore"):
-            return np.asarray(np.log(np.abs(u))), np.asarray(np.sign(u)), np.asarray(np.log1p(u))
-    u = gamma * np.expm1(np.where(moderate, s, 700.0))
-    log_1m_gamma = math.log1p(-gamma) if gamma < 1.0 else -math.inf
-    huge = math.log(gamma) + s + np.log1p(-np.exp(-np.maximum(s, 700.0)))
-    with np.errstate(divide="ignore"):
-        log_abs_u = np.where(moderate, np.log(np.abs(u)), huge)
-    log1p_u = np.where(moderate, np.log1p(u), np.logaddexp(log_1m_gamma, math.log(gamma) + s))
+        return np.asarray(np.log(np.abs(u))), np.asarray(np.sign(u)), np.asarray(np.log1p(u))
+    huge = math.log(gamma) + s + np.log1p(-np.exp(-s))
+    log_abs_u = np.where(moderate, np.log(np.abs(u)), huge)
+    log1p_u = np.where(moderate, np.log1p(u), np.logaddexp(math.log1p(-gamma), math.log(gamma) + s))
     return np.asarray(log_abs_u), np.asarray(np.where(moderate, np.sign(u), 1.0)), np.asarray(log1p_u)
 
 
@@ -122,16 +119,14 @@ def _graded_coordinate(z: FloatArray, zone_lo: float, zone_hi: float, fine: floa
 
 def _graded_distance(d: FloatArray, fine: float, coarse: float) -> FloatArray:
     log_ratio = math.log(coarse / fine)
-    with np.errstate(divide="ignore"):
-        middle = 3.0 + 3.0 * np.log(np.maximum(d, 3.0 * fine) / (3.0 * fine))
+    middle = 3.0 + 3.0 * np.log(np.maximum(d, 3.0 * fine) / (3.0 * fine))
     far = 3.0 + 3.0 * log_ratio + (d - 3.0 * coarse) / coarse
     return np.asarray(np.where(d <= 3.0 * fine, d / fine, np.where(d <= 3.0 * coarse, middle, far)))
 
 
 def _graded_distance_inverse(t: FloatArray, fine: float, coarse: float) -> FloatArray:
     log_ratio = math.log(coarse / fine)
-    with np.errstate(over="ignore"):
-        middle = 3.0 * fine * np.exp((np.clip(t, 3.0, 3.0 + 3.0 * log_ratio) - 3.0) / 3.0)
+    middle = 3.0 * fine * np.exp((np.clip(t, 3.0, 3.0 + 3.0 * log_ratio) - 3.0) / 3.0)
     far = 3.0 * coarse + (t - 3.0 - 3.0 * log_ratio) * coarse
     return np.asarray(np.where(t <= 3.0, t * fine, np.where(t <= 3.0 + 3.0 * log_ratio, middle, far)))
 
@@ -185,22 +180,26 @@ def _gaussian_log_excess(
     ~10/σ panels for the peak alone and hit ``max_panels`` (and the slow, then capped, path) for σ ≲ 1e-2. All α
     are evaluated as one flat array of panels; the sum is done in log space, so huge moments do not overflow.
 
-    Also returns, per order, whether the panels were clipped (an interval needed more than ``max_panels`` panels) or
-    the peak was not finite; and the magnitude M = max (z² + α(2|z| + 1))/(2σ²) + α|log γ| + |log σ| + 1 over the
-    nodes that carry the integral (within e^{-50} of the largest term): the float64 terms of a log-integrand are
-    at most that large, so its absolute rounding error, and that of log(A − 1), is a few ulps of M. M ≫ |log(A − 1)|
+    Also returns, per order, whether the panels were clipped (an interval needed more than ``max_panels`` panels) and
+    the magnitude M = max (z² + α(2|z| + 1))/(2σ²) + α|log γ| + |log σ| + 1 over the nodes that carry the integral
+    (within e^{-50} of the largest term): the float64 terms of a log-integrand are at most that large, so its
+    absolute rounding error, and that of log(A − 1), is a few ulps of M. M ≫ |log(A − 1)|
     where the two terms −z²/(2σ²) and α log(1 + u) nearly cancel (σ ≪ 1 with α → 1: at σ = 0.01, α = 1.001,
     γ = 0.5 the error is 5e-13 while log(A − 1) = 4.3).
+
+    A sum whose every term is lost (log(A − 1) = −inf) or overflows (+inf) is not flagged here: its margin, and so
+    its value, is NaN or +inf in :func:`_evaluate`, which then uses the convexity cap. Called only inside
+    :func:`_evaluate`'s ``np.errstate(all="ignore")``: the logarithms of 0, the overflows of discarded branches and
+    the empty panels' NaN here (and in the helpers) are quiet there.
     """
     n = alpha.size
     s2 = sigma * sigma
     z_c = 0.5 - s2 * (math.log(gamma) - math.log1p(-gamma))
     two_peaks = alpha > 4.0 * s2
     disc = np.sqrt(np.where(two_peaks, 1.0 - 4.0 * s2 / alpha, 0.0))
-    with np.errstate(divide="ignore"):
-        w_lo, w_hi = (1.0 - disc) / 2.0, (1.0 + disc) / 2.0
-        z_lo = np.where(two_peaks, z_c + s2 * (np.log(w_lo) - np.log1p(-w_lo)), z_c)
-        z_hi = np.where(two_peaks, z_c + s2 * (np.log(w_hi) - np.log1p(-w_hi)), z_c)
+    w_lo, w_hi = (1.0 - disc) / 2.0, (1.0 + disc) / 2.0
+    z_lo = np.where(two_peaks, z_c + s2 * (np.log(w_lo) - np.log1p(-w_lo)), z_c)
+    z_hi = np.where(two_peaks, z_c + s2 * (np.log(w_hi) - np.log1p(-w_hi)), z_c)
 
     def stationary(z: FloatArray, a: FloatArray) -> FloatArray:
         return np.asarray(a * _logistic((z - z_c) / s2) - z)
@@ -265,10 +264,9 @@ def _gaussian_log_excess(
     tau_lo = _graded_coordinate(lo3.ravel(), zone_lo, zone_hi, fine, coarse)
     tau_hi = _graded_coordinate(hi3.ravel(), zone_lo, zone_hi, fine, coarse)
     length = np.maximum(hi3 - lo3, 0.0).ravel()
-    with np.errstate(over="ignore", invalid="ignore"):
-        wanted = np.ceil(tau_hi - tau_lo)
+    wanted = np.ceil(tau_hi - tau_lo)
     clipped = ~(wanted <= max_panels).reshape(n, 3).all(axis=1)
-    panels = np.where(length > 0, np.clip(np.nan_to_num(wanted, nan=1.0), 1, max_panels), 0).astype(np.int64)
+    panels = np.where(length > 0, np.clip(np.nan_to_num(wanted), 1, max_panels), 0).astype(np.int64)
     owner = np.repeat(np.repeat(np.arange(n), 3), panels)
     step = np.repeat((tau_hi - tau_lo) / np.maximum(panels, 1), panels)
     first = np.cumsum(panels) - panels
@@ -287,8 +285,7 @@ def _gaussian_log_excess(
     peak = np.full(n, -np.inf)
     np.maximum.at(peak, owner, panel_max)
     shift = np.where(np.isfinite(peak), peak, 0.0)
-    with np.errstate(invalid="ignore"):
-        scaled = np.sum(np.exp(log_terms - shift[owner][:, None]), axis=1)
+    scaled = np.sum(np.exp(log_terms - shift[owner][:, None]), axis=1)
     total = np.bincount(owner, weights=scaled, minlength=n)
     # the size of the float64 quantities each relevant log-integrand was computed from (see the docstring)
     z_abs = np.abs(nodes)
@@ -298,8 +295,7 @@ def _gaussian_log_excess(
     size = np.zeros(n)
     np.maximum.at(size, owner, np.max(np.where(relevant, magnitude, 0.0), axis=1))
     size = size + alpha * abs(math.log(gamma)) + abs(math.log(sigma)) + 1.0
-    with np.errstate(divide="ignore"):
-        return np.asarray(np.log(total) + shift), np.asarray(clipped | ~np.isfinite(shift)), np.asarray(size)
+    return np.asarray(np.log(total) + shift), np.asarray(clipped), np.asarray(size)
 
 
 def _convexity_cap(alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
@@ -378,7 +374,7 @@ def _round_down(value: FloatArray) -> FloatArray:
 
 def _analytic_floor(alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
     """(α log γ + α(α−1)/(2σ²))/(α − 1) = α/(2σ²) + α log γ/(α − 1), rounded down, at least 0, finite."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         quadratic = alpha / (2.0 * sigma) / sigma * (1.0 - 8.0 * ULP)
         linear = alpha * math.log(gamma) / (alpha - 1.0) * (1.0 + 8.0 * ULP)
         total = quadratic + linear
@@ -398,14 +394,14 @@ def _evaluate(alphas: ArrayLike, rate: float, sigma: float, *, lower: bool) -> F
     if gamma == 1.0:
         if not lower:
             return gaussian_rdp(a, sig)
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore"):
             exact = np.where(finite, a, 1.0) / (2.0 * sig) / sig
         return np.asarray(np.where(finite, _round_down(exact), np.inf))
     out = np.full(a.shape, np.inf)
     integer = finite & (a == np.floor(a))
     if np.any(integer):
         orders = a[integer].astype(np.int64)
-        ell = np.arange(2, int(orders.max()) + 1, dtype=np.float64)
+        ell = np.arange(2, int(orders.max()) + 1)
         if lower:
             with np.errstate(over="ignore"):
                 eps_low = ell / (2.0 * sig) / sig * (1.0 - 8.0 * ULP)
@@ -419,8 +415,7 @@ def _evaluate(alphas: ArrayLike, rate: float, sigma: float, *, lower: bool) -> F
     # where the cap is within 1e-13 relative of the exact value (2σ²|log γ|/α, see above) it is the answer (the floor
     # for the lower bound, as close): the quadrature would only be slow (its panels cannot resolve so narrow an
     # integrand)
-    with np.errstate(over="ignore"):
-        tight_cap = fractional & (2.0 * sig * sig * abs(math.log(gamma)) < 1e-13 * a)
+    tight_cap = fractional & (2.0 * sig * sig * abs(math.log(gamma)) < 1e-13 * a)
     if np.any(tight_cap):
         at = a[tight_cap]
         out[tight_cap] = _analytic_floor(at, gamma, sig) if lower else _convexity_cap(at, gamma, sig)
