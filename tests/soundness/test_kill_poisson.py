@@ -234,6 +234,16 @@ def test_exponent_beyond_the_float_range_is_quiet() -> None:
         assert np.all(v >= 0.99e308)
 
 
+def test_lower_bound_below_an_overflowing_sum() -> None:
+    """ε(ℓ) = 1e308: the exact T6 lies in [ε(α) + α log γ/(α − 1), ε(α)] (its last term; subsampling never raises
+    D_α), finite. The lower bound stays in it at integer and real orders (it was +inf: the overflowed sum)."""
+    curve: Curve = lambda n: np.full(np.shape(n), 1e308)  # noqa: E731
+    a = np.array([3.0, 3.7, 9.0, 10.5])
+    lower = poisson_rdp_lower(a, 0.5, curve)
+    assert np.all(lower <= 1e308)
+    assert np.all(lower >= 1e308 * (1 - 1e-15))
+
+
 # ------------------------------------------------------------------------------------------------- γ = 0, γ = 1
 
 

@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike
 
 from privamp.bounds._numerics import (
     TINY_NORMAL,
+    ULP,
     FloatArray,
     IntArray,
     log_amplified,
@@ -90,7 +91,8 @@ def binomial_sum_rdp(
     The S − 1 form of spec §4.2: softplus(log Σ_{ℓ=2}^{α} C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1))/(α − 1),
     by :func:`privamp.bounds._numerics.log_binomial_sum`, rounded up (``rounding=1``, an upper bound on the exact
     formula at every order, margin growing with α) or down (``rounding=-1``, for the lower bound of Thm 6); values
-    below the smallest normal float are raised to it (upper) or set to 0 (otherwise), :func:`_normal_range`.
+    below the smallest normal float are raised to it (upper) or set to 0 (otherwise), :func:`_normal_range`; a sum
+    that overflows while every ε(ℓ) is finite is +inf for an upper bound, its last term otherwise.
     """
     ell = np.arange(2, eps.size + 2, dtype=np.int64)
     log_w, magnitude = _log_weights(ell, eps, general)
@@ -99,7 +101,15 @@ def binomial_sum_rdp(
     s = log_binomial_sum(
         orders, log_terms, magnitude + ell * abs(log_gamma), log1m=math.log1p(-gamma), rounding=rounding
     )
-    return _normal_range(rdp_from_log_excess(orders, s, rounding), s, rounding)
+    out = _normal_range(rdp_from_log_excess(orders, s, rounding), s, rounding)
+    if rounding <= 0:
+        # finite ε(ℓ) near the float maximum: (ℓ − 1)ε(ℓ) overflows and the sum with it, to +inf, above the finite
+        # exact value (≤ ε(α)); its last term alone, ε(α) + α log γ/(α − 1), rounded down, is below it
+        e = eps[orders - 2]
+        over = np.isposinf(out) & np.isfinite(e)
+        last = np.maximum(e + orders * log_gamma / (orders - 1), 0.0) * (1.0 - 4.0 * ULP)
+        out = np.where(over, last, out)
+    return np.asarray(out)
 
 
 def _integer_bound(orders: ArrayLike, rate: object, base_rdp: BaseRdp, general: bool, rounding: int = 1) -> FloatArray:
