@@ -234,14 +234,16 @@ def test_exponent_beyond_the_float_range_is_quiet() -> None:
         assert np.all(v >= 0.99e308)
 
 
-def test_lower_bound_below_an_overflowing_sum() -> None:
-    """ε(ℓ) = 1e308: the exact T6 lies in [ε(α) + α log γ/(α − 1), ε(α)] (its last term; subsampling never raises
-    D_α), finite. The lower bound stays in it at integer and real orders (it was +inf: the overflowed sum)."""
-    curve: Curve = lambda n: np.full(np.shape(n), 1e308)  # noqa: E731
-    a = np.array([3.0, 3.7, 9.0, 10.5])
-    lower = poisson_rdp_lower(a, 0.5, curve)
-    assert np.all(lower <= 1e308)
-    assert np.all(lower >= 1e308 * (1 - 1e-15))
+def test_bounds_around_an_overflowing_sum() -> None:
+    """ε(ℓ) = 1e308 (1 − ℓ/1000): (ℓ − 1)ε(ℓ) overflows from ℓ = 3. The last of T6's terms dominates (below α = 500),
+    so the exact T6 lies between ε(α) + α log γ/(α − 1) and ε(α) + α log 2/(α − 1) and rounds to ε(α). The lower
+    bound stays within 1e-15 below ε(α) (it was +inf: the overflowed sum), the upper bound at or above it."""
+    curve: Curve = lambda n: 1e308 * (1 - np.asarray(n, dtype=float) / 1000)  # noqa: E731
+    orders = np.array([3, 4, 9, 17])
+    eps = curve(orders)
+    lower = poisson_rdp_lower(orders.astype(float), 0.5, curve)
+    assert np.all(lower <= eps) and np.all(lower >= eps * (1 - 1e-15))
+    assert np.all(poisson_rdp_tight_integer(orders, 0.5, curve) >= eps)
 
 
 # ------------------------------------------------------------------------------------------------- γ = 0, γ = 1

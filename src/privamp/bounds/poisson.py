@@ -104,11 +104,10 @@ def binomial_sum_rdp(
     out = _normal_range(rdp_from_log_excess(orders, s, rounding), s, rounding)
     if rounding <= 0:
         # finite ε(ℓ) near the float maximum: (ℓ − 1)ε(ℓ) overflows and the sum with it, to +inf, above the finite
-        # exact value (≤ ε(α)); its last term alone, ε(α) + α log γ/(α − 1), rounded down, is below it
+        # exact value (≤ ε(α)). Its last term alone gives exact ≥ ε(α) + α log γ/(α − 1) ≥ ε(α) − 1500, and the
+        # overflow needs ε(α) > 1.7e302 (α ≤ 2^20), where 4 ulps of it exceed 1500: ε(α)(1 − 4 ULP) is below it
         e = eps[orders - 2]
-        over = np.isposinf(out) & np.isfinite(e)
-        last = np.maximum(e + orders * log_gamma / (orders - 1), 0.0) * (1.0 - 4.0 * ULP)
-        out = np.where(over, last, out)
+        out = np.where(np.isposinf(out) & np.isfinite(e), e * (1.0 - 4.0 * ULP), out)
     return np.asarray(out)
 
 
