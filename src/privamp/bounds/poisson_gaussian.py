@@ -119,14 +119,14 @@ def _graded_coordinate(z: FloatArray, zone_lo: float, zone_hi: float, fine: floa
 
 def _graded_distance(d: FloatArray, fine: float, coarse: float) -> FloatArray:
     log_ratio = math.log(coarse / fine)
-    middle = 3.0 + 3.0 * np.log(np.maximum(d, 3.0 * fine) / (3.0 * fine))
+    middle = 3.0 + 3.0 * np.log(d / (3.0 * fine))
     far = 3.0 + 3.0 * log_ratio + (d - 3.0 * coarse) / coarse
     return np.asarray(np.where(d <= 3.0 * fine, d / fine, np.where(d <= 3.0 * coarse, middle, far)))
 
 
 def _graded_distance_inverse(t: FloatArray, fine: float, coarse: float) -> FloatArray:
     log_ratio = math.log(coarse / fine)
-    middle = 3.0 * fine * np.exp((np.clip(t, 3.0, 3.0 + 3.0 * log_ratio) - 3.0) / 3.0)
+    middle = 3.0 * fine * np.exp((t - 3.0) / 3.0)
     far = 3.0 * coarse + (t - 3.0 - 3.0 * log_ratio) * coarse
     return np.asarray(np.where(t <= 3.0, t * fine, np.where(t <= 3.0 + 3.0 * log_ratio, middle, far)))
 
@@ -196,7 +196,7 @@ def _gaussian_log_excess(
     s2 = sigma * sigma
     z_c = 0.5 - s2 * (math.log(gamma) - math.log1p(-gamma))
     two_peaks = alpha > 4.0 * s2
-    disc = np.sqrt(np.where(two_peaks, 1.0 - 4.0 * s2 / alpha, 0.0))
+    disc = np.sqrt(1.0 - 4.0 * s2 / alpha)  # NaN for one peak: those z_lo, z_hi are z_c
     w_lo, w_hi = (1.0 - disc) / 2.0, (1.0 + disc) / 2.0
     z_lo = np.where(two_peaks, z_c + s2 * (np.log(w_lo) - np.log1p(-w_lo)), z_c)
     z_hi = np.where(two_peaks, z_c + s2 * (np.log(w_hi) - np.log1p(-w_hi)), z_c)
@@ -217,7 +217,6 @@ def _gaussian_log_excess(
     h_roots = _log_moment_exponent(roots, a3, gamma, sigma)
     h_a = np.where(has_a, h_roots[:n], -np.inf)
     h_b = np.where(has_b, h_roots[n : 2 * n], -np.inf)
-    h_mid = np.where(both, h_roots[2 * n :], -np.inf)
     h_max = np.maximum(h_a, h_b)
 
     bulk = [-sigma, -math.sqrt(2.0) * sigma, 0.5 + math.sqrt(2.0) * sigma, 0.5 + sigma, 0.5 - s2, 0.5 + s2]
@@ -248,7 +247,7 @@ def _gaussian_log_excess(
         np.concatenate([z_a, z_a, z_b, z_b]),
     )
     a_left, a_right, b_left, b_right = ends[:n], ends[n : 2 * n], ends[2 * n : 3 * n], ends[3 * n :]
-    merged = both & (h_mid >= level)
+    merged = both & (h_roots[2 * n :] >= level)
     use_a = has_a & (h_a >= level) & ~merged
     use_b = has_b & (h_b >= level) | merged
     lo3 = np.stack([left_lo, np.where(use_a, a_left, 0.5), np.where(merged, a_left, np.where(use_b, b_left, 0.5))], 1)
@@ -268,7 +267,7 @@ def _gaussian_log_excess(
     clipped = ~(wanted <= max_panels).reshape(n, 3).all(axis=1)
     panels = np.where(length > 0, np.clip(np.nan_to_num(wanted), 1, max_panels), 0).astype(np.int64)
     owner = np.repeat(np.repeat(np.arange(n), 3), panels)
-    step = np.repeat((tau_hi - tau_lo) / np.maximum(panels, 1), panels)
+    step = np.repeat((tau_hi - tau_lo) / panels, panels)
     first = np.cumsum(panels) - panels
     k = np.arange(int(panels.sum())) - np.repeat(first, panels)
     start = np.repeat(tau_lo, panels)
