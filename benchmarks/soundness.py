@@ -322,9 +322,22 @@ MUTATION_NOTES = [
     "log1p(…e^{−(2α−1)η}) term of the large-η Laplace branch, below e^{−100} there (7), that branch's threshold (3) "
     "and the fall-back ratio at excess ≤ 0 (4), the ulp margins of _round_up (2), a clip at 0 of a non-negative "
     "softplus (1). Not at 90 %.",
-    "- poisson.py (first run, 336 s, tests/bounds/test_poisson.py only): 397/486 (82 %); 38 of the 89 survivors are "
-    "in _tau_integer, 11 in poisson_rdp_tau_term, 9 in binomial_sum_rdp, 8 in poisson_rdp_lower. Not analysed or "
-    "attacked yet (no time left in the session).",
+    "- poisson.py: first run 397/486 (82 %, tests/bounds/test_poisson.py only). tests/soundness/test_kill_poisson.py "
+    "compares with Zhu & Wang's formulas as printed (T6, T5, the closed forms of Thms 11, 11' and 20 and the "
+    "two-sided analogue; 500-digit mpmath) and the shared Gaussian oracle: the τ-term forms at the ends of their exact "
+    "ranges (2τ + 1, τ + 1) and with unsorted, repeated orders in one call, the exact base-curve orders asked for, "
+    "T6/T5/τ-terms above the references at γ = 1e-60 to 1e-145 and σ = 1e100, the lower bound within 2e-13, the "
+    "Lemma-4 cap, γ ∈ {0, 1}, a base curve at the top of the float range (1e308: the T6 lower evaluation was +inf "
+    "above a finite exact value; now ε(α)(1 − 4 ulp)), the error messages. The references exposed a breach, fixed in "
+    "c5345c1 and 39da8c4: below the normal float range the upper bounds and the Lemma-4 value (log_amplified) were 0 "
+    "or a subnormal an ulp below the exact value (T6 at γ = 1e-300: 0 for 1.7e-600); they are now at least the "
+    "smallest normal float (lower evaluations 0). Redundant errstate flags, float64 re-casts and a stable-sort kind "
+    "removed (outputs bit-for-bit unchanged above the subnormal range on 11 070 calls). Reruns after each change: "
+    "490/522 (94 %). The 32 left: 26 equivalent — np.arange/int64 dtype arguments (12), rounding 1 → 2 or left to "
+    "its default 1 (only its sign is read, 7), general=None for False (2), τ-term thresholds where the substituted "
+    "form equals T6 (3), a padding column masked downstream (1), < for <= at exactly the smallest normal float (1) — "
+    "and 6 below any assertable margin (the per-term +1 of the rounding magnitude → −1 or +2, ±8 ulps (2); the final "
+    "4-ulp rounding of rdp_from_log_excess dropped (4), next to the log-sum's own ≥ 9-ulp margin).",
 ]
 
 
