@@ -1,0 +1,144 @@
+"""The readout of a composed PMF: ε(δ) by bisection over the grid and the closed form inside the crossing cell,
+rounded outward, against the certified δ(ε) inverted in 50-digit arithmetic.
+
+The PMFs are small hand-made ones (a few atoms, tilted or not, with round-off terms rel, err, err1 and an atom at +∞),
+so that the crossing can be put in the first, a middle or the last cell, or below the grid. The reference evaluates
+the certified δ of :class:`TiltedPMF` from its documented formula in mpmath (pessimistic: P(L = ∞) + (1 + 2 rel)·Σ p_j
+(1 − e^{ε−ℓ_j})_+ + min(err·Σ w_j, err1·max w_j); optimistic: the sub-measure max(v(1 − 2 rel) − err, 0)) and
+inverts it by bisection to 1e-40; the readout must be on the safe side of that root and within 1e-13 of it (of the root
+with the round-off term frozen at the crossing cell's left end, as documented, where that term is not 0)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld.pmf import THETAS, TiltedPMF
+from privamp.pld.readout import delta_of, epsilon_of
+
+TIGHT = 1e-13
+
+
+def tilted(
+    v: list[float],
+    *,
+    pessimistic: bool,
+    h: float = 0.25,
+    offset: int = -2,
+    lam: float = 0.0,
+    log_scale: float = 0.0,
+    p_inf: float = 0.0,
+    rel: float = 0.0,
+    err: float = 0.0,
+    err1: float = 0.0,
+) -> TiltedPMF:
+    return TiltedPMF(
+        h, offset, lam, np.asarray(v, dtype=np.float64), log_scale, p_inf, err, np.zeros(THETAS.size), pessimistic,
+        rel, err1,
+    )
+
+
+def _weights(x: TiltedPMF, eps: mp.mpf) -> list[tuple[float, mp.mpf]]:
+    """(v_j, w_j = e^{log_scale − λℓ_j}(1 − e^{ε−ℓ_j})) for the atoms above ε."""
+    out = []
+    for j, vj in enumerate(x.v.tolist()):
+        ell = mp.mpf(x.offset + j) * mp.mpf(x.h)
+        if ell > eps:
+            out.append((vj, mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * ell) * (1 - mp.exp(eps - ell))))
+    return out
+
+
+def reference_roundoff(x: TiltedPMF, eps: mp.mpf) -> mp.mpf:
+    """min(err·Σ w_j, err1·max w_j) over the atoms above ε (pessimistic side; 0 on the optimistic one)."""
+    weights = [w for _, w in _weights(x, eps)]
+    if not x.pessimistic or not weights:
+        return mp.mpf(0)
+    return min(mp.mpf(x.err) * sum(weights), mp.mpf(x.err1) * max(weights))
+
+
+def reference_delta(x: TiltedPMF, eps: mp.mpf, roundoff_at: mp.mpf | None = None) -> mp.mpf:
+    """The certified δ(ε) of ``x`` from its documented formula, in mpmath; with ``roundoff_at``, its round-off term
+    taken there instead of at ε."""
+    if x.pessimistic:
+        terms = (1 + 2 * mp.mpf(x.rel)) * sum((mp.mpf(v) * w for v, w in _weights(x, eps)), mp.mpf(0))
+        terms += reference_roundoff(x, eps if roundoff_at is None else roundoff_at)
+    else:
+        terms = sum(
+            (max(mp.mpf(v) * (1 - 2 * mp.mpf(x.rel)) - mp.mpf(x.err), 0) * w for v, w in _weights(x, eps)), mp.mpf(0)
+        )
+    return min(terms + mp.mpf(x.p_inf), mp.mpf(1))
+
+
+def _root(f: Callable[[mp.mpf], mp.mpf], delta: float, lo: mp.mpf, hi: mp.mpf) -> mp.mpf:
+    """The root of the non-increasing f(ε) = δ in [lo, hi], by bisection to 1e-40 (the upper end returned)."""
+    assert f(lo) > delta >= f(hi)
+    while hi - lo > mp.mpf("1e-40"):
+        mid = (lo + hi) / 2
+        if f(mid) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def reference_epsilon(x: TiltedPMF, delta: float) -> tuple[mp.mpf, mp.mpf]:
+    """The exact inverse of the certified δ at ``delta``, and the inverse with the round-off term frozen where the
+    documented readout takes it: at the left end of the grid cell where δ crosses (one below the grid: ℓ_0 − 1), a
+    safe stand-in inside the cell since the term is non-increasing (equal to the exact inverse without round-off)."""
+    with mp.workdps(50):
+        top = mp.mpf(x.offset + x.v.size) * mp.mpf(x.h)
+        exact = _root(lambda e: reference_delta(x, e), delta, mp.mpf(-60), top)
+        grid = [mp.mpf(x.offset + j) * mp.mpf(x.h) for j in range(x.v.size)]
+        above = [ell for ell in grid if reference_delta(x, ell) > delta]
+        left = max(above) if above else grid[0] - 1
+        frozen = _root(lambda e: reference_delta(x, e, roundoff_at=left), delta, mp.mpf(-60), top)
+        return exact, frozen
+
+
+V = [0.05, 0.1, 0.2, 0.3, 0.2, 0.1, 0.05]  # losses -0.5 … 1.0 by 0.25
+CASES = {
+    # name: (PMF keyword arguments, δ) — the crossing cell is stated for the pessimistic side
+    "middle cell": ({}, 0.05),
+    "first cell": ({}, 0.32),
+    "last cell": ({}, 0.004),
+    "below the grid": ({}, 0.7),
+    "atom at infinity": ({"p_inf": 1e-3}, 0.02),
+    "tilted": ({"lam": 2.0, "log_scale": 0.5}, 0.1),
+    "round-off terms": ({"rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.05),
+    "round-off, below the grid": ({"rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.7),
+    "wide grid": ({"h": 2.0, "offset": 3}, 0.02),
+}
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_epsilon_on_the_safe_side_and_tight(case: str, pessimistic: bool) -> None:
+    kwargs, delta = CASES[case]
+    x = tilted(V, pessimistic=pessimistic, **kwargs)
+    exact, frozen = reference_epsilon(x, delta)
+    got = epsilon_of(x, delta, upper=pessimistic)
+    margin = TIGHT * max(1.0, abs(float(exact)))
+    if pessimistic:
+        assert exact <= got <= max(exact, frozen) + margin
+    else:
+        assert exact - margin <= got <= exact
+
+
+def test_delta_above_every_finite_loss_is_infinite_epsilon() -> None:
+    """δ below the atom at +∞: no finite ε certifies it."""
+    x = tilted(V, pessimistic=True, p_inf=0.01)
+    assert epsilon_of(x, 0.005, upper=True) == math.inf
+    assert epsilon_of(tilted(V, pessimistic=False, p_inf=0.01), 0.005, upper=False) == math.inf
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_delta_of_is_the_certified_delta(pessimistic: bool) -> None:
+    x = tilted(V, pessimistic=pessimistic, rel=1e-6, err=1e-7, err1=3e-7, p_inf=1e-4)
+    for eps in (-1.0, -0.3, 0.1, 0.6, 0.99, 2.0):
+        with mp.workdps(40):
+            ref = reference_delta(x, mp.mpf(eps))
+        assert float(abs(delta_of(x, eps) - ref)) <= 1e-14 * float(ref)
