@@ -51,6 +51,13 @@ _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 _QUAD_DEPTH = 50.0
 BoolArray = NDArray[np.bool_]
 _BISECT_STEPS = 44
+_ROOT_TOLERANCE = 1e-4
+"""The peaks and the ends of the integration set are located to this fraction of min(σ, σ²), the smallest scale of the
+integrand (the width of L's transition, σ², or of a Gaussian peak, σ): the ends lie where the integrand is e^{-50}
+of its peak, and a peak misplaced by 1e-4 σ lowers its sampled height by 5e-9 in log. Measured on 13 125 (σ, γ, α)
+points (σ 1e-5-1000, γ 1e-300-0.99999, α 1.0001-9000.5), both sides move by at most 1.2e-12 relative from the full
+44-step bisection (at σ = 0.46, γ = 1.4e-88, α = 88: still 7e-11 above and 7e-11 below a 50-digit reference, the
+width of their margins there); a fixed 24-step bisection instead moved them by 1.2e-10 at σ = 4.6e-4."""
 _MAX_PANELS = 8192
 _COARSE_PANEL = 2.0
 """Panel width, in units of σ, away from the transition zone (the integrand is Gaussian-like on the scale σ there)."""
@@ -147,12 +154,15 @@ def _logistic(x: FloatArray) -> FloatArray:
     return np.asarray(np.where(x >= 0, 1.0 / d, e / d))
 
 
-def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray) -> FloatArray:
-    """Vectorised bisection for a sign change of ``fun`` in [lo, hi] (either orientation); fixed step count.
+def _bisect(fun: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray, tol: float) -> FloatArray:
+    """Vectorised bisection for a sign change of ``fun`` in [lo, hi] (either orientation), until every bracket is at
+    most ``tol`` wide (at most _BISECT_STEPS steps).
 
     ``lo`` only ever moves to a point of the same sign, so the sign at ``lo`` is computed once."""
     sign_lo = np.sign(fun(lo))
     for _ in range(_BISECT_STEPS):
+        if np.max(np.abs(hi - lo)) <= tol:
+            break
         mid = 0.5 * (lo + hi)
         same = np.sign(fun(mid)) == sign_lo
         lo = np.where(same, mid, lo)
@@ -212,6 +222,7 @@ def _gaussian_log_excess(
         lambda z: stationary(z, a3),
         np.concatenate([np.full(n, -1.0), np.where(two_peaks, z_hi, -1.0), np.where(both, z_lo, -1.0)]),
         np.concatenate([np.where(has_a, z_lo, 0.0), np.maximum(z_hi, alpha) + 1.0, np.where(both, z_hi, alpha + 1.0)]),
+        _ROOT_TOLERANCE * min(sigma, s2),
     )
     z_a, z_b, z_mid = roots[:n], roots[n : 2 * n], roots[2 * n :]
     h_roots = _log_moment_exponent(roots, a3, gamma, sigma)
@@ -245,6 +256,7 @@ def _gaussian_log_excess(
         lambda z: _log_moment_exponent(z, a4, gamma, sigma) - c4,
         np.concatenate([near(z_a), np.where(has_b, z_mid, far), np.where(has_a, z_mid, near(z_b)), far]),
         np.concatenate([z_a, z_a, z_b, z_b]),
+        _ROOT_TOLERANCE * min(sigma, s2),
     )
     a_left, a_right, b_left, b_right = ends[:n], ends[n : 2 * n], ends[2 * n : 3 * n], ends[3 * n :]
     merged = both & (h_roots[2 * n :] >= level)
