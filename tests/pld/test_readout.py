@@ -103,12 +103,14 @@ V = [0.05, 0.1, 0.2, 0.3, 0.2, 0.1, 0.05]  # losses -0.5 … 1.0 by 0.25
 CASES = {
     # name: (PMF keyword arguments, δ) — the crossing cell is stated for the pessimistic side
     "middle cell": ({}, 0.05),
-    "first cell": ({}, 0.32),
+    "first cell": ({}, 0.42),
+    "second cell": ({}, 0.32),
     "last cell": ({}, 0.004),
     "below the grid": ({}, 0.7),
     "atom at infinity": ({"p_inf": 1e-3}, 0.02),
     "tilted": ({"lam": 2.0, "log_scale": 0.5}, 0.1),
     "round-off terms": ({"rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.05),
+    "round-off, first cell": ({"rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.42),
     "round-off, below the grid": ({"rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.7),
     "wide grid": ({"h": 2.0, "offset": 3}, 0.02),
 }
