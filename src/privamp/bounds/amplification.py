@@ -54,7 +54,7 @@ def amplify_epsilon(eps: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = eps_array(eps)
-    return e.copy() if g == 1.0 else log_amplified(e, g, rounding=1)
+    return log_amplified(e, g, rounding=1)
 
 
 def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
@@ -65,7 +65,7 @@ def amplify_epsilon_inverse(eps_prime: ArrayLike, rate: float) -> FloatArray:
     """
     g = check_rate("rate", rate)
     e = eps_array(eps_prime, "eps_prime")
-    return e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
+    return log_amplified(e, g, inverse=True, rounding=-1)
 
 
 def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tuple[FloatArray, FloatArray]:
@@ -79,7 +79,7 @@ def subsampling_lemma(epsilon: ArrayLike, delta: ArrayLike, rate: float) -> tupl
     e = eps_array(epsilon, "epsilon")
     d = delta_array(delta)
     e, d = np.broadcast_arrays(e, d)
-    eps_p = e.copy() if g == 1.0 else log_amplified(np.asarray(e, dtype=np.float64), g, rounding=1)
+    eps_p = log_amplified(e, g, rounding=1)
     delta_p = np.minimum(1.0, g * d * (1.0 + ROUND))
     return np.asarray(eps_p), np.asarray(delta_p)
 
@@ -96,8 +96,9 @@ def subsampling_lemma_inverse(
     e = eps_array(epsilon_prime, "epsilon_prime")
     d = delta_array(delta_prime, "delta_prime")
     e, d = np.broadcast_arrays(e, d)
-    eps_b = e.copy() if g == 1.0 else log_amplified(np.asarray(e, dtype=np.float64), g, inverse=True, rounding=-1)
-    delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
+    eps_b = log_amplified(e, g, inverse=True, rounding=-1)
+    with np.errstate(over="ignore"):  # a subnormal rate: δ'/γ is inf, δ capped at 1
+        delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
 
 
@@ -125,7 +126,7 @@ def poisson_remove_add_log_delta(eps_prime: ArrayLike, log_delta: LogDelta, rate
 
 
 def _scaled_profile(e: FloatArray, log_delta: LogDelta, g: float) -> FloatArray:
-    base = e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
+    base = log_amplified(e, g, inverse=True, rounding=-1)
     out = math.log(g) + call_log_delta(log_delta, base)
     return out if g == 1.0 else log_round_up(out)
 
@@ -205,7 +206,7 @@ def wr_replace_one_log_delta(
     m = check_int("sample_size", sample_size)
     e = eps_array(eps_prime, "eps_prime")
     g = min(1.0, with_replacement_rate(n, m) * (1.0 + ROUND))
-    base = e.copy() if g == 1.0 else log_amplified(e, g, inverse=True, rounding=-1)
+    base = log_amplified(e, g, inverse=True, rounding=-1)
     k, logw, dropped = _wr_log_weights(n, m)
     return log_round_up(_mixture_log_delta(base, k, logw, dropped, group_log_delta))
 
@@ -321,7 +322,7 @@ def membership_subsampled_delta(eps_prime: ArrayLike, p: float, rate: float) -> 
     pbar = max(p_, 1.0 - p_)
     with np.errstate(over="ignore", invalid="ignore"):
         val = g * (2.0 * pbar - 1.0) - np.expm1(e) * (1.0 - pbar)
-    return np.asarray(np.clip(np.where(np.isposinf(e), 0.0 if pbar < 1 else g, val), 0.0, 1.0))
+    return np.asarray(np.maximum(np.where(np.isposinf(e), 0.0 if pbar < 1 else g, val), 0.0))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -454,7 +455,7 @@ def amplified_epsilon(
                 raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
         else:
             base = epsilon_from_log_delta(log_delta, target)
-        out = base.copy() if scaled_rate == 1.0 else log_amplified(base, scaled_rate, rounding=1)
+        out = log_amplified(base, scaled_rate, rounding=1)
         out = np.where(d >= scaled_rate, 0.0, out)
         return _settle(forward, out, d)
 
