@@ -23,9 +23,9 @@ from privamp.bounds._numerics import (
     ULP,
     FloatArray,
     IntArray,
-    log1mexp,
     log_amplified,
     log_binomial_pmf,
+    log_expm1,
     logsumexp,
 )
 from privamp.bounds._profile_inputs import (
@@ -253,8 +253,11 @@ def poisson_replace_one_log_delta(
     base = log_amplified(e, g, inverse=True, rounding=-1)
     flat = base.reshape(-1)
     ep = e.reshape(-1)
+    # β = e^{ε'}/α and 1 − β = (e^{ε'} − 1)(1 − γ)/(γα) (no cancellation as β → 1), both with α rounded down:
+    # each is then rounded up, as the bound is linear in β with a coefficient of either sign
     with np.errstate(invalid="ignore"):
-        log_beta = np.where(np.isposinf(ep), math.log(g), np.minimum(ep - flat, 0.0))
+        log_beta = np.where(np.isposinf(ep), math.log(g), ep - flat)
+        log_1m_beta = np.where(np.isposinf(ep), math.log1p(-g), log_expm1(ep) + math.log1p(-g) - math.log(g) - flat)
     main = math.log(g) + call_log_delta(log_delta, flat)
     if n == 1:
         inner = np.zeros(flat.shape)
@@ -267,12 +270,10 @@ def poisson_replace_one_log_delta(
         vals = extended_log_delta(_round_down_signed(log_alpha_k), log_delta) + lw[None, :]
         extra = np.full((flat.size, 2), [last, dropped])
         inner = logsumexp(np.concatenate([vals, extra], axis=1), axis=1)
-    with np.errstate(divide="ignore"):
-        if form == "proof":
-            out = np.logaddexp(main + log_beta, math.log(g) + log1mexp(np.minimum(log_beta, -1e-300)) + inner)
-            out = np.where(log_beta >= 0, main, out)
-        else:
-            out = np.logaddexp(main, inner)
+    if form == "proof":
+        out = np.logaddexp(main + log_beta, math.log(g) + log_1m_beta + inner)
+    else:
+        out = np.logaddexp(main, inner)
     return log_round_up(np.asarray(out).reshape(e.shape))
 
 
@@ -319,10 +320,12 @@ def membership_subsampled_delta(eps_prime: ArrayLike, p: float, rate: float) -> 
         raise InvalidParameterError("p", p, "in [0, 1]")
     g = check_rate("rate", rate)
     e = eps_array(eps_prime, "eps_prime")
-    pbar = max(p_, 1.0 - p_)
-    with np.errstate(over="ignore", invalid="ignore"):
-        val = g * (2.0 * pbar - 1.0) - np.expm1(e) * (1.0 - pbar)
-    return np.asarray(np.maximum(np.where(np.isposinf(e), 0.0 if pbar < 1 else g, val), 0.0))
+    q = min(p_, 1.0 - p_)  # 1 − p̄, exact in floating point (1 − p is exact for p ≥ 1/2)
+    if q == 0.0:  # p ∈ {0, 1}: the output reveals membership, δ = γ at every ε' (also ∞)
+        return np.full(e.shape, g)
+    with np.errstate(over="ignore"):  # e^ε' − 1 = inf for ε' > 709.78: δ = 0 there
+        val = g * (1.0 - 2.0 * q) - np.expm1(e) * q
+    return np.asarray(np.maximum(val, 0.0))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -477,6 +480,7 @@ def _settle(forward: LogDelta, eps: FloatArray, delta: FloatArray) -> FloatArray
         bad = finite & (call_log_delta(forward, np.where(finite, out, 0.0)) > log_target)
         if not np.any(bad):
             return out
-        out = np.where(bad, out * (1.0 + step), out)
+        with np.errstate(over="ignore"):  # no finite ε reaches the target: the steps overflow to inf, returned
+            out = np.where(bad, out * (1.0 + step), out)
         step *= 2.0
     return np.asarray(np.where(bad, np.inf, out))
