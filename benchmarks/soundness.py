@@ -402,7 +402,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/base.py": ["tests/bounds/test_base.py", "tests/soundness/test_kill_base.py"],
     "src/privamp/pld/readout.py": ["tests/pld/test_accounting.py", "tests/pld/test_readout.py"],
     "src/privamp/bounds/poisson.py": ["tests/bounds/test_poisson.py", "tests/soundness/test_kill_poisson.py"],
-    "src/privamp/bounds/amplification.py": ["tests/bounds/test_amplification.py"],
+    "src/privamp/bounds/amplification.py": [
+        "tests/bounds/test_amplification.py",
+        "tests/soundness/test_kill_amplification.py",
+    ],
     "src/privamp/bounds/with_replacement.py": ["tests/bounds/test_with_replacement.py"],
     "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
 }
