@@ -303,7 +303,22 @@ MUTATION_NOTES = [
     "documented margins (the rounding margin M at σ = 1e-3 and α → 1; the cap's 2σ²|log γ|/α at σ = 1e-5), and 2 "
     "between two valid bounds at γ = 1e-300 (lower 0 instead of 4.9e-275; upper the cap instead of the smallest normal "
     "float, both above an exact value of order 1e-427). Not at "
-    "90 % by the raw count; 94 % (1428/1526) of the mutants that change any output on that grid are killed.",
+    "90 % by the raw count after that first round; 94 % (1428/1526) of the mutants that change any output on that "
+    "grid were killed.",
+    "- poisson_gaussian.py, second round: tests/soundness/test_kill_poisson_gaussian.py adds σ 1e-6-1e-3 against the "
+    "closed-form bracket of the tilted expectation (tight to 1e-30), γ = 1e-300 against the binomial expansion and "
+    "the graded panel coordinate against a 30-digit quadrature of 1/w; the fallbacks file adds fault injection for the "
+    "clipped-panel agreement tolerance, a quadrature starved of panels and an integrand lost to underflow. Removed, "
+    "outputs bit-for-bit identical on 819 (σ, γ) × 22 orders, both sides: errstate blocks under _evaluate's "
+    "errstate(all='ignore'), guards of discarded branches (s = 700 in _log1p_u, the clip and max in the graded maps, "
+    "one-peak fillers, max(panels, 1), nan=1.0), _log1p_u's γ < 1 branch, a dtype, and a never-true ~isfinite(shift) "
+    "flag (a non-finite sum already reaches the convexity cap through its margin): 1385/1532 (90 %). Then the "
+    "bisections' σ-relative stop (ea24012, every mutant of _bisect and _gaussian_log_excess run afresh): 1401/1551 "
+    "(90 %). Of the 147 left after the second round, 72 change no output on 308 (σ, γ) pairs (σ 1e-6-100, γ "
+    "1e-300-0.99999, both sides), 67 by less than 1e-12 and 8 by 1e-12 to 1.5e-11, inside documented margins (the M "
+    "margin at σ = 0.01, γ = 1e-300); by kind: brackets and sample points of the peak search (35), peak seeds (14), "
+    "the margin M (14), interval selection (10), the z < 1/2 part (8), panel counts and pads (10), ulp margins of the "
+    "floor, cap, roundings and _evaluate (29), others (27).",
     "- conversion.py: 119/143 → 131/143 (92 %) with the new checks; the 12 left are equivalent (dtype arguments, "
     "the filler order 2.0 of α = ∞, errstate flags, branches overridden by the final min(·, 0)).",
     "- fixed_size.py: 245/318 → 289/318 (91 %): closed forms of the exact/lower forms, the replace-one lower pairs, "
@@ -316,12 +331,23 @@ MUTATION_NOTES = [
     "coarsens more widens it 1.9 to 3000 times. Full run on the code of 23:10 UTC: 95/104 (91 %). The 9 left coarsen "
     "less (a narrower bracket, more work: 50, 52, 54, 58, 59, 60) or move a comparison at a boundary the inputs do not "
     "reach (coarsen_to's <, power's >= max_points and < on the spacing): no correctness check tells them apart.",
-    "- base.py (first run, 82 s): 259/305; tests/soundness/test_kill_base.py (quiet overflow of α/(2σ²) at σ = 1e-200, "
-    "+inf for pure DP at ε = ∞ and randomized response at p = 0 or 1) kills 7 more: 266/305 (87 %). The 39 left: "
-    "errstate flags where no overflow reaches them (10), dtype arguments (8) and filler orders of α = ∞ (4), the "
-    "log1p(…e^{−(2α−1)η}) term of the large-η Laplace branch, below e^{−100} there (7), that branch's threshold (3) "
-    "and the fall-back ratio at excess ≤ 0 (4), the ulp margins of _round_up (2), a clip at 0 of a non-negative "
-    "softplus (1). Not at 90 %.",
+    "- base.py: first run 259/305; 266/305 (87 %) with a first tests/soundness/test_kill_base.py. Then: float32 and "
+    "integer orders evaluated in float64; α/(2σ²) at the top of the float range (+inf, no overflow warning); the "
+    "Gaussian within two ulps above exact rationals at 2368 points; Laplace at α up to 1e300 with b = 1e-300 (60 "
+    "digits), where the excess underflows (α = 1 + 2^-40, b = 1e156, 400 digits) and for η = 26-49 around its branch "
+    "switch. Removed as redundant, outputs bit-for-bit identical on 1098 orders × 3003 scales: invalid='ignore' in "
+    "_round_up, under='ignore' (numpy's default), the inner guard of log1p(x)/x, the large-η Laplace term below "
+    "e^-100 (under half an ulp). 261/269 (97 %). The 8 left: filler orders of α = ∞ (4), < and 51 at the Laplace "
+    "switch between two exact forms (2), 9 ulps for 8 (1), a clip at 0 of a non-negative softplus (1).",
+    "- pld/readout.py (the certified ε(δ) of a composed PMF): first run 110/165 (67 %, tests/pld/test_accounting.py "
+    "only). tests/pld/test_readout.py inverts the certified δ of hand-made tilted PMFs in 50 digits (the crossing in "
+    "the first, second, a middle or the last cell or below the grid; an atom at +∞; a tilt; round-off terms) and "
+    "checks both sides are on their side of the root and within 1e-13 of it: 135/165 (82 %). The 30 left: ties at "
+    "exact equality of δ with a grid value (6), the outward-step schedule 1e-15·16^k (5), the fall-backs that return "
+    "the cell's end when the closed form fails (10: reached only below e^-700 of mass, where δ is subnormal) and that "
+    "tiny-mass branch itself (6), the lower side's two equal return forms (2), an initial bracket end one past the "
+    "grid that the bisection never reaches (1). Not at 90 %: what is left changes no certified value's validity, only "
+    "how it is found.",
     "- poisson.py: first run 397/486 (82 %, tests/bounds/test_poisson.py only). tests/soundness/test_kill_poisson.py "
     "compares with Zhu & Wang's formulas as printed (T6, T5, the closed forms of Thms 11, 11' and 20 and the "
     "two-sided analogue; 500-digit mpmath) and the shared Gaussian oracle: the τ-term forms at the ends of their exact "
