@@ -268,6 +268,15 @@ def test_reduction_uses_the_given_base_epsilon_at_a_target_rounded_down(kw: dict
     assert am.amplified_epsilon([rate, 0.5], gauss, base_epsilon=loose, **kw).tolist() == [0.0, 0.0]  # type: ignore[arg-type]
 
 
+def test_reduction_without_subsampling() -> None:
+    """m = n (γ = 1) is allowed: ε' is the base ε_M(δ'), above the 40-digit Gaussian inverse and within 1e-9."""
+    got = am.amplified_epsilon(
+        [1e-5], gauss, sampling="without-replacement", relation="replace-one", dataset_size=5, sample_size=5
+    )
+    want = oracles.gaussian_epsilon(1e-5, MU, DPS)
+    assert want <= mp.mpf(float(got[0])) <= want * (1 + mp.mpf("1e-9"))
+
+
 def test_reduction_refuses_a_bad_base_epsilon_and_accepts_zero() -> None:
     kw = {"sampling": "poisson", "relation": "add-remove", "rate": 0.5}
     allowed = "a vectorised callable returning ε ≥ 0"
@@ -372,6 +381,15 @@ def test_poisson_replace_one_near_full_sampling(rate: float) -> None:
                 assert_upper_log(v, mp_theorem14(e, n, rate, "proof"), (n, rate, e))
 
 
+def test_poisson_replace_one_at_infinite_epsilon() -> None:
+    """ε' = ∞: β → γ, δ_M(∞) = 0 for the Gaussian, so (32') tends to γ(1 − γ)·γ^{n−1} (the γ̃_n term)."""
+    with mp.workdps(DPS):
+        for n, rate in ((1, 0.3), (4, 0.3), (3, 0.9)):
+            got = am.poisson_replace_one_log_delta([np.inf], gauss, n, rate)[0]
+            g = mp.mpf(rate)
+            assert_upper_log(got, g**n * (1 - g), (n, rate))
+
+
 def test_two_dimensional_inputs_keep_their_shape_and_values() -> None:
     """Every profile map on a (2, 3) array equals the map on the flattened values, reshaped."""
     e2 = np.array([[0.0, 0.3, 1.0], [2.0, 5.0, np.inf]])
@@ -426,14 +444,15 @@ def tiny_group(e: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.asarray(-1000.0 - 3.0 * np.asarray(k, dtype=np.float64) / 64.0 + 0.0 * e)
 
 
-WR_CASES = [(2, 3000), (1000, 3000), (10**300, 64), (10**300, 65), (5, 200)]
+WR_CASES = [(2, 3000), (2, 20000), (1000, 3000), (10**300, 64), (10**300, 65), (5, 200)]
 
 
 @pytest.mark.parametrize(("n", "m"), WR_CASES)
 def test_with_replacement_mixture_and_its_truncation(n: int, m: int) -> None:
     """Theorem 10 at ε' = 0 on a profile below e^-1000: the value is above the full 40-digit sum Σ Binom(m, 1/n)(k)
     δ_k and equals, within 1e-12, the documented window plus the lumped tails (both tails cut at n = 2, m = 3000;
-    the right one at n = 1000; exactly 64 terms are never cut, 65 are)."""
+    the right one at n = 1000; at m = 20000 the terms at the cut differ by e^0.6, so the e^-1001 threshold is pinned
+    to within a unit of its log; exactly 64 terms are never cut, 65 are)."""
     with mp.workdps(DPS):
         p = 1 / mp.mpf(n)
         weights = [mp_binom(m, p, k) for k in range(1, m + 1)]
@@ -456,11 +475,12 @@ def test_with_replacement_single_record() -> None:
     assert am.with_replacement_rate(1, 7) == 1.0
 
 
-@pytest.mark.parametrize(("n", "rate"), [(3000, 0.5), (2000, 0.999), (90, 0.01)])
+@pytest.mark.parametrize(("n", "rate"), [(3000, 0.5), (2000, 0.999), (90, 0.01), (65, 1 - 1.37e-7)])
 def test_poisson_mixtures_and_their_truncation(n: int, rate: float) -> None:
     """The by-size bound Σ Binom(n, γ)(k)(k/n) δ_M(·) and Theorem 14's inner sum over Binom(n − 1, γ), at ε' = 0 on a
     profile at e^-1000 (δ_M(ε) = e^{-1000}, ε-independent): above the full sum, equal to the window plus the lumped
-    tails within 1e-12 (both tails cut at n = 3000, the left one only at γ = 0.999)."""
+    tails within 1e-12 (both tails cut at n = 3000, the left one only at γ = 0.999, only the first term, of mass
+    e^-1011, at n = 65 and γ = 1 − 1.37e-7)."""
     flat = lambda e: np.full(np.shape(e), -1000.0)  # noqa: E731
     with mp.workdps(DPS):
         g = mp.mpf(rate)
