@@ -357,6 +357,21 @@ def test_group_profiles_o10() -> None:
     assert pr.gaussian_group_log_delta(1.0, 0, 1.0)[0] == -np.inf
 
 
+def test_blackbox_group_profile_at_infinite_epsilon() -> None:
+    """ε = ∞, k ≥ 2: the ratio (e^ε − 1)/(e^{ε/k} − 1) is unbounded, so δ(∞) > 0 gives the cap δ = 1 and δ(∞) = 0
+    (pure DP) gives 0 (it was NaN: inf − inf in log space, which the with-replacement amplification then refused as
+    the user's group profile)."""
+    approx = lambda e: pr.approximate_dp_log_delta(e, 1.0, 1e-5)  # noqa: E731
+    pure = lambda e: pr.approximate_dp_log_delta(e, 1.0, 0.0)  # noqa: E731
+    assert pr.blackbox_group_log_delta(np.inf, 2, approx)[0] == 0.0
+    assert pr.blackbox_group_log_delta(np.inf, 3, pure)[0] == -np.inf
+    wr = am.amplified_log_delta(
+        np.array([1.0, np.inf]), approx, sampling="with-replacement", relation="replace-one", dataset_size=100,
+        sample_size=10,
+    )
+    assert not np.any(np.isnan(wr)) and np.all(wr <= 0.0)
+
+
 def test_epsilon_from_log_delta_edges() -> None:
     assert pr.epsilon_from_log_delta(gauss(1.0), 0.0)[0] == np.inf
     assert pr.epsilon_from_log_delta(lap(1.0), 0.0)[0] == pytest.approx(1.0, rel=1e-14)

@@ -293,7 +293,9 @@ def blackbox_group_log_delta(eps: ArrayLike, k: ArrayLike, log_delta: LogDelta) 
     base_eps = round_down(e / kf)
     base_vals = call_log_delta(log_delta, base_eps)
     with np.errstate(invalid="ignore"):
+        # the ratio grows without bound with ε (k ≥ 2): +inf at ε = ∞, where the log-space difference is inf − inf
         ratio = np.where(e > 0, log_expm1(e) - log_expm1(base_eps), np.log(kf))
+        ratio = np.where(np.isposinf(e), np.inf, ratio)
         out = np.where(np.isneginf(base_vals), -np.inf, ratio + base_vals)
     out = np.where(kk == 1, call_log_delta(log_delta, e), out)
     return np.asarray(np.where(kk == 0, -np.inf, log_round_up(out)))
