@@ -783,16 +783,19 @@ NOTES = [
     "* Opacus' RDP accountant and autodp use the classic conversion and the orders of their own grids; privamp's RDP "
     "route uses exact fractional-order curves, the improved conversion (Canonne, Kamath & Steinke 2020) and "
     "continuous refinement between orders, hence its smaller RDP ε. Its cold query pays for the exact "
-    "fractional-order quadrature (about 2 ms of fixed cost per batch of orders: the fractional grid orders near "
-    "the optimum, then a polynomial-model round of three orders, or two fixed zoom rounds between integer orders) "
-    "where Opacus sums a series, and for the lazy import of its bound modules (the peers load everything at "
-    "import; privamp's modules are byte-compiled before the runs, as an installed wheel ships them): Opacus' RDP "
-    "query alone can be faster where the optimum lies between integer orders, while privamp's import + query is "
-    "several times faster than every peer's (the 'import + cold' columns).",
+    "fractional-order quadrature, certified, where Opacus sums a series: about 1.2–1.8 ms of CPU per batch of "
+    "orders, two batches in most rows (the fractional grid orders near the optimum, or one round of the fixed zoom "
+    "between integer orders; then a polynomial-model round of three orders), three where the optimum lies near "
+    "α = 1 (T ≥ 10^7 here). The batches were 2–3 ms and one more in two of these rows before the speed work of "
+    "2026-11-23 (the bisections of the quadrature stop at the integrand's scale, Horner series, fewer batches, no "
+    "curve evaluation to test support, the registry's applicable bounds remembered): the cold query is 14–43 % "
+    "cheaper. Where Opacus' RDP query alone is still faster (T ≥ 10^5 at q = 256/60000: ratios 1.06–1.19 in this "
+    "run, of the order of the run-to-run spread of single queries on this shared machine), privamp's import + "
+    "query is several times faster than every peer's (the 'import + cold' columns) and its ε smaller.",
     "* Warm = the same query again on the built accountant: privamp remembers its answers. A new δ on a built "
-    "accountant is not in the tables: privamp then needs 3–7 ms (one batch of exact-curve quadratures at the new "
-    "optimum's fractional orders; composed curves are cached per order), the RDP peers ~0.1–0.3 ms (they re-convert "
-    "the curve cached on their fixed grid): there privamp is slower, the price of its smaller ε.",
+    "accountant is not in the tables: privamp then needs 2–8 ms (one or two batches of exact-curve quadratures at "
+    "the new optimum's fractional orders; composed curves are cached per order), the RDP peers ~0.1–0.3 ms (they "
+    "re-convert the curve cached on their fixed grid): there privamp is slower, the price of its smaller ε.",
     "* Without replacement, dp_accounting and autodp state their bounds for replace-one with the noise multiplier "
     "relative to the relation's sensitivity (2C for a clipped sum), so privamp's σ (relative to C) is their σ/2; "
     "neither covers add/remove with fixed-size batches. The σ/2 Poisson reduction is privamp's numerically "
@@ -808,7 +811,7 @@ NOTES = [
     "one — with rigorous round-off accounting, hence the interval; dp_accounting's default grid (1e-4) computes "
     "one pessimistic PLD. privamp's PLD path imports no SciPy (log Φ and the FFT from NumPy), coarsens composed "
     "grids above 2^14 points and sizes its grid from the composed variance (a heterogeneous schedule no longer "
-    "takes the finest phase's grid). It is 2–4× faster than dp_accounting's default grid on the long Poisson rows, "
+    "takes the finest phase's grid). It is 2–5× faster than dp_accounting's default grid on the long Poisson rows, "
     "not the 10× the issue asks for; at a grid fine enough to match privamp's accuracy (2e-5) dp_accounting is "
     "10–25× slower. Opacus' PRV accountant can be faster on short compositions (T = 10^3), for an ε 1.7 % larger "
     "and uncertified.",
