@@ -217,7 +217,7 @@ def log_power_excess(log_abs_u: ArrayLike, sign_u: ArrayLike, log1p_u: ArrayLike
         if not linear.all():  # (the other forms are computed only where some element needs them)
             big_l = np.where(linear, 1.0, l1p)
             t = np.log(al - (al - 1.0) * np.exp(-big_l)) - (al - 1.0) * big_l
-            out = np.where(linear, out, np.where(linear, 0.0, w) + log1mexp(np.minimum(t, 0.0)))
+            out = np.where(linear, out, w + log1mexp(np.minimum(t, 0.0)))
         if tiny.any():
             u_tiny = np.where(tiny, sgn * np.exp(lau), 0.0)
             out = np.where(tiny, np.log(al * (al - 1.0) / 2.0) + 2.0 * lau + np.log1p((al - 2.0) * u_tiny / 3.0), out)

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privamp.bounds._numerics import (
+    TINY_NORMAL,
     ULP,
     FloatArray,
     log_amplified,
@@ -70,7 +71,6 @@ _ROUNDING_ULPS = 4.0
 _LOWER_MARGIN = 1e-12
 """Relative margin taken off the quadrature's value for the lower bound, on top of _QUAD_MARGIN."""
 _FLOAT_MAX = float(np.finfo(np.float64).max)
-_TINY_NORMAL = float(np.finfo(np.float64).tiny)
 
 
 def _log1p_u(z: FloatArray, gamma: float, sigma: float) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -380,7 +380,7 @@ def _round_down(value: FloatArray) -> FloatArray:
     lowered = value * (1.0 - 8.0 * ULP)
     lowered = np.where(np.isposinf(value), _FLOAT_MAX * (1.0 - 8.0 * ULP), lowered)
     # below the normal range the relative error of a product or quotient is not bounded: 0 is the safe value
-    return np.asarray(np.where(lowered >= _TINY_NORMAL, lowered, 0.0))
+    return np.asarray(np.where(lowered >= TINY_NORMAL, lowered, 0.0))
 
 
 def _analytic_floor(alpha: FloatArray, gamma: float, sigma: float) -> FloatArray:
@@ -461,5 +461,5 @@ def _evaluate(alphas: ArrayLike, rate: float, sigma: float, *, lower: bool) -> F
     if not lower:
         # γ > 0: the divergence is positive; below the normal range a computed value (or its underflow to 0) has
         # no relative accuracy, so the upper bound is at least the smallest normal float
-        out[finite] = np.maximum(out[finite], _TINY_NORMAL)
+        out[finite] = np.maximum(out[finite], TINY_NORMAL)
     return out
