@@ -2,11 +2,13 @@
 
 Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
 
-1. ``"best"`` (default) — every route of ``best_routes`` that supports the composition: by default RDP with the best
-   proven per-step curves and the privacy-profile route (at most 64 identical releases), both answering in
-   milliseconds; add ``"pld"`` (``best_routes=TIGHT``) for the certified privacy-loss-distribution interval, which
-   costs 0.1–0.6 s per new composition. The smallest certified ε (or δ) wins, and the largest rigorous lower
-   bound of any route is reported beside it.
+1. ``"best"`` (default) — every route of ``best_routes`` that supports the composition: by default the
+   privacy-loss-distribution route (a certified interval [lower, upper]), RDP with the best proven per-step curves,
+   and the privacy-profile route (at most 64 identical releases). The smallest certified ε (or δ) wins, and the
+   largest rigorous lower bound of any route is reported beside it. The PLD route runs first; once the interval is
+   narrower than ``SETTLED_WIDTH`` (relative), the other routes are not run — every certified upper bound is at least
+   the certified lower bound, so none of them could lower the upper end by more than that width — and the result's
+   ``skipped`` says so. ``best_routes=FAST`` (RDP and profile only) is the milliseconds answer of RDP-only peers.
 2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"`` or
    ``"pld"``.
 3. an RDP bound's name (see ``step.bounds()``) — the RDP route (or ``route="analytical"``) with that per-step curve.
@@ -18,6 +20,7 @@ only (they are labelled as such in the result's ``evidence``).
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import warnings
 from collections.abc import Iterable
@@ -33,7 +36,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.registry import BEST, LOWER
 from privamp.rounding import round_up
-from privamp.routes.base import Answer, Floor, best_of
+from privamp.routes.base import Answer, Floor, best_of, highest_floor
 from privamp.routes.composition import Composition
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
@@ -45,14 +48,20 @@ if TYPE_CHECKING:
 
 #: Route names accepted by ``bound=``.
 ROUTES = ("rdp", "analytical", "profile", "pld")
-#: The routes ``bound="best"`` tries by default (fast), and with the PLD route (tight, slower).
-DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile")
-TIGHT: tuple[str, ...] = ("rdp", "profile", "pld")
+#: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included.
+DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld")
+#: The default; kept as a name for code written when the PLD route was opt-in (a no-op alias).
+TIGHT: tuple[str, ...] = DEFAULT_BEST
+#: RDP and privacy profile only: no PLD route, no lower bound on ε for long runs (for comparison with RDP-only peers).
+FAST: tuple[str, ...] = ("rdp", "profile")
+#: Relative width of the certified interval below which ``best`` does not run the remaining routes (ε queries:
+#: (upper − lower) ≤ SETTLED_WIDTH·upper; δ queries: log δ_upper − log δ_lower ≤ SETTLED_WIDTH).
+SETTLED_WIDTH = 1e-3
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
 
-__all__ = ["DEFAULT_BEST", "DEFAULT_ORDERS", "TIGHT", "Accountant", "DeltaResult", "EpsilonResult", "OrderRangeWarning"]
+__all__ = ["DEFAULT_BEST", "DEFAULT_ORDERS", "FAST", "SETTLED_WIDTH", "TIGHT", "Accountant", "DeltaResult", "EpsilonResult", "OrderRangeWarning"]
 
 
 class OrderRangeWarning(UserWarning):
@@ -64,7 +73,9 @@ class EpsilonResult:
     """An (ε, δ)-DP guarantee. ``epsilon`` is an upper bound; ``lower_epsilon`` is a rigorous lower bound on the
     true ε(δ) or ``None``; ``rdp_floor_epsilon`` is the smallest ε any RDP accountant could certify from the best
     known RDP lower bound (not a lower bound on the true ε), computed on first access (a second minimisation that a
-    caller who never reads it does not pay for). ``evidence`` says what ``epsilon`` rests on."""
+    caller who never reads it does not pay for). ``evidence`` says what ``epsilon`` rests on; ``skipped`` names the
+    routes of ``best`` that gave no upper bound here (not run, or the PLD route without a dominating pair), each
+    with the reason."""
 
     epsilon: float
     delta: float
@@ -76,6 +87,7 @@ class EpsilonResult:
     route: str = "rdp"
     evidence: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
     _floor: Floor | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -100,6 +112,7 @@ class DeltaResult:
     evidence: tuple[str, ...] = ()
     lower_delta: float | None = None
     warnings: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
 
 
 def _entry(item: object) -> tuple[SubsampledMechanism, int]:
@@ -275,14 +288,25 @@ class Accountant:
         return hit
 
     def _ask(self, routes: list[Route], question: str, value: float) -> Answer:
+        """The best answer over ``routes``: the PLD route first, the others only while the interval is not settled."""
         comp = self._comp()
         answers: list[Answer] = []
         reasons: list[str] = []
         lowers: list[float] = []
-        for r in routes:
+        skipped: list[str] = []
+        floors: list[Floor] = []
+        for r in sorted(routes, key=lambda route: route.name != "pld"):  # stable: the others keep their order
+            if answers and _settled(answers, lowers, question):
+                skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
+                               f"{SETTLED_WIDTH:g} relative (no upper bound lies below its lower end)")
+                if question == "epsilon" and isinstance(r, RdpRoute) and r.curve == BEST:
+                    floors.append(Floor(functools.partial(r.floor_epsilon, comp, value)))  # computed only if read
+                continue
             reason = r.unsupported(comp)
             if reason is not None:
                 reasons.append(reason)
+                if r.name == "pld":  # the tight route: say why the interval is not the PLD one
+                    skipped.append(f"pld: no upper bound here: {reason}")
                 # a route without an upper bound here may still certify a lower one (the PLD route's realisable
                 # pairs: Poisson x replace-one, with replacement)
                 read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
@@ -300,7 +324,9 @@ class Accountant:
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
             best = replace(best, lower=max(lowers))
-        return best
+        if floors:
+            best = replace(best, floor=highest_floor([f for f in (best.floor, *floors) if f is not None]))
+        return replace(best, skipped=tuple(skipped)) if skipped else best
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
@@ -333,6 +359,7 @@ class Accountant:
             route=a.route,
             evidence=a.evidence,
             warnings=a.warnings,
+            skipped=a.skipped,
             _floor=a.floor,
         )
 
@@ -363,6 +390,7 @@ class Accountant:
             evidence=a.evidence,
             lower_delta=None if a.lower is None else min(math.exp(a.lower), 1.0),
             warnings=a.warnings,
+            skipped=a.skipped,
         )
 
     def floor_epsilon(
@@ -374,6 +402,16 @@ class Accountant:
         d = check_open_unit("delta", delta)
         conv = None if conversion is None else Conversion.parse(conversion)
         return self._rdp_route(conversion=conv).floor_epsilon(self._comp(), d, bound)
+
+
+def _settled(answers: list[Answer], lowers: list[float], question: str) -> bool:
+    """Whether the interval so far is narrower than SETTLED_WIDTH (see the module docstring)."""
+    upper = min(a.value for a in answers)
+    known = [x for x in (*lowers, *(a.lower for a in answers)) if x is not None]
+    if not known or not math.isfinite(upper):
+        return False
+    width = upper - max(known)
+    return width <= SETTLED_WIDTH * (abs(upper) if question == "epsilon" else 1.0)
 
 
 def _delta_from_log(log_delta: float) -> float:

@@ -466,6 +466,7 @@ class RunEpsilon:
     phases: tuple[dict[str, Any], ...]
     assumptions: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
     _floor: Floor | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -517,6 +518,7 @@ def _run_epsilon(
         phases=tuple(p.to_dict() for p in plans),
         assumptions=schedule.assumptions(),
         warnings=r.warnings,
+        skipped=r.skipped,
         _floor=Floor(lambda: r.rdp_floor_epsilon),
     )
 
@@ -759,7 +761,7 @@ def _unamplified(c: DpSgdConfig) -> DpSgdConfig:
 
 def _interval(r: RunEpsilon, digits: int = 6) -> str:
     lower = "?" if r.lower_epsilon is None else _fmt(r.lower_epsilon, digits)
-    why = "no rigorous lower bound is implemented" if r.lower_epsilon is None else "certified interval"
+    why = "no rigorous lower bound is known for this run" if r.lower_epsilon is None else "certified interval"
     return f"[{lower}, {_fmt(r.epsilon, digits)}] ({why})"
 
 
@@ -772,7 +774,8 @@ def _rests_on(r: RunEpsilon) -> list[str]:
             "datasets under the assumed sampling: no accountant can certify less."
         )
     else:
-        lines.append("  No rigorous lower bound on the true epsilon is implemented for this run.")
+        lines.append("  No rigorous lower bound on the true epsilon is known for this run.")
+    lines += [f"  Not used: {note}" for note in r.skipped if note.startswith("pld:")]
     if r.rdp_floor_epsilon is not None:
         lines.append(
             f"  The smallest epsilon any RDP accountant could certify is {_fmt(r.rdp_floor_epsilon)} (from the best "

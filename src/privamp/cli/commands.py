@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from privamp import dpsgd
-from privamp.accountant import DEFAULT_BEST, TIGHT, Accountant
+from privamp.accountant import DEFAULT_BEST, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
 from privamp.cli.config import (
@@ -60,23 +60,20 @@ def command(name: str, text: Callable[[Answer], str]) -> Callable[[Run], Run]:
 
 
 def best_routes(args: argparse.Namespace) -> tuple[str, ...]:
-    """The routes ``best`` compares: with ``--tight``, the PLD route too."""
-    return TIGHT if args.tight else DEFAULT_BEST
+    """The routes ``best`` compares: every route (``--tight`` is a no-op alias kept for old scripts)."""
+    return DEFAULT_BEST
 
 
 def _certification(args: argparse.Namespace) -> dict[str, Any]:
-    """How a calibration is certified (``--bound``, ``--allow-numerical``, ``--tight``), as echoed in its inputs."""
-    return {"bound": args.bound, "allow_numerical": args.allow_numerical, "tight": args.tight}
+    """How a calibration is certified (``--bound``, ``--allow-numerical``), as echoed in its inputs."""
+    return {"bound": args.bound, "allow_numerical": args.allow_numerical}
 
 
 def settings(args: argparse.Namespace, accountant: type[Accountant], config: Config) -> Accountant:
-    """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``,
-    ``--tight``); the settings are echoed in ``config.inputs``."""
-    routes = best_routes(args)
+    """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``);
+    the settings are echoed in ``config.inputs``."""
     config.inputs["allow_numerical"] = args.allow_numerical
-    if args.tight:
-        config.inputs["tight"] = True
-    return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=routes)
+    return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args))
 
 
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
@@ -104,6 +101,7 @@ def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         "steps": config.steps,
         "steps_rule": config.steps_rule,
         "warnings": list(r.warnings),
+        "skipped": list(r.skipped),
         "inputs": config.inputs,
     }
 
@@ -127,6 +125,7 @@ def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         "steps": config.steps,
         "steps_rule": config.steps_rule,
         "warnings": list(d.warnings),
+        "skipped": list(d.skipped),
         "inputs": config.inputs,
     }
 

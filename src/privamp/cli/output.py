@@ -78,7 +78,10 @@ def epsilon_text(out: dict[str, Any]) -> str:
     lines = [f"epsilon = {out['epsilon']:.6g} at delta = {out['delta']:g} ({how})"]
     if out["lower_epsilon"] is not None:
         lines.append(f"the true epsilon is at least {out['lower_epsilon']:.6g} (realisable pair)")
+    else:
+        lines.append("no rigorous lower bound on the true epsilon is known for this configuration")
     lines.append("rests on: " + "; ".join(out["evidence"]))
+    lines.extend(f"not used: {note}" for note in out.get("skipped", ()))
     floor = out["rdp_floor_epsilon"]
     if floor is not None and _differs(floor, out["epsilon"]):
         lines.append(
@@ -91,13 +94,11 @@ def epsilon_text(out: dict[str, Any]) -> str:
 
 def delta_text(out: dict[str, Any]) -> str:
     how = _how(out)
-    return "\n".join(
-        [
-            f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})",
-            _describe_inputs(out["inputs"]),
-            _steps_line(out),
-        ]
-    )
+    lines = [f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})"]
+    if out.get("lower_delta") is not None:
+        lines.append(f"the true delta is at least {out['lower_delta']:.6g} (realisable pair)")
+    lines.extend(f"not used: {note}" for note in out.get("skipped", ()))
+    return "\n".join([*lines, _describe_inputs(out["inputs"]), _steps_line(out)])
 
 
 def rdp_text(out: dict[str, Any]) -> str:

@@ -248,8 +248,8 @@ def _add_tight(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tight",
         action="store_true",
-        help="let best also try the privacy-loss-distribution route (certified interval, 0.1-0.6 s more per new "
-        "composition); --bound pld asks for that route alone",
+        help="no effect, kept for scripts written when the privacy-loss-distribution route was opt-in: best tries it "
+        "by default (--bound rdp gives the RDP answer alone)",
     )
 
 
@@ -314,6 +314,7 @@ def _compare_command(sub: _Subparsers[_Parser]) -> None:
     _add_steps(cmd)
     _add_delta(cmd)
     _add_conversion(cmd)
+    _add_tight(cmd)
     _add_json(cmd)
 
 
@@ -363,6 +364,7 @@ def _check_command(sub: _Subparsers[_Parser]) -> None:
     )
     _add_delta(cmd, "the claimed delta; in the open interval (0, 1)")
     _add_bound(cmd, _DPSGD_BOUND)
+    _add_tight(cmd)
     _add_json(cmd)
 
 
@@ -383,6 +385,7 @@ def _statement_command(sub: _Subparsers[_Parser]) -> None:
         help="optional target epsilon; a finite number > 0: also state the sigma and the epochs that reach it",
     )
     _add_bound(cmd, _DPSGD_BOUND)
+    _add_tight(cmd)
     _add_json(cmd)
 
 

@@ -56,7 +56,8 @@ class Answer:
 
     ``value`` is certified (an upper bound); ``lower`` is a rigorous lower bound on the true value or ``None``;
     ``floor`` (RDP routes, ε queries) is the smallest ε any RDP accountant could certify — not a lower bound on the
-    truth; it is computed on first use (:class:`Floor`). ``evidence`` lists what the value rests on.
+    truth; it is computed on first use (:class:`Floor`). ``evidence`` lists what the value rests on; ``skipped``
+    (set by ``best``) names the routes that were not run, each with the reason.
     """
 
     route: str
@@ -69,6 +70,7 @@ class Answer:
     alpha: float | None = None
     conversion: str | None = None
     warnings: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
 
 
 class Route(Protocol):
