@@ -61,7 +61,17 @@ SETTLED_WIDTH = 1e-3
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
 
-__all__ = ["DEFAULT_BEST", "DEFAULT_ORDERS", "FAST", "SETTLED_WIDTH", "TIGHT", "Accountant", "DeltaResult", "EpsilonResult", "OrderRangeWarning"]
+__all__ = [
+    "DEFAULT_BEST",
+    "DEFAULT_ORDERS",
+    "FAST",
+    "SETTLED_WIDTH",
+    "TIGHT",
+    "Accountant",
+    "DeltaResult",
+    "EpsilonResult",
+    "OrderRangeWarning",
+]
 
 
 class OrderRangeWarning(UserWarning):
