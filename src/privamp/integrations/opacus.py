@@ -9,6 +9,15 @@ Importing this module registers :class:`PrivampAccountant` under the mechanism n
         model, optimizer, loader, noise_multiplier=1.1, max_grad_norm=1.0, sampling="fixed-size", seed=0)
     ...                                             # train
     engine.get_epsilon(1e-5)                        # privamp's certified ε for fixed-size batches
+    engine.accountant.get_epsilon(1e-5, bound="rdp")  # a route of privamp's (Opacus passes delta only)
+
+``engine.get_epsilon(delta)`` is the upper end of the certified interval of privamp's default ``Accountant()`` (the
+API's and the command line's answer for the same steps). Opacus' ``PrivacyEngine.get_epsilon`` takes ``delta`` only:
+choose a route on ``engine.accountant``, or give the accountant a default ``bound``
+(``engine.accountant = PrivampAccountant(bound="rdp")`` before ``make_private``). A privamp ``Accountant`` passed as
+``PrivampAccountant(accountant=...)`` (earlier releases of the data, other settings such as
+``best_routes=privamp.accountant.TIGHT``) is composed onto, its settings kept for every query and through Opacus'
+checkpoints (``state_dict`` / ``load_state_dict``, plain types).
 
 What is accounted. Opacus calls ``step(noise_multiplier=σ, sample_rate=q)`` after every optimizer step, with
 q = 1 / len(data_loader) (times the accumulated iterations); it knows nothing else about the batches. Left
