@@ -176,6 +176,11 @@ def test_old_state_dicts_still_load() -> None:
     assert acct.get_epsilon(DELTA) == base.compose(step, 3).compose(last, 1).epsilon(DELTA, bound="rdp").epsilon
     bare = PrivampAccountant()
     bare.load_state_dict({"history": [(SIGMA, 0.1, 3)], "mechanism": "privamp"})
+    broken = dict(PrivampAccountant(accountant=prior()).state_dict())
+    broken["accountant"] = {**broken["accountant"], "entries": [{"mechanism": {"kind": "Gaussian"}}]}
+    with pytest.raises(ValueError, match="state_dict"):
+        bare.load_state_dict(broken)
+    assert bare.history == [(SIGMA, 0.1, 3)] and not bare.base.entries  # unchanged by the failed load
     assert (
         bare.get_epsilon(DELTA)
         == pa.Accountant().compose(pa.Gaussian(SIGMA).subsampled(pa.Poisson(0.1)), 3).epsilon(DELTA).epsilon

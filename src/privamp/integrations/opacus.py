@@ -403,15 +403,25 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         """Restore a state saved by :meth:`state_dict`: what was saved replaces this accountant's state (history,
         declaration, default bound, the privamp accountant composed onto). Older state dicts (without ``bound`` or
         ``accountant``; Opacus' own, with ``history`` only) keep this accountant's values of what they lack."""
-        super().load_state_dict(state_dict)
-        history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
-        declared = state_dict.get("declaration")
-        scheme, relation = self.scheme, self.neighboring
-        if declared is not None:
-            scheme = None if declared["scheme"] is None else Scheme.from_dict(declared["scheme"])
-            relation = Neighboring.parse(declared["neighboring"])
-        base = self.base if state_dict.get("accountant") is None else _accountant_from_dict(state_dict["accountant"])
-        bound = check_name("bound", state_dict.get("bound", self.bound))
+        previous = self.history
+        super().load_state_dict(state_dict)  # Opacus' checks; it sets the history
+        try:  # everything read before anything is set: a state dict that does not load leaves the accountant as it was
+            history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
+            declared = state_dict.get("declaration")
+            scheme, relation = self.scheme, self.neighboring
+            if declared is not None:
+                scheme = None if declared["scheme"] is None else Scheme.from_dict(declared["scheme"])
+                relation = Neighboring.parse(declared["neighboring"])
+            saved = state_dict.get("accountant")
+            base = self.base if saved is None else _accountant_from_dict(saved)
+            bound = check_name("bound", state_dict.get("bound", self.bound))
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            self.history = previous
+            if isinstance(exc, ValueError):
+                raise
+            raise InvalidParameterError(
+                "state_dict", state_dict, f"a state dict saved by PrivampAccountant.state_dict ({exc!r})"
+            ) from exc
         self.history, self.scheme, self.neighboring, self.base, self.bound = history, scheme, relation, base, bound
         self._chain = None
 
