@@ -510,8 +510,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
                     f"{sampling.batch_size}: the ε reported does not hold for this loader",
                 )
             return
-        if sampling is not None and not isinstance(sampling, Poisson):
-            return
+        if (sampling is not None and not isinstance(sampling, Poisson)) or "constant" in self._warned:
+            return  # nothing to check, or already reported (the test below costs a binomial pmf per step)
         if self._sizes is None or self._sizes[0] != batch_size:
             self._sizes = (batch_size, 1) if self._sizes is None else (-1, 0)
             return
