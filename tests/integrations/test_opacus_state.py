@@ -130,8 +130,9 @@ def test_resumed_run_reports_at_least_as_much(kwargs: dict[str, Any]) -> None:
 
 
 def test_callable_rdp_curve_is_saved_as_a_table() -> None:
-    """A callable cannot be saved in plain types: it is saved as its values at the accountant's orders, a valid upper
-    bound that is never below the curve (ε after loading >= ε before); a custom mechanism class is refused."""
+    """A callable cannot be saved in plain types: it is saved as its values at the accountant's orders, extended by
+    monotonicity and CGF convexity, never below a curve that has both (ε after loading >= ε before, here); a custom
+    mechanism class is refused."""
     curve = pa.RdpCurve(lambda a: 0.02 * a, neighboring="add-remove", name="linear")
     acct = PrivampAccountant(accountant=pa.Accountant().compose(curve, 5))
     acct.step(noise_multiplier=SIGMA, sample_rate=0.1)

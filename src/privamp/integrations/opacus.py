@@ -178,10 +178,12 @@ def _mechanism_to_dict(m: Mechanism, orders: tuple[float, ...]) -> dict[str, Any
         name = m.name
         if not isinstance(table, TabulatedCurve):
             # a callable cannot be saved in plain types: its values at the accountant's orders, extended by the
-            # proven rules of TabulatedCurve, are a valid RDP upper bound (never below the curve itself)
+            # rules every Rényi divergence obeys (TabulatedCurve: monotone in α, convex CGF), are an RDP upper bound
+            # wherever the curve is one; for a monotone curve of convex CGF never below it between the orders
             warnings.warn(
-                f"the RDP curve {m.name!r} is saved as its values at the accountant's {len(orders)} orders (a valid, "
-                "possibly looser, upper bound): a callable cannot be saved in a state dict",
+                f"the RDP curve {m.name!r} is saved as its values at the accountant's {len(orders)} orders, extended "
+                "by monotonicity and CGF convexity (an upper bound wherever the curve is one; ε after loading may "
+                "differ slightly): a callable cannot be saved in a state dict",
                 UserWarning,
                 stacklevel=4,
             )
@@ -387,7 +389,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         ``torch.load(weights_only=True)`` accepts).
 
         A user's :class:`~privamp.mechanisms.RdpCurve` given as a callable is saved as its values at the accountant's
-        orders (a valid upper bound, possibly looser; a warning says so); other custom mechanisms cannot be saved."""
+        orders, extended as :meth:`~privamp.mechanisms.RdpCurve.from_table` does (a warning says so); other custom
+        mechanisms cannot be saved."""
         state: MutableMapping[str, Any] = OrderedDict() if destination is None else destination
         state["history"] = [(float(s), float(q), int(c)) for s, q, c in self.history]
         state["mechanism"] = self.mechanism()
