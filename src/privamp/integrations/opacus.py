@@ -9,6 +9,15 @@ Importing this module registers :class:`PrivampAccountant` under the mechanism n
         model, optimizer, loader, noise_multiplier=1.1, max_grad_norm=1.0, sampling="fixed-size", seed=0)
     ...                                             # train
     engine.get_epsilon(1e-5)                        # privamp's certified ε for fixed-size batches
+    engine.accountant.get_epsilon(1e-5, bound="rdp")  # a route of privamp's (Opacus passes delta only)
+
+``engine.get_epsilon(delta)`` is the upper end of the certified interval of privamp's default ``Accountant()`` (the
+API's and the command line's answer for the same steps). Opacus' ``PrivacyEngine.get_epsilon`` takes ``delta`` only:
+choose a route on ``engine.accountant``, or give the accountant a default ``bound``
+(``engine.accountant = PrivampAccountant(bound="rdp")`` before ``make_private``). A privamp ``Accountant`` passed as
+``PrivampAccountant(accountant=...)`` (earlier releases of the data, other settings such as
+``best_routes=privamp.accountant.TIGHT``) is composed onto, its settings kept for every query and through Opacus'
+checkpoints (``state_dict`` / ``load_state_dict``, plain types).
 
 What is accounted. Opacus calls ``step(noise_multiplier=σ, sample_rate=q)`` after every optimizer step, with
 q = 1 / len(data_loader) (times the accumulated iterations); it knows nothing else about the batches. Left
@@ -51,14 +60,15 @@ from torch.utils.data import BatchSampler, DataLoader, RandomSampler, Sequential
 from privamp.accountant import Accountant, EpsilonResult
 from privamp.bounds.conversion import Conversion
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
-from privamp.events import SubsampledMechanism
+from privamp.events import Mechanism, SubsampledMechanism
 from privamp.integrations.samplers import (
     FixedSizeBatchSampler,
     PoissonBatchSampler,
     PrivampBatchSampler,
     ShuffledBatchSampler,
 )
-from privamp.mechanisms import Gaussian
+from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve, TabulatedCurve
+from privamp.registry import BEST
 from privamp.sampling import (
     SAMPLING_TYPES,
     Neighboring,
@@ -69,7 +79,7 @@ from privamp.sampling import (
     WithReplacement,
     check_shuffled_relation,
 )
-from privamp.validation import check_int, check_nonnegative, check_positive
+from privamp.validation import check_int, check_name, check_nonnegative, check_positive
 
 __all__ = ["MECHANISM", "PrivampAccountant", "SamplingMismatchWarning", "Scheme", "make_private"]
 
@@ -117,26 +127,138 @@ class Scheme:
         return any(abs(1.0 / sample_rate - 1.0 / r) < 1.0 + 1e-9 for r in rates)
 
     def to_dict(self) -> dict[str, Any]:
-        s = self.sampling
-        fields: dict[str, Any] = {"kind": type(s).__name__}
-        if isinstance(s, Poisson):
-            fields.update(rate=s.rate, dataset_size=s.dataset_size)
-        elif isinstance(s, WithoutReplacement | WithReplacement):
-            fields.update(batch_size=s.batch_size, dataset_size=s.dataset_size)
         return {
-            "sampling": fields,
-            "steps_per_release": self.steps_per_release,
-            "steps_per_epoch": self.steps_per_epoch,
+            "sampling": _sampling_to_dict(self.sampling),
+            "steps_per_release": int(self.steps_per_release),
+            "steps_per_epoch": None if self.steps_per_epoch is None else int(self.steps_per_epoch),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Scheme:
-        fields = dict(d["sampling"])
-        kinds: dict[str, type[Sampling]] = {t.__name__: t for t in SAMPLING_TYPES}
-        kind = kinds.get(fields.pop("kind"))
-        if kind is None:
-            raise InvalidParameterError("state_dict", d, "a declaration saved by PrivampAccountant.state_dict")
-        return cls(kind(**fields), int(d["steps_per_release"]), d["steps_per_epoch"])
+        return cls(_sampling_from_dict(d["sampling"]), int(d["steps_per_release"]), d["steps_per_epoch"])
+
+
+# ------------------------------------------------------------------------------------- state dict, in plain types
+# (dicts, lists, str, int, float, bool, None): what torch.load(weights_only=True) accepts.
+
+
+def _sampling_to_dict(s: Sampling) -> dict[str, Any]:
+    fields: dict[str, Any] = {"kind": type(s).__name__}
+    if isinstance(s, Poisson):
+        fields.update(rate=float(s.rate), dataset_size=None if s.dataset_size is None else int(s.dataset_size))
+    elif isinstance(s, WithoutReplacement | WithReplacement):
+        fields.update(batch_size=int(s.batch_size), dataset_size=int(s.dataset_size))
+    return fields
+
+
+def _sampling_from_dict(d: Mapping[str, Any]) -> Sampling:
+    fields = dict(d)
+    kinds: dict[str, type[Sampling]] = {t.__name__: t for t in SAMPLING_TYPES}
+    kind = kinds.get(fields.pop("kind", None))
+    if kind is None:
+        raise InvalidParameterError("state_dict", d, "a sampling scheme saved by PrivampAccountant.state_dict")
+    return kind(**fields)
+
+
+#: The mechanisms saved by their one parameter.
+_MECHANISMS: dict[str, tuple[type[Mechanism], str]] = {
+    "Gaussian": (Gaussian, "sigma"),
+    "Laplace": (Laplace, "scale"),
+    "RandomizedResponse": (RandomizedResponse, "p"),
+    "PureDP": (PureDP, "epsilon"),
+}
+
+
+def _mechanism_to_dict(m: Mechanism, orders: tuple[float, ...]) -> dict[str, Any]:
+    for kind, (cls, attr) in _MECHANISMS.items():
+        if type(m) is cls:
+            return {"kind": kind, attr: float(getattr(m, attr))}
+    if type(m) is RdpCurve:
+        table = m.function
+        name = m.name
+        if not isinstance(table, TabulatedCurve):
+            # a callable cannot be saved in plain types: its values at the accountant's orders, extended by the
+            # rules every Rényi divergence obeys (TabulatedCurve: monotone in α, convex CGF), are an RDP upper bound
+            # wherever the curve is one; for a monotone curve of convex CGF never below it between the orders
+            warnings.warn(
+                f"the RDP curve {m.name!r} is saved as its values at the accountant's {len(orders)} orders, extended "
+                "by monotonicity and CGF convexity (an upper bound wherever the curve is one; ε after loading may "
+                "differ slightly): a callable cannot be saved in a state dict",
+                UserWarning,
+                stacklevel=4,
+            )
+            table = TabulatedCurve(tuple(orders), tuple(float(v) for v in m.rdp(list(orders))))
+            name = f"{m.name} (tabulated)"
+        return {
+            "kind": "RdpCurve",
+            "orders": [float(a) for a in table.orders],
+            "values": [float(v) for v in table.values],
+            "neighboring": Neighboring.parse(m.neighboring).value,
+            "epsilon_inf": float(m.epsilon_inf),
+            "name": str(name),
+        }
+    raise UnsupportedError(
+        f"{short_repr(m)} cannot be saved in a state dict (Gaussian, Laplace, RandomizedResponse, PureDP and "
+        "RdpCurve can)"
+    )
+
+
+def _mechanism_from_dict(d: Mapping[str, Any]) -> Mechanism:
+    kind = d.get("kind")
+    if kind in _MECHANISMS:
+        cls, attr = _MECHANISMS[kind]
+        return cls(float(d[attr]))  # type: ignore[call-arg]
+    if kind == "RdpCurve":
+        return RdpCurve.from_table(
+            d["orders"],
+            d["values"],
+            neighboring=d["neighboring"],
+            epsilon_inf=float(d["epsilon_inf"]),
+            name=str(d["name"]),
+        )
+    raise InvalidParameterError("state_dict", d, "a mechanism saved by PrivampAccountant.state_dict")
+
+
+def _accountant_to_dict(a: Accountant) -> dict[str, Any]:
+    """Every setting of ``a`` (read from its public attributes) and every composed step of it."""
+    return {
+        "conversion": Conversion.parse(a.conversion).value,
+        "orders": [float(x) for x in a.orders],
+        "refine": bool(a.refine),
+        "allow_numerical": bool(a.allow_numerical),
+        "best_routes": [str(r) for r in a.best_routes],
+        "entries": [
+            {
+                "mechanism": _mechanism_to_dict(event.mechanism, a.orders),
+                "sampling": _sampling_to_dict(event.sampling),
+                "neighboring": event.neighboring.value,
+                "count": int(count),
+            }
+            for event, count in a.entries
+        ],
+    }
+
+
+def _accountant_from_dict(d: Mapping[str, Any]) -> Accountant:
+    entries = [
+        (
+            SubsampledMechanism(
+                _mechanism_from_dict(e["mechanism"]),
+                _sampling_from_dict(e["sampling"]),
+                Neighboring.parse(e["neighboring"]),
+            ),
+            int(e["count"]),
+        )
+        for e in d["entries"]
+    ]
+    return Accountant(
+        conversion=d["conversion"],
+        orders=d["orders"],
+        refine=bool(d["refine"]),
+        allow_numerical=bool(d["allow_numerical"]),
+        best_routes=tuple(d["best_routes"]),
+        entries=entries,
+    )
 
 
 def _scheme(sampling: Sampling | PrivampBatchSampler | Scheme, steps_per_release: int) -> Scheme:
@@ -182,8 +304,13 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
     ``None``: Poisson at the rate Opacus passes); ``neighboring`` the adjacency relation (``"add-remove"`` or
     ``"replace-one"``); ``steps_per_release`` > 1 with ``NoSampling()`` declares shuffled epochs of that many steps
     (under replace-one only: see :mod:`privamp.integrations.samplers`).
-    ``accountant`` is the privamp :class:`~privamp.accountant.Accountant` to compose onto: its options (conversion,
-    orders, ``allow_numerical``) and any releases already in it (earlier uses of the same data) are kept.
+    ``accountant`` is the privamp :class:`~privamp.accountant.Accountant` to compose onto (default:
+    ``Accountant()``, with privamp's default settings): all its settings (conversion, orders, ``refine``,
+    ``allow_numerical``, ``best_routes``) and any releases already in it (earlier uses of the same data) are kept, for
+    every query and through :meth:`state_dict` / :meth:`load_state_dict`. ``bound`` is the default ``bound`` of
+    :meth:`get_epsilon` (``"best"``: the certified upper end of the accountant's interval; a route's name such as
+    ``"rdp"``, or an RDP bound's name): Opacus' ``PrivacyEngine.get_epsilon(delta)`` passes ``delta`` only, so this is
+    how a route is chosen for ``engine.get_epsilon`` (or ask ``engine.accountant.get_epsilon(delta, bound="rdp")``).
 
     The declaration is fixed once steps are recorded (a declaration that changes mid-run would re-account the past).
     """
@@ -195,17 +322,20 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         *,
         steps_per_release: int = 1,
         accountant: Accountant | None = None,
+        bound: str = BEST,
     ) -> None:
         super().__init__()
         self.history: list[tuple[float, float, int]] = []
         if accountant is not None and not isinstance(accountant, Accountant):
             raise InvalidParameterError("accountant", accountant, "a privamp Accountant or None")
         self.base = Accountant() if accountant is None else accountant
+        self.bound = check_name("bound", bound)
         self.scheme: Scheme | None = None
         self.neighboring = Neighboring.ADD_REMOVE
         self._warned: set[str] = set()
         self._sizes: tuple[int, int] | None = None  # (first observed batch size, steps with that size), or None
-        self._last: tuple[tuple[Any, ...], EpsilonResult] | None = None
+        # (base, steps composed onto it, the composed accountant): the next query composes only the new steps
+        self._chain: tuple[Accountant, dict[SubsampledMechanism, int], Accountant] | None = None
         self.declare(sampling, neighboring, steps_per_release=steps_per_release)
 
     # --------------------------------------------------------------------------------- Opacus' interface
@@ -233,12 +363,16 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
             self.history.append((sigma, q, 1))
 
     def get_epsilon(
-        self, delta: float, *, bound: str = "best", conversion: Conversion | str | None = None, **_: Any
+        self, delta: float, *, bound: str | None = None, conversion: Conversion | str | None = None, **_: Any
     ) -> float:
-        """privamp's certified ε at ``delta`` for the steps so far (0 before the first step). ``bound`` and
-        ``conversion`` as in :meth:`privamp.accountant.Accountant.epsilon` (``inf`` after a step without noise); other
-        keyword arguments (which Opacus
-        forwards from ``make_private_with_epsilon``) are ignored, as Opacus' own accountants do."""
+        """privamp's certified ε at ``delta`` for the steps so far (0 before the first step; ``inf`` after a step
+        without noise). ``bound`` (default: the one given at construction, ``"best"`` unless told) and ``conversion``
+        as in :meth:`privamp.accountant.Accountant.epsilon`; other keyword arguments (which Opacus forwards from
+        ``make_private_with_epsilon``) are ignored, as Opacus' own accountants do.
+
+        Opacus' ``PrivacyEngine.get_epsilon(delta)`` takes ``delta`` only: ``engine.get_epsilon(delta, bound="rdp")``
+        is a ``TypeError`` there. Ask ``engine.accountant.get_epsilon(delta, bound="rdp")``, or construct the
+        accountant with ``bound="rdp"``."""
         if not self.history and not self.base.entries:
             return 0.0
         if any(s == 0 for s, _, _ in self.history):
@@ -250,24 +384,49 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         return sum(int(c) for _, _, c in self.history)
 
     def state_dict(self, destination: MutableMapping[str, Any] | None = None) -> MutableMapping[str, Any]:
-        """Opacus' state (``history``, ``mechanism``) plus the declaration, in plain types."""
+        """Opacus' state (``history``, ``mechanism``) plus the declaration, the default ``bound`` and the privamp
+        accountant composed onto (``accountant``: its settings and every step already in it), in plain types (what
+        ``torch.load(weights_only=True)`` accepts).
+
+        A user's :class:`~privamp.mechanisms.RdpCurve` given as a callable is saved as its values at the accountant's
+        orders, extended as :meth:`~privamp.mechanisms.RdpCurve.from_table` does (a warning says so); other custom
+        mechanisms cannot be saved."""
         state: MutableMapping[str, Any] = OrderedDict() if destination is None else destination
-        state["history"] = [tuple(h) for h in self.history]
+        state["history"] = [(float(s), float(q), int(c)) for s, q, c in self.history]
         state["mechanism"] = self.mechanism()
         state["declaration"] = {
             "scheme": None if self.scheme is None else self.scheme.to_dict(),
             "neighboring": self.neighboring.value,
         }
+        state["bound"] = self.bound
+        state["accountant"] = _accountant_to_dict(self.base)
         return state
 
     def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
-        super().load_state_dict(state_dict)
-        self.history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
-        declared = state_dict.get("declaration")
-        if declared is not None:
-            scheme = declared["scheme"]
-            self.scheme = None if scheme is None else Scheme.from_dict(scheme)
-            self.neighboring = Neighboring.parse(declared["neighboring"])
+        """Restore a state saved by :meth:`state_dict`: what was saved replaces this accountant's state (history,
+        declaration, default bound, the privamp accountant composed onto). Older state dicts (without ``bound`` or
+        ``accountant``; Opacus' own, with ``history`` only) keep this accountant's values of what they lack."""
+        previous = self.history
+        super().load_state_dict(state_dict)  # Opacus' checks; it sets the history
+        try:  # everything read before anything is set: a state dict that does not load leaves the accountant as it was
+            history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
+            declared = state_dict.get("declaration")
+            scheme, relation = self.scheme, self.neighboring
+            if declared is not None:
+                scheme = None if declared["scheme"] is None else Scheme.from_dict(declared["scheme"])
+                relation = Neighboring.parse(declared["neighboring"])
+            saved = state_dict.get("accountant")
+            base = self.base if saved is None else _accountant_from_dict(saved)
+            bound = check_name("bound", state_dict.get("bound", self.bound))
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            self.history = previous
+            if isinstance(exc, ValueError):
+                raise
+            raise InvalidParameterError(
+                "state_dict", state_dict, f"a state dict saved by PrivampAccountant.state_dict ({exc!r})"
+            ) from exc
+        self.history, self.scheme, self.neighboring, self.base, self.bound = history, scheme, relation, base, bound
+        self._chain = None
 
     def get_optimizer_hook_fn(self, sample_rate: float) -> Callable[[Any], None]:
         """Opacus' step hook (records the step), which also looks at the size of each batch, when the optimizer keeps
@@ -354,8 +513,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
                     f"{sampling.batch_size}: the ε reported does not hold for this loader",
                 )
             return
-        if sampling is not None and not isinstance(sampling, Poisson):
-            return
+        if (sampling is not None and not isinstance(sampling, Poisson)) or "constant" in self._warned:
+            return  # nothing to check, or already reported (the test below costs a binomial pmf per step)
         if self._sizes is None or self._sizes[0] != batch_size:
             self._sizes = (batch_size, 1) if self._sizes is None else (-1, 0)
             return
@@ -394,28 +553,37 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         return [(step(s, NoSampling()), c) for s, c in passes.items()]
 
     def accountant(self) -> Accountant:
-        """The privamp accountant of everything recorded (the ``accountant`` given at construction, composed with
-        the history)."""
-        b = self.base
-        return Accountant(
-            conversion=b.conversion,
-            orders=b.orders,
-            refine=b.refine,
-            allow_numerical=b.allow_numerical,
-            entries=(*b.entries, *self.events()),
-        )
+        """The privamp accountant of everything recorded: the ``accountant`` given at construction (all its settings
+        and steps) composed with the history's events.
 
-    def result(self, delta: float, *, bound: str = "best", conversion: Conversion | str | None = None) -> EpsilonResult:
-        """privamp's full answer at ``delta``: certified ε, rigorous lower bound when known, evidence (the last
-        answer is kept: asking again before the next step costs nothing)."""
-        key = (tuple(self.history), self.scheme, self.neighboring, id(self.base), delta, bound, str(conversion))
-        if self._last is None or self._last[0] != key:
-            self._last = (key, self.accountant().epsilon(delta, bound=bound, conversion=conversion))
-        return self._last[1]
+        Composed incrementally: while the history only grows, the steps recorded since the last call are composed
+        onto the accountant returned then (:meth:`privamp.accountant.Accountant.compose`), and an unchanged history
+        returns the same accountant, whose answers are cached. A history rewritten otherwise (Opacus'
+        ``get_noise_multiplier`` sets it) is composed onto the base again."""
+        wanted: dict[SubsampledMechanism, int] = {}
+        for event, count in self.events():
+            wanted[event] = wanted.get(event, 0) + count
+        acct, done = self.base, {}
+        if self._chain is not None and self._chain[0] is self.base:
+            _, before, last = self._chain
+            if all(wanted.get(event, 0) >= count for event, count in before.items()):
+                acct, done = last, before
+        for event, count in wanted.items():
+            if count > done.get(event, 0):
+                acct = acct.compose(event, count - done.get(event, 0))
+        self._chain = (self.base, wanted, acct)
+        return acct
+
+    def result(
+        self, delta: float, *, bound: str | None = None, conversion: Conversion | str | None = None
+    ) -> EpsilonResult:
+        """privamp's full answer at ``delta`` (``bound``: default the one given at construction): certified ε,
+        rigorous lower bound when known, evidence (asking again before the next step costs nothing)."""
+        return self.accountant().epsilon(delta, bound=self.bound if bound is None else bound, conversion=conversion)
 
     def get_privacy_interval(self, delta: float) -> tuple[float | None, float]:
         """``(lower, upper)``: a rigorous lower bound on the true ε(δ) (``None`` when privamp knows none) and the
-        certified upper bound."""
+        certified upper bound (of the default ``bound``)."""
         r = self.result(delta)
         return r.lower_epsilon, r.epsilon
 

@@ -7,7 +7,9 @@ Use them as ``DataLoader(dataset, batch_sampler=sampler)``. Every sampler has
   epoch for shuffled epochs;
 - ``len(sampler)`` = ``steps_per_epoch``, the number of batches one ``iter(sampler)`` yields;
 - :meth:`~PrivampBatchSampler.count` and :meth:`~PrivampBatchSampler.accounting`, which turn steps or epochs into the
-  ``(event, count)`` pairs to compose: ``Accountant(entries=sampler.accounting(Gaussian(1.0), epochs=5))``.
+  ``(event, count)`` pairs to compose: ``Accountant(entries=sampler.accounting(Gaussian(1.0), epochs=5))`` (privamp's
+  default settings; any others are the accountant's: ``Accountant(best_routes=TIGHT, entries=...)``). The Opacus
+  accountant declared with a sampler composes the same pairs onto the accountant it is given.
 
 =========================  ======================================  =====================  ========================
 sampler                    what it does at every step              ``sampling``           count to compose
