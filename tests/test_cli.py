@@ -26,8 +26,10 @@ def test_epsilon_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and err == ""
     data = json.loads(out)
     assert {"epsilon", "delta", "alpha", "bound", "lower_epsilon"} <= set(data)
-    assert 2.3816 <= data["epsilon"] <= 2.5966
-    assert data["delta"] == 1e-5 and data["lower_epsilon"] is None and data["steps"] == 14062
+    # the default is the certified interval around the truth 2.38160 (upper within 1e-4, lower within 1e-3 relative)
+    assert 2.3816 <= data["epsilon"] <= 2.3816 * (1 + 1e-4) and data["route"] == "pld"
+    assert 2.3816 * (1 - 1e-3) <= data["lower_epsilon"] <= 2.3816
+    assert data["delta"] == 1e-5 and data["steps"] == 14062
 
 
 def test_second_dpsgd_case(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,9 +72,12 @@ def test_laplace_single_release(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and data["alpha"] is None and data["method"] == "profile"
     assert math.isclose(data["epsilon"], 0.5 + 2 * math.log1p(-1e-5), rel_tol=1e-9)
     many = "--mechanism laplace --scale 2 --steps 100 --delta 1e-5 --conversion mironov --json"
-    code, out, _ = run(capsys, "epsilon", *many.split())
+    code, out, _ = run(capsys, "epsilon", *many.split(), "--bound", "rdp")
     data = json.loads(out)
     assert code == 0 and data["method"] == "rdp" and data["epsilon"] <= 50.0
+    code, out, _ = run(capsys, "epsilon", *many.split())
+    best = json.loads(out)  # 100 pure-DP releases: the PLD interval (exact pair) is below the RDP answer
+    assert code == 0 and best["method"] == "pld" and best["lower_epsilon"] <= best["epsilon"] <= data["epsilon"]
 
 
 @pytest.mark.parametrize(
@@ -560,8 +565,8 @@ def test_keyboard_interrupt_is_one_line(capsys: pytest.CaptureFixture[str], monk
 
 
 def test_rdp_floor_line_only_when_it_is_news(capsys: pytest.CaptureFixture[str]) -> None:
-    # Exact Poisson curve: the floor equals epsilon, so no line repeats it.
-    code, out, _ = run(capsys, "epsilon", *DPSGD, "--delta", "1e-5")
+    # Exact Poisson curve: the floor equals the RDP route's epsilon, so no line repeats it.
+    code, out, _ = run(capsys, "epsilon", *DPSGD, "--delta", "1e-5", "--bound", "rdp")
     assert code == 0 and "RDP floor" not in out and "RDP lower bound" not in out and "no RDP accountant" not in out
     for argv in (["--sigma", "2"], [*DPSGD], ["--sigma", "1", *WOR, "--steps", "100"]):
         code, out, _ = run(capsys, "epsilon", *argv, "--delta", "1e-5", "--json")
@@ -586,12 +591,14 @@ def test_tiny_sigma_is_not_private(capsys: pytest.CaptureFixture[str], sigma: st
     assert code == 2 or json.loads(out)["delta"] >= 0.09
 
 
-def test_tight_adds_the_pld_interval(capsys: pytest.CaptureFixture[str]) -> None:
+def test_default_is_the_pld_interval_and_tight_a_no_op(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--sigma", "2", "--sample-rate", "0.01", "--steps", "100", "--delta", "1e-5", "--json"]
     code, out, _ = run(capsys, "epsilon", *argv, "--tight")
     tight = json.loads(out)
     code2, out2, _ = run(capsys, "epsilon", *argv)
-    fast = json.loads(out2)
-    assert code == code2 == 0 and tight["route"] == "pld" and tight["epsilon"] <= fast["epsilon"]
-    assert tight["lower_epsilon"] <= tight["epsilon"] and tight["inputs"]["tight"] is True
-    assert any("Doroshenko" in e for e in tight["evidence"])
+    default = json.loads(out2)
+    code3, out3, _ = run(capsys, "epsilon", *argv, "--bound", "rdp")
+    rdp = json.loads(out3)
+    assert code == code2 == code3 == 0 and tight == default and default["route"] == "pld"
+    assert default["lower_epsilon"] <= default["epsilon"] < rdp["epsilon"] and rdp["lower_epsilon"] is None
+    assert any("Doroshenko" in e for e in default["evidence"])

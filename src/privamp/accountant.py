@@ -5,7 +5,8 @@ Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
 1. ``"best"`` (default) — every route of ``best_routes`` that supports the composition: by default the
    privacy-loss-distribution route (a certified interval [lower, upper]), RDP with the best proven per-step curves,
    and the privacy-profile route (at most 64 identical releases). The smallest certified ε (or δ) wins, and the
-   largest rigorous lower bound of any route is reported beside it. The PLD route runs first; once the interval is
+   largest rigorous lower bound of any route is reported beside it. The PLD route runs first (after the profile
+   route for a single release, whose answer is the exact profile); once the interval is
    narrower than ``SETTLED_WIDTH`` (relative), the other routes are not run — every certified upper bound is at least
    the certified lower bound, so none of them could lower the upper end by more than that width — and the result's
    ``skipped`` says so. ``best_routes=FAST`` (RDP and profile only) is the milliseconds answer of RDP-only peers.
@@ -305,7 +306,7 @@ class Accountant:
         lowers: list[float] = []
         skipped: list[str] = []
         floors: list[Floor] = []
-        for r in sorted(routes, key=lambda route: route.name != "pld"):  # stable: the others keep their order
+        for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, lowers, question):
                 skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
                                f"{SETTLED_WIDTH:g} relative (no upper bound lies below its lower end)")
@@ -412,6 +413,15 @@ class Accountant:
         d = check_open_unit("delta", delta)
         conv = None if conversion is None else Conversion.parse(conversion)
         return self._rdp_route(conversion=conv).floor_epsilon(self._comp(), d, bound)
+
+
+def _precedence(route: Route, comp: Composition) -> int:
+    """The order in which ``best`` runs its routes: the privacy-profile route first for a single release (its answer
+    is the exact profile, in milliseconds), then the PLD route (the certified interval), then the others in the
+    order given (sorting is stable)."""
+    if route.name == PROFILE and sum(count for _, count in comp.entries) == 1:
+        return 0
+    return 1 if route.name == "pld" else 2
 
 
 def _settled(answers: list[Answer], lowers: list[float], question: str) -> bool:

@@ -407,7 +407,7 @@ def solve_accounted(
     sol = solve(probe, space, target_epsilon, d, tolerance=tolerance, bound=bound, estimate=estimate)
     probe_route.lower = True
     full = probe(sol.value).epsilon(d, bound=bound)
-    return replace(sol, result=full) if full.epsilon <= sol.result.epsilon else sol
+    return replace(sol, result=full) if full.epsilon <= target_epsilon else sol
 
 
 # ---------------------------------------------------------------------------------------------------- noise only
