@@ -247,7 +247,7 @@ def test_tight_best_reports_lower_bounds_of_routes_without_an_upper_one() -> Non
     step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), "replace-one")
     fast = pa.Accountant(best_routes=FAST).compose(step, 100).epsilon(1e-5)
     tight = pa.Accountant().compose(step, 100).epsilon(1e-5)
-    assert TIGHT == pa.Accountant().best_routes
+    assert pa.Accountant().best_routes == TIGHT
     assert fast.lower_epsilon is None and tight.route == "rdp" and tight.epsilon == fast.epsilon
     # the result says why the upper end is not the antiparallel pair's (realisable, not proven to dominate)
     assert any(note.startswith("pld: no upper bound here") and "antiparallel" in note for note in tight.skipped)

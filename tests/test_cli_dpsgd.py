@@ -71,7 +71,8 @@ def test_calibrate_default_solve_is_sigma(capsys: pytest.CaptureFixture[str]) ->
 def test_calibrate_on_the_pld_route(capsys: pytest.CaptureFixture[str], extra: list[str], solve: str) -> None:
     # the PLD route's answer is tighter than RDP's: a smaller sigma, or more steps, for the same target
     run_ = ["--sample-rate", "0.01", "--target-epsilon", "1", *DELTA, "--solve", solve]
-    rdp = run_json(capsys, "calibrate", *run_, *(["--sigma", "1"] if solve == "steps" else ["--steps", "200"]))
+    rdp = run_json(capsys, "calibrate", *run_, "--bound", "rdp",
+                   *(["--sigma", "1"] if solve == "steps" else ["--steps", "200"]))
     pld = run_json(capsys, "calibrate", *run_, *extra, *([] if solve == "steps" else ["--steps", "200"]))
     assert pld["epsilon"] <= 1.0 and pld["method"] == "pld" and rdp["method"] != "pld"
     assert (pld["sigma"] < rdp["sigma"]) if solve == "sigma" else (pld["steps"] > rdp["steps"])

@@ -40,9 +40,9 @@ ENGINEER = DpSgdConfig(
 POISSON = DpSgdConfig(noise_multiplier=1.1, sampling="poisson", batch_size=256, dataset_size=60_000, epochs=60)
 
 
-def certified(config: DpSgdConfig, delta: float = DELTA) -> float:
+def certified(config: DpSgdConfig, delta: float = DELTA, bound: str = "best") -> float:
     plan = config.plan()
-    return pa.Accountant().compose(plan.event, plan.count).epsilon(delta).epsilon
+    return pa.Accountant().compose(plan.event, plan.count).epsilon(delta, bound=bound).epsilon
 
 
 # ------------------------------------------------------------------------------------------------ configs
@@ -134,10 +134,14 @@ def test_calibrate_steps_round_trip() -> None:
 
 
 def test_calibrate_epochs_round_trip() -> None:
-    cal = calibrate(ENGINEER, solve="epochs", target_epsilon=8.0)
+    cal = calibrate(ENGINEER, solve="epochs", target_epsilon=8.0, bound="rdp")
     assert cal.parameter == "epochs" and cal.value == 10 and cal.config.epochs == 10
-    assert certified(cal.config) == cal.epsilon <= 8.0 < certified(replace(ENGINEER, epochs=11))
+    rdp_11 = certified(replace(ENGINEER, epochs=11), bound="rdp")
+    assert certified(cal.config, bound="rdp") == cal.epsilon <= 8.0 < rdp_11
     assert cal.to_dict()["epochs"] == 10 and cal.steps == 2340
+    tight = calibrate(ENGINEER, solve="epochs", target_epsilon=8.0)  # the default: the PLD interval
+    pld_16 = certified(replace(ENGINEER, epochs=16))
+    assert tight.value == 15 and certified(tight.config) == tight.epsilon <= 8.0 < pld_16
 
 
 def test_calibrate_batch_size_round_trip_and_monotone() -> None:
@@ -187,7 +191,7 @@ def test_calibrate_through_tight_best_routes() -> None:
     assert cal.route == "pld" and cal.epsilon <= 2.0
     run = epsilon(cal.config, DELTA, best_routes=pa.accountant.TIGHT)
     assert run.epsilon == cal.epsilon and run.lower_epsilon is not None and run.lower_epsilon <= run.epsilon
-    assert cal.value < calibrate(config, "sigma", 2.0, DELTA).value  # tighter accounting, less noise
+    assert cal.value < calibrate(config, "sigma", 2.0, DELTA, bound="rdp").value  # tighter accounting, less noise
 
 
 def test_calibrated_sigma_is_monotone_in_the_target() -> None:
@@ -230,7 +234,8 @@ def test_engineer_statement() -> None:
     st = statement(ENGINEER, target_epsilon=8.0)
     d = st.to_dict()
     json.dumps(d)
-    assert d["epsilon"] == certified(ENGINEER) and d["steps"] == 14_040 and d["lower_epsilon"] is None
+    assert d["epsilon"] == certified(ENGINEER) and d["steps"] == 14_040
+    assert d["lower_epsilon"] is not None and d["lower_epsilon"] <= d["epsilon"] <= d["lower_epsilon"] * (1 + 1e-3)
     text = st.text
     assert "without replacement" in text and "add or removing" not in text and "add/remove" in text
     assert "Birrell et al. 2024, Thm 3.1" in text and "ceil(60 * 234)" in text
@@ -242,7 +247,7 @@ def test_engineer_statement() -> None:
     assert rows["poisson"]["epsilon"] == certified(POISSON) < d["epsilon"]
     assert not rows["shuffle"]["supported"] and "add-remove" in rows["shuffle"]["reason"]
     target = d["target"]
-    assert target["sigma"] > 1.1 and target["sigma_epsilon"] <= 8.0 and target["epochs"] == 10
+    assert target["sigma"] > 1.1 and target["sigma_epsilon"] <= 8.0 and target["epochs"] == 15
     assert "noise multiplier of at least" in text and "at most 10 epochs" in text
 
 
@@ -279,8 +284,10 @@ def test_auditor_three_verdicts() -> None:
     assert {"verdict", "epsilon", "lower_epsilon", "assumptions", "claimed_epsilon", "delta"} <= set(d)
     assert d["lower_epsilon"] <= d["claimed_epsilon"] <= d["epsilon"]
     assert any("Poisson sampling" in a for a in d["assumptions"])
-    # no rigorous lower bound: a claim below the certified epsilon is undecided, never refuted
-    assert check(ENGINEER, 1.0).verdict == "undecided"
+    # the default certifies a lower bound (PLD, realisable pair): a claim below it is refuted
+    assert check(ENGINEER, 1.0).verdict == "does-not-hold"
+    # no rigorous lower bound on the RDP route: a claim below the certified epsilon is undecided, never refuted
+    assert check(ENGINEER, 1.0, bound="rdp").verdict == "undecided"
 
 
 # ------------------------------------------------------------------------------------------------ schedules
@@ -363,7 +370,7 @@ def test_rdp_floor_is_computed_on_first_access(monkeypatch: pytest.MonkeyPatch) 
         return floor(self, comp, delta, curve)
 
     monkeypatch.setattr(RdpRoute, "floor_epsilon", counted)
-    r = epsilon(POISSON, 1e-5)
+    r = epsilon(POISSON, 1e-5, bound="rdp")
     assert calls == []  # the certified epsilon alone does not pay for the second minimisation
     reference = pa.Accountant().compose(pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000)), r.steps)
     assert r.rdp_floor_epsilon == reference.floor_epsilon(1e-5)
