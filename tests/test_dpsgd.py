@@ -248,7 +248,7 @@ def test_engineer_statement() -> None:
     assert not rows["shuffle"]["supported"] and "add-remove" in rows["shuffle"]["reason"]
     target = d["target"]
     assert target["sigma"] > 1.1 and target["sigma_epsilon"] <= 8.0 and target["epochs"] == 15
-    assert "noise multiplier of at least" in text and "at most 10 epochs" in text
+    assert "noise multiplier of at least" in text and "at most 15 epochs" in text
 
 
 def test_researcher_compares_schemes() -> None:

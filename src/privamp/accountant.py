@@ -58,6 +58,9 @@ FAST: tuple[str, ...] = ("rdp", "profile")
 #: Relative width of the certified interval below which ``best`` does not run the remaining routes (ε queries:
 #: (upper − lower) ≤ SETTLED_WIDTH·upper; δ queries: log δ_upper − log δ_lower ≤ SETTLED_WIDTH).
 SETTLED_WIDTH = 1e-3
+#: CPU seconds a lower-bound-only computation of ``best`` may be estimated to take before it is skipped (and the result
+#: says so); ``Accountant(route_budget=None)`` never skips.
+ROUTE_BUDGET = 2.0
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
@@ -66,6 +69,7 @@ __all__ = [
     "DEFAULT_BEST",
     "DEFAULT_ORDERS",
     "FAST",
+    "ROUTE_BUDGET",
     "SETTLED_WIDTH",
     "TIGHT",
     "Accountant",
@@ -155,6 +159,7 @@ class Accountant:
         refine: bool = True,
         allow_numerical: bool = False,
         best_routes: Iterable[str] = DEFAULT_BEST,
+        route_budget: float | None = ROUTE_BUDGET,
         entries: Iterable[tuple[SubsampledMechanism | Mechanism, int]] = (),
         _pld: PldRoute | None = None,
     ) -> None:
@@ -163,6 +168,9 @@ class Accountant:
         if not routes or any(r not in ROUTES for r in routes):
             raise InvalidParameterError("best_routes", best_routes, f"a non-empty subset of {', '.join(ROUTES)}")
         self.best_routes = routes
+        if route_budget is not None and not (isinstance(route_budget, int | float) and route_budget > 0):
+            raise InvalidParameterError("route_budget", route_budget, "a number of seconds > 0, or None (no limit)")
+        self.route_budget = None if route_budget is None else float(route_budget)
         self.refine = refine
         if not isinstance(allow_numerical, bool):
             raise InvalidParameterError("allow_numerical", allow_numerical, "True or False")
@@ -321,6 +329,12 @@ class Accountant:
                 # a route without an upper bound here may still certify a lower one (the PLD route's realisable
                 # pairs: Poisson x replace-one, with replacement)
                 read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
+                cost = getattr(r, "lower_only_seconds", lambda _: 0.0)(comp) if read is not None else 0.0
+                if read is not None and self.route_budget is not None and cost > self.route_budget:
+                    skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated "
+                                   f"{cost:.0f} CPU s > route_budget = {self.route_budget:g} s; "
+                                   "Accountant(route_budget=None) or the CLI's --no-budget computes it)")
+                    read = None
                 lower = None if read is None else read(comp, value)
                 if lower is not None:
                     lowers.append(lower)

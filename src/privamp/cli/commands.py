@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from privamp import dpsgd
-from privamp.accountant import DEFAULT_BEST, Accountant
+from privamp.accountant import DEFAULT_BEST, ROUTE_BUDGET, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
 from privamp.cli.config import (
@@ -73,7 +73,9 @@ def settings(args: argparse.Namespace, accountant: type[Accountant], config: Con
     """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``);
     the settings are echoed in ``config.inputs``."""
     config.inputs["allow_numerical"] = args.allow_numerical
-    return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args))
+    budget = None if getattr(args, "no_budget", False) else ROUTE_BUDGET
+    return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args),
+                      route_budget=budget)
 
 
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:

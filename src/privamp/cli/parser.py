@@ -251,6 +251,12 @@ def _add_tight(p: argparse.ArgumentParser) -> None:
         help="no effect, kept for scripts written when the privacy-loss-distribution route was opt-in: best tries it "
         "by default (--bound rdp gives the RDP answer alone)",
     )
+    p.add_argument(
+        "--no-budget",
+        action="store_true",
+        help="compute every lower bound however long it takes (by default a lower-bound-only computation estimated "
+        "above 2 CPU s is skipped, and the output says so)",
+    )
 
 
 def _add_bound(p: argparse.ArgumentParser, help_text: str) -> None:

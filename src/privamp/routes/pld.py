@@ -68,6 +68,15 @@ ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at
 #: subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5: the attack certifies nothing and would cost minutes).
 ADAPTIVE_MAX_STEPS = 100
 ADAPTIVE_LIMIT = 2000
+#: Relative accuracy of the lower-only queries (cells without a dominating pair: with replacement, Poisson ×
+#: replace-one), whose lower end lies far below the certified upper end of another route: finer would cost more
+#: and change nothing a user reads.
+LOWER_ONLY_ACCURACY = 1e-2
+#: CPU seconds per loss-grid point and mixture component of a discretisation, _BISECTION_FACTOR times more where the
+#: loss has no closed-form inverse (the bisection of ``pld.distributions.Piece.inverse``); measured on the 2-core
+#: reference machine. The estimate only decides whether a lower-only query is worth running.
+_SECONDS_PER_POINT = 2e-7
+_BISECTION_FACTOR = 12.0
 #: Engine notes that are not failures (the grid was refined and reached its target).
 _SUCCESS_NOTE = "grid refined"
 
@@ -423,11 +432,36 @@ class PldRoute:
             plan = self._plan(comp)
         except UnsupportedError:
             return None
+        if plan.upper_dirs is None and plan.lower_dirs is not None and plan._lower is None:  # at LOWER_ONLY_ACCURACY
+            plan._lower = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, LOWER_ONLY_ACCURACY))
         acc = plan.lower()
         if acc is None:
             return None
         acc.lower = True  # asked for the lower side explicitly
         return read(acc)
+
+    def lower_only_seconds(self, comp: Composition) -> float:
+        """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (0 where it has nothing to
+        compute): the single-step discretisations dominate — grid points (the loss window of mass ~1e-20 per side
+        over the spacing the engine picks, at most 2^20) times mixture components, times the bisection's steps where
+        the loss has no closed-form inverse. An estimate, for the accountant's cost guard only."""
+        try:
+            plan = self._plan(comp)
+        except UnsupportedError:
+            return 0.0
+        if plan.lower_dirs is None or plan._lower is not None:
+            return 0.0
+        acc = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, LOWER_ONLY_ACCURACY))
+        h = acc._initial_h(1.0)
+        seconds = 0.0
+        for direction in acc.directions:
+            for (pair, _), hh in zip(direction.parts, direction.step_spacing(h), strict=True):
+                lo, hi = pair.loss_window(1e-20)
+                points = min((hi - lo) / hh, 2.0**20) if math.isfinite(hi - lo) else 2.0**20
+                components = sum(len(pc.p.means) + len(pc.q.means) for pc in pair.pieces)
+                factor = _BISECTION_FACTOR if components > 3 else 1.0
+                seconds += points * components * factor * _SECONDS_PER_POINT
+        return seconds
 
     # ---------------------------------------------------------------------------------------- plans
     def _checked(self, comp: Composition) -> _Plan:
