@@ -314,6 +314,7 @@ class Accountant:
         lowers: list[float] = []
         skipped: list[str] = []
         floors: list[Floor] = []
+        unsupported: list[Route] = []
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, lowers, question):
                 skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
@@ -326,32 +327,40 @@ class Accountant:
                 reasons.append(reason)
                 if r.name == "pld":  # the tight route: say why the interval is not the PLD one
                     skipped.append(f"pld: no upper bound here: {reason}")
-                # a route without an upper bound here may still certify a lower one (the PLD route's realisable
-                # pairs: Poisson x replace-one, with replacement)
-                read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
-                cost = getattr(r, "lower_only_seconds", lambda _: 0.0)(comp) if read is not None else 0.0
-                if read is not None and self.route_budget is not None and cost > self.route_budget:
-                    skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated "
-                                   f"{cost:.0f} CPU s > route_budget = {self.route_budget:g} s; "
-                                   "Accountant(route_budget=None) or the CLI's --no-budget computes it)")
-                    read = None
-                lower = None if read is None else read(comp, value)
-                if lower is not None:
-                    lowers.append(lower)
+                unsupported.append(r)
                 continue
             if answers and question == "epsilon" and isinstance(r, ProfileRoute):
                 floor = r.epsilon_floor(comp, value)
                 if floor is not None and min(a.value for a in answers) <= floor:
                     continue  # the profile route's answer would be above this floor: it cannot win
             answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
-        if not answers:
+        if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
+        for r in unsupported:  # a route without an upper bound here may still certify a lower one (the PLD route's
+            lower = self._lower_only(r, comp, question, value, skipped)  # realisable pairs: Poisson x replace-one,
+            if lower is not None:  # with replacement)
+                lowers.append(lower)
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
             best = replace(best, lower=max(lowers))
         if floors:
             best = replace(best, floor=highest_floor([f for f in (best.floor, *floors) if f is not None]))
         return replace(best, skipped=tuple(skipped)) if skipped else best
+
+    def _lower_only(self, r: Route, comp: Composition, question: str, value: float, skipped: list[str]) -> float | None:
+        """The lower bound of a route that has no upper bound here, unless its estimated cost exceeds the budget (then
+        ``skipped`` says so)."""
+        read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
+        if read is None:
+            return None
+        cost = float(getattr(r, "lower_only_seconds", lambda _: 0.0)(comp))
+        if self.route_budget is not None and cost > self.route_budget:
+            skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated {cost:.0f} "
+                           f"CPU s > route_budget = {self.route_budget:g} s; Accountant(route_budget=None) or the "
+                           "CLI's --no-budget computes it)")
+            return None
+        lower: float | None = read(comp, value)
+        return lower
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
