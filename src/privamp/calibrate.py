@@ -40,7 +40,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
 from privamp.sampling import Neighboring, NoSampling, Sampling
-from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive
+from privamp.validation import check_open_unit, check_positive, check_steps
 
 if TYPE_CHECKING:
     from privamp.routes.pld import PldRoute
@@ -507,9 +507,7 @@ def calibrate_sigma(
     route); σ is searched in [1e-4, 1e8]."""
     target = check_positive("target_epsilon", target_epsilon)
     d = check_open_unit("delta", delta)
-    n = check_int("steps", steps, minimum=1)
-    if n > MAX_STEPS:
-        raise InvalidParameterError("steps", steps, "an integer in [1, 2**53]")
+    n = check_steps("steps", steps)
     check_tolerance(tolerance)
     relation = Neighboring.parse(neighboring)
     scheme = NoSampling() if sampling is None else sampling

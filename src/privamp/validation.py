@@ -69,17 +69,29 @@ def check_open_unit(name: str, value: object) -> float:
     return x
 
 
-def check_int(name: str, value: object, *, minimum: int = 1) -> int:
-    """An integer ≥ ``minimum`` (floats with an integral value are accepted)."""
+def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """An integer ≥ ``minimum`` (and ≤ ``maximum`` if given; floats with an integral value are accepted)."""
+    allowed = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {_int_text(maximum)}]"
     if isinstance(value, bool):
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
-    if isinstance(value, numbers.Real) and float(value).is_integer():
+        raise InvalidParameterError(name, value, allowed)
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
         n = int(float(value))
     else:
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
-    if n < minimum:
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
+        raise InvalidParameterError(name, value, allowed)
+    if n < minimum or (maximum is not None and n > maximum):
+        raise InvalidParameterError(name, value, allowed)
     return n
+
+
+def _int_text(n: int) -> str:
+    return "2**53" if n == MAX_STEPS else str(n)
+
+
+def check_steps(name: str, value: object) -> int:
+    """A number of steps (compositions): an integer in [1, 2**53] (``MAX_STEPS``, the CLI's cap too)."""
+    return check_int(name, value, minimum=1, maximum=MAX_STEPS)
 
 
 def check_real_vector(name: str, values: ArrayLike) -> FloatArray:

@@ -15,6 +15,7 @@ from typing import NoReturn, TypeVar
 from privamp import __version__
 from privamp.cli.errors import fail
 from privamp.sampling import Neighboring
+from privamp.validation import MAX_STEPS
 
 #: The one parameter of each mechanism (its option is ``--<name>``).
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
@@ -23,7 +24,7 @@ SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
 #: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
-MAX_COUNT = 2**53
+MAX_COUNT = MAX_STEPS  # the API's cap (privamp.validation), one constant
 
 EPILOG = """\
 sampling scheme:
