@@ -54,12 +54,24 @@ _T = TypeVar("_T")
 # value parsers (argparse ``type=``): each rejects with a one-line message naming the allowed range
 
 
+def ascii_number(text: str) -> str:
+    """``text`` if it is written in ASCII (Python's float() and Decimal() also read other scripts' digits, "١" as 1):
+    the one gate of every number the command line reads."""
+    if not text.isascii():
+        raise ValueError(f"expected a number in ASCII digits, got {text!r}")
+    return text
+
+
+def _in_ascii(text: str) -> str:
+    return "" if text.isascii() else " in ASCII digits"
+
+
 def _real(text: str) -> float:
-    """Any real number (NaN refused); the library checks the range and names the parameter."""
+    """Any real number in ASCII (NaN refused); the library checks the range and names the parameter."""
     try:
-        x = float(text)
+        x = float(ascii_number(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number{_in_ascii(text)}, got {text!r}") from None
     if math.isnan(x):
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
     return x
@@ -89,9 +101,9 @@ def _positive(text: str) -> float:
 def _count(text: str) -> int:
     """A whole number in [1, 2**53]: an integer literal, or scientific notation with an integral value ("1e9")."""
     try:
-        d = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        d = Decimal(ascii_number(text).strip().replace("_", ""))
+    except (InvalidOperation, ValueError):
+        raise argparse.ArgumentTypeError(f"expected an integer{_in_ascii(text)}, got {text!r}") from None
     if not d.is_finite() or d != d.to_integral_value():
         raise argparse.ArgumentTypeError(f"expected an integer (e.g. 1000 or 1e9), got {text!r}")
     if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
