@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -19,7 +20,10 @@ from privamp.cli import output
 from privamp.cli.commands import Answer, command, composed, settings
 from privamp.cli.config import Config, configure
 from privamp.cli.errors import UsageError
+from privamp.registry import BoundKind
 
+#: How a bound verified numerically only is labelled in the columns of ``curves rdp``.
+NUMERICAL_ONLY = "numerical only"
 #: File types ``--plot`` writes (matplotlib picks the format from the suffix).
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 #: Step counts of ``curves steps`` without ``--steps-grid``: this many, spaced geometrically from 1 to the steps.
@@ -27,10 +31,21 @@ DEFAULT_GRID_POINTS = 30
 
 
 def _rdp(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    """Every bound's curve; a bound verified numerically only is shown with ``--allow-numerical`` alone, its column
+    named "<bound> (numerical only)"."""
     config = configure(args, with_steps=False)
     data = curves.rdp_curves(config.event(), args.orders)
     config.inputs["orders"] = "the accountant's grid" if args.orders is None else args.orders
-    return config, data
+    config.inputs["allow_numerical"] = args.allow_numerical
+    numerical = [b for b in data.bounds if b.kind is BoundKind.NUMERICAL]
+    if numerical and not args.allow_numerical:
+        names = ", ".join(b.name for b in numerical)
+        raise UsageError(
+            f"the bounds of this step include {names}, verified numerically only (no published proof): "
+            "add --allow-numerical to show them"
+        )
+    shown = tuple(replace(b, name=f"{b.name} ({NUMERICAL_ONLY})") if b in numerical else b for b in data.bounds)
+    return config, replace(data, bounds=shown)
 
 
 def _profile(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:

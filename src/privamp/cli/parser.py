@@ -458,6 +458,12 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
     rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
     orders = "Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)"
     _add_list(rdp, "--orders", _real, "A", orders)
+    rdp.add_argument(
+        "--allow-numerical",
+        action="store_true",
+        help="needed where a bound of the step is verified only numerically (no published proof): its column is "
+        "then labelled '(numerical only)'; refused without it",
+    )
     _add_output(rdp)
 
     profile = curve("profile", "privacy profile of the composition: delta on an epsilon grid, epsilon on a delta grid")
