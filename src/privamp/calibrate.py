@@ -298,11 +298,26 @@ class _Search:
                 if self.closed(safe, unsafe):
                     return safe, unsafe
             if abs(math.log(unsafe / safe)) > width / 2:
-                mid = self._inside(math.sqrt(safe * unsafe), safe, unsafe)
+                mid = self._inside(self._bisection(safe, unsafe), safe, unsafe)
                 if mid in (safe, unsafe):
                     return safe, unsafe
                 safe, unsafe = (mid, unsafe) if self.ok(mid) else (safe, mid)
         return safe, unsafe
+
+    def _bisection(self, safe: float, unsafe: float) -> float:
+        """The geometric middle of the bracket; when ε is 0 at the safe end, the point 1.5 times as far from ``unsafe``
+        (log scale) as the extrapolated crossing if that is nearer: the extrapolation from the unsafe side falls short
+        where ε is convex, and a probe past the crossing moves the safe end, which a bisection rarely does there."""
+        mid = math.sqrt(safe * unsafe)
+        if self.epsilon(safe) == 0:
+            est = self._zero_side_root(safe, unsafe)
+            if est is not None:
+                past = unsafe * (est / unsafe) ** 1.5
+                if min(safe, unsafe) < past < max(safe, unsafe) and abs(math.log(past / unsafe)) < abs(
+                    math.log(mid / unsafe)
+                ):
+                    mid = past
+        return mid
 
     def _interpolate(self, safe: float, unsafe: float, aim_safe: bool) -> float:
         """The crossing of log ε(x) = log target interpolated in log x, moved by 0.45·tolerance to one side."""
