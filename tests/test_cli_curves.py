@@ -187,3 +187,18 @@ def test_numerical_only_bounds_need_the_opt_in_and_are_labelled(capsys: pytest.C
     assert code == 0 and json.loads(out)["numerical_only"] == []
     code, out, _ = run(capsys, "curves", "rdp", *WOR_R1, "--orders", "2,8", "--allow-numerical")
     assert code == 0 and "wor-poisson-reduction (numerical only)" in out.splitlines()[0]
+
+
+def test_curves_of_a_composition_label_numerical_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    """curves steps/profile with --allow-numerical named the source 'rdp: wor-poisson-reduction' without its label."""
+    code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
+                         "--bound", "wor-poisson-reduction")
+    assert code == 2 and "allow_numerical" in err
+    code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
+                         "--bound", "wor-poisson-reduction", "--allow-numerical", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["columns"]["source"] == ["rdp: wor-poisson-reduction (numerical only)"] * 2
+    assert any("numerically only" in w for w in data["warnings"])
+    code, out, err = run(capsys, "curves", "profile", *WOR_R1, "--steps", "10", "--epsilons", "1", "--bound", "rdp",
+                         "--allow-numerical")
+    assert code == 0 and "wor-poisson-reduction (numerical only)" in out and "numerically only" in err

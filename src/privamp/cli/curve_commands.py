@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from importlib import import_module
@@ -20,6 +21,7 @@ from privamp.cli import output
 from privamp.cli.commands import Answer, command, composed, settings
 from privamp.cli.config import Config, configure
 from privamp.cli.errors import UsageError
+from privamp.coverage import REGISTRY
 from privamp.registry import BoundKind
 
 #: How a bound verified numerically only is labelled in the columns of ``curves rdp``.
@@ -106,6 +108,25 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     return str(path)
 
 
+def _label_numerical_sources(out: dict[str, Any], config: Config) -> None:
+    """Name every bound verified numerically only (reachable with ``--allow-numerical`` alone) "<bound> (numerical
+    only)" in the ``source`` columns, and say so among the warnings."""
+    numerical = {b.name for b in REGISTRY.bounds_for(config.event()) if b.kind is BoundKind.NUMERICAL}
+    if not numerical:
+        return
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(numerical)) + r")(?![\w-])")
+    used: set[str] = set()
+    for name, column in out["columns"].items():
+        if name.endswith("source") and all(isinstance(v, str) for v in column):
+            used.update(m for v in column for m in pattern.findall(v))
+            out["columns"][name] = [pattern.sub(rf"\1 ({NUMERICAL_ONLY})", v) for v in column]
+    if used:
+        out["warnings"].append(
+            f"{', '.join(sorted(used))}: verified numerically only, no published proof "
+            "(opted in with --allow-numerical)"
+        )
+
+
 @command("curves", text=output.curves_text)
 def curves_command(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     """The curve's description and columns (:meth:`privamp.curves.Table.to_dict`), the notes of its queries as
@@ -114,6 +135,7 @@ def curves_command(args: argparse.Namespace, accountant: type[Accountant]) -> An
     config, data = compute(args, accountant)
     out = data.to_dict()
     out["warnings"] = out.pop("notes", [])
+    _label_numerical_sources(out, config)
     if args.plot is not None:
         out["plot"] = _draw(data, drawer, args.plot)
     return {**out, "inputs": config.inputs}
