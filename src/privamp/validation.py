@@ -105,7 +105,7 @@ def check_real_vector(name: str, values: ArrayLike) -> FloatArray:
     return raw.astype(np.float64)
 
 
-def _numeric(values: ArrayLike, name: str, allowed: str) -> ArrayLike:
+def check_numeric(values: ArrayLike, name: str, allowed: str) -> ArrayLike:
     """``values`` if they are numbers (a number, or a sequence or array of numbers): strings, booleans and other
     objects are refused (numpy would read "2" as 2.0)."""
     try:
@@ -124,7 +124,7 @@ def _numeric(values: ArrayLike, name: str, allowed: str) -> ArrayLike:
 def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
     """Rényi orders as a 1-d float array; each must be a real number > 1 (``inf`` allowed)."""
     try:
-        a = np.atleast_1d(np.asarray(_numeric(alphas, name, "real numbers > 1"), dtype=np.float64))
+        a = np.atleast_1d(np.asarray(check_numeric(alphas, name, "real numbers > 1"), dtype=np.float64))
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(name, alphas, "real numbers > 1") from exc
     if a.ndim != 1 or a.size == 0:
@@ -137,7 +137,7 @@ def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
 def check_integer_orders(alphas: ArrayLike, name: str = "alpha") -> NDArray[np.int64]:
     """Integer Rényi orders ≥ 2 as an int64 array (for bounds stated at integer orders only)."""
     try:
-        a = np.atleast_1d(np.asarray(_numeric(alphas, name, "integers >= 2"), dtype=np.float64))
+        a = np.atleast_1d(np.asarray(check_numeric(alphas, name, "integers >= 2"), dtype=np.float64))
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(name, alphas, "integers >= 2") from exc
     if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):
