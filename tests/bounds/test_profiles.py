@@ -19,7 +19,7 @@ from cases import laplace_profile as lap
 from cases import mp_gauss_delta, rel
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import load_table
+from oracles import gaussian_hockey_stick, load_table
 from scipy import integrate, stats
 
 from privamp.bounds import amplification as am
@@ -483,8 +483,7 @@ def test_single_wor_release_at_1e_minus_12_without_scipy() -> None:
         gamma, mu, target = mp.mpf(600) / 60000, mp.mpf(2) / 25, mp.mpf("1e-12")
 
         def delta(e: mp.mpf) -> mp.mpf:
-            base = mp.log(1 + (mp.exp(e) - 1) / gamma)
-            return gamma * (mp.ncdf(mu / 2 - base / mu) - mp.exp(base) * mp.ncdf(-mu / 2 - base / mu))
+            return gamma * gaussian_hockey_stick(mp.log(1 + (mp.exp(e) - 1) / gamma), mu, dps=40)
 
         lo, hi = mp.mpf(0), mp.mpf(1)
         for _ in range(120):
