@@ -255,3 +255,50 @@ def test_tight_best_reports_lower_bounds_of_routes_without_an_upper_one() -> Non
     assert tight.lower_epsilon is not None and 0 < tight.lower_epsilon < tight.epsilon
     d = pa.Accountant(best_routes=TIGHT).compose(step, 100).delta(tight.epsilon)
     assert d.lower_delta is not None and 0 < d.lower_delta <= d.delta <= 1e-5 * (1 + 1e-9)
+
+
+# ε(δ) and δ(ε) are two searches (over orders on the RDP route, over per-release splits on the profile route): each is
+# certified, neither is the exact inverse of the other. The margins stated in docs/choosing.md ("Which route"):
+ROUND_TRIP = {"rdp": (1e-3, 1e-4), "profile": (1e-2, 1e-3)}
+
+
+@pytest.mark.parametrize(
+    ("route", "sigma", "rate", "steps", "delta"),
+    [
+        ("best", 0.75072, 3.0319e-4, 10, 1e-5),  # the reported case (the profile route answers): 1.3e-5 in delta
+        ("rdp", 0.75072, 3.0319e-4, 10, 1e-5),
+        ("rdp", 5.0, 3.0319e-4, 100_000, 1e-5),  # the worst of 96 measured cases in delta: 8.9e-5
+        ("rdp", 5.0, 0.01, 1000, 1e-10),  # delta(eps(delta)) above delta: 3.3e-5
+        ("rdp", 0.75072, 0.1, 100_000, 1e-10),
+        ("profile", 0.75072, 3.0319e-4, 10, 1e-5),
+        ("profile", 5.0, 0.1, 64, 1e-10),  # the worst of 96 measured cases: 1.9e-3 in delta, 1.8e-4 in epsilon
+    ],
+)
+def test_epsilon_and_delta_are_inverse_within_the_stated_margin(
+    route: str, sigma: float, rate: float, steps: int, delta: float
+) -> None:
+    acct = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(rate)), steps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pa.accountant.OrderRangeWarning)
+        first = acct.epsilon(delta, bound=route)
+        back = acct.delta(first.epsilon, bound=route)
+        again = acct.epsilon(back.delta, bound=route)
+    d_margin, e_margin = ROUND_TRIP[first.route]
+    assert first.route == back.route == again.route
+    assert abs(back.delta / delta - 1) <= d_margin
+    assert abs(again.epsilon / first.epsilon - 1) <= e_margin
+
+
+def test_a_refusal_does_not_compute_a_lower_bound_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    from privamp.routes.pld import PldRoute
+
+    calls: list[float] = []
+
+    def record(self: PldRoute, comp: object, delta: float) -> None:
+        calls.append(delta)
+
+    monkeypatch.setattr(PldRoute, "lower_epsilon", record)
+    acct = pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.WithReplacement(256, 60_000)), 1000)
+    with pytest.raises(pa.UnsupportedError, match="no upper bound for sampling with replacement"):
+        acct.epsilon(1e-5, bound="pld")
+    assert calls == []

@@ -119,3 +119,31 @@ def test_pld_calibration_through_tight_best() -> None:
     assert res.route == "pld" and res.epsilon <= 2.0
     step = pa.Gaussian(res.sigma).subsampled(pa.WithoutReplacement(600, 60_000))
     assert acct.compose(step, 500).epsilon(1e-5).epsilon == res.epsilon
+
+
+# ------------------------------------------------------------------------------------------------ extreme targets
+def test_tiny_target_where_epsilon_reaches_zero_is_solved_in_few_probes() -> None:
+    """A target below every positive ε (1e-300): the answer is the smallest σ certifying ε = 0, found by extrapolating
+    ε from the unsafe side (log ε cannot be interpolated against 0): 13 probes, 23 by bisection (18 s reported)."""
+
+    def compose(sigma: float) -> pa.Accountant:
+        return pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(0.01)), 100)
+
+    sol = solve(compose, sigma_space(), 1e-300, 1e-5)
+    assert not sol.at_limit and sol.result.epsilon == 0.0 < (sol.unsafe_epsilon or 0.0)
+    assert sol.unsafe_value is not None and 1 < sol.value / sol.unsafe_value <= 1 + 1e-4
+    assert sol.probes <= 14
+
+
+def test_huge_target_on_the_pld_route_answers_the_range_end_without_the_pld(monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate_sigma(1e308, ..., bound="pld") never answered: the PLD route at σ near 1e-4 does not finish. The RDP
+    route certifies the target at the end of the range, so that end is the answer and the PLD is not run."""
+    from privamp.routes.pld import PldRoute
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the PLD route was run")
+
+    monkeypatch.setattr(PldRoute, "epsilon", refuse)
+    res = pa.calibrate_sigma(1e308, 1e-5, pa.Poisson(0.01), 100, bound="pld")
+    assert res.at_limit and res.sigma == 1e-4 and res.route == "rdp" and res.epsilon <= 1e308
+    assert "RDP route" in res.note

@@ -602,3 +602,21 @@ def test_default_is_the_pld_interval_and_tight_a_no_op(capsys: pytest.CaptureFix
     assert code == code2 == code3 == 0 and tight == default and default["route"] == "pld"
     assert default["lower_epsilon"] <= default["epsilon"] < rdp["epsilon"] and rdp["lower_epsilon"] is None
     assert any("Doroshenko" in e for e in default["evidence"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["epsilon", "--sigma", "\u0661", "--sample-rate", "0.01", "--steps", "10", "--delta", "1e-5"], "--sigma"),
+        (["epsilon", "--sigma", "\uff11", "--sample-rate", "0.01", "--steps", "10", "--delta", "1e-5"], "--sigma"),
+        (["epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "\u0661\u0660", "--delta", "1e-5"], "--steps"),
+        (["epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "10", "--delta", "\u0661e-5"], "--delta"),
+        (["rdp", "--sigma", "1", "--alpha", "2,\u0663"], "alpha"),
+    ],
+)
+def test_numbers_in_other_scripts_are_refused(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    """float() and Decimal() read Arabic-Indic and full-width digits ("\u0661" as 1): the command line reads ASCII
+    numerals only (parser.ascii_number), with the usual one-line error and exit status 2."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and needle in err and "ASCII" in err

@@ -163,3 +163,42 @@ def test_figures_refuses_an_unknown_paper_and_a_file(
     a_file.write_text("x")
     code, _, err = run(capsys, "figures", "--out", str(a_file))
     assert code == 2 and "is a file" in err and fake_figures == []
+
+
+WOR_R1 = ["--sigma", "1", "--sampling", "without-replacement", "--batch-size", "10", "--dataset-size", "1000",
+          "--neighboring", "replace-one"]
+
+
+def test_numerical_only_bounds_need_the_opt_in_and_are_labelled(capsys: pytest.CaptureFixture[str]) -> None:
+    """`privamp rdp --bound wor-poisson-reduction` printed a curve verified numerically only, without
+    --allow-numerical and without saying so; `curves rdp` showed its column unlabelled in CSV."""
+    for argv in (["rdp", "--bound", "wor-poisson-reduction", *WOR_R1, "--alpha", "2,8"],
+                 ["curves", "rdp", *WOR_R1, "--orders", "2,8"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert "wor-poisson-reduction" in err and "numerically only" in err and "--allow-numerical" in err
+    code, out, _ = run(capsys, "rdp", "--bound", "wor-poisson-reduction", *WOR_R1, "--alpha", "2,8",
+                           "--allow-numerical")
+    assert code == 0 and "numerical only" in out and "wor-poisson-reduction" in out
+    code, out, _ = run(capsys, "rdp", *WOR_R1, "--alpha", "2,8", "--allow-numerical", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["numerical_only"] == ["wor-poisson-reduction"] and len(data["sources"]) == 2
+    code, out, _ = run(capsys, "rdp", *WOR_R1, "--alpha", "2,8", "--json")  # best: proven bounds only
+    assert code == 0 and json.loads(out)["numerical_only"] == []
+    code, out, _ = run(capsys, "curves", "rdp", *WOR_R1, "--orders", "2,8", "--allow-numerical")
+    assert code == 0 and "wor-poisson-reduction (numerical only)" in out.splitlines()[0]
+
+
+def test_curves_of_a_composition_label_numerical_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    """curves steps/profile with --allow-numerical named the source 'rdp: wor-poisson-reduction' without its label."""
+    code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
+                         "--bound", "wor-poisson-reduction")
+    assert code == 2 and "allow_numerical" in err
+    code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
+                         "--bound", "wor-poisson-reduction", "--allow-numerical", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["columns"]["source"] == ["rdp: wor-poisson-reduction (numerical only)"] * 2
+    assert any("numerically only" in w for w in data["warnings"])
+    code, out, err = run(capsys, "curves", "profile", *WOR_R1, "--steps", "10", "--epsilons", "1", "--bound", "rdp",
+                         "--allow-numerical")
+    assert code == 0 and "wor-poisson-reduction (numerical only)" in out and "numerically only" in err

@@ -109,3 +109,11 @@ def test_errors_name_the_argument_and_stay_short() -> None:
     with pytest.raises(InvalidParameterError) as info:
         RdpCurve(lambda a: -np.ones_like(a), neighboring="add-remove").rdp(np.linspace(2, 100, 1000))
     assert "array of shape" in str(info.value) and len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("alpha", ["2", ["2", 3], b"2", np.array(["2.5"]), [True, 3], None])
+def test_orders_must_be_numbers_not_strings(alpha: object) -> None:
+    """Gaussian(1).rdp('2') was accepted (numpy reads "2" as 2.0): orders are numbers or arrays of numbers."""
+    with pytest.raises(InvalidParameterError, match="alpha"):
+        Gaussian(1.0).rdp(alpha)  # type: ignore[arg-type]
+    assert Gaussian(1.0).rdp(np.float32(2.0))[0] == Gaussian(1.0).rdp([2])[0] == pytest.approx(1.0)

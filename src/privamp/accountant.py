@@ -41,7 +41,7 @@ from privamp.routes.base import Answer, Floor, best_of, highest_floor
 from privamp.routes.composition import Composition
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
-from privamp.validation import check_int, check_name, check_nonnegative, check_open_unit, check_orders
+from privamp.validation import check_name, check_nonnegative, check_open_unit, check_orders, check_steps
 
 if TYPE_CHECKING:
     from privamp.routes.base import Route
@@ -138,7 +138,7 @@ def _entry(item: object) -> tuple[SubsampledMechanism, int]:
         event = SubsampledMechanism(event)
     if not isinstance(event, SubsampledMechanism):
         raise InvalidParameterError("event", event, "a Mechanism or SubsampledMechanism")
-    return event, check_int("count", count, minimum=1)
+    return event, check_steps("count", count)
 
 
 class Accountant:
@@ -220,7 +220,7 @@ class Accountant:
                 added.append(step)
             merged = dict(node._merged or {})
             for event, count in reversed(added):
-                merged[event] = merged.get(event, 0) + count
+                merged[event] = check_steps("count", merged.get(event, 0) + count)
             self._merged, self._link = merged, None
         return self._merged
 
@@ -377,7 +377,12 @@ class Accountant:
         route: str | None = None,
         conversion: Conversion | str | None = None,
     ) -> EpsilonResult:
-        """Smallest certified ε such that the composition is (ε, δ)-DP (``bound``, ``route``: module docstring)."""
+        """Smallest certified ε such that the composition is (ε, δ)-DP (``bound``, ``route``: module docstring).
+
+        ε(δ) and :meth:`delta` are separate searches, each certified, and inverse only within a stated margin: on the
+        RDP route δ(ε(δ)) lies within a relative 1e-3 of δ and ε(δ(ε(δ))) within 1e-4 of ε(δ); on the profile route
+        1e-2 and 1e-3; on the PLD route (the default's) each query has its own grid, and ε(δ(ε)) exceeds ε by at most
+        the certified interval's width there (docs/choosing.md, "Which route")."""
         d = check_open_unit("delta", delta)
         conv = None if conversion is None else Conversion.parse(conversion)
         a = self._cached_ask("epsilon", d, bound, route, conv)
@@ -407,7 +412,8 @@ class Accountant:
     ) -> DeltaResult:
         """Smallest certified δ such that the composition is (ε, δ)-DP (``bound``, ``route`` as in :meth:`epsilon`).
 
-        δ is at most 1; a finite log δ is never reported as δ = 0 (it rounds up to the smallest subnormal)."""
+        δ is at most 1; a finite log δ is never reported as δ = 0 (it rounds up to the smallest subnormal). The margin
+        within which this query and :meth:`epsilon` are inverse is stated there."""
         e = check_nonnegative("epsilon", epsilon)
         conv = None if conversion is None else Conversion.parse(conversion)
         a = self._cached_ask("delta", e, bound, route, conv)

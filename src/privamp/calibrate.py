@@ -30,16 +30,17 @@ size of a DP-SGD run.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from privamp.accountant import Accountant, EpsilonResult
+from privamp.accountant import Accountant, EpsilonResult, OrderRangeWarning
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
 from privamp.sampling import Neighboring, NoSampling, Sampling
-from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive
+from privamp.validation import check_open_unit, check_positive, check_steps
 
 if TYPE_CHECKING:
     from privamp.routes.pld import PldRoute
@@ -297,11 +298,26 @@ class _Search:
                 if self.closed(safe, unsafe):
                     return safe, unsafe
             if abs(math.log(unsafe / safe)) > width / 2:
-                mid = self._inside(math.sqrt(safe * unsafe), safe, unsafe)
+                mid = self._inside(self._bisection(safe, unsafe), safe, unsafe)
                 if mid in (safe, unsafe):
                     return safe, unsafe
                 safe, unsafe = (mid, unsafe) if self.ok(mid) else (safe, mid)
         return safe, unsafe
+
+    def _bisection(self, safe: float, unsafe: float) -> float:
+        """The geometric middle of the bracket; when ε is 0 at the safe end, the point 1.5 times as far from ``unsafe``
+        (log scale) as the extrapolated crossing if that is nearer: the extrapolation from the unsafe side falls short
+        where ε is convex, and a probe past the crossing moves the safe end, which a bisection rarely does there."""
+        mid = math.sqrt(safe * unsafe)
+        if self.epsilon(safe) == 0:
+            est = self._zero_side_root(safe, unsafe)
+            if est is not None:
+                past = unsafe * (est / unsafe) ** 1.5
+                if min(safe, unsafe) < past < max(safe, unsafe) and abs(math.log(past / unsafe)) < abs(
+                    math.log(mid / unsafe)
+                ):
+                    mid = past
+        return mid
 
     def _interpolate(self, safe: float, unsafe: float, aim_safe: bool) -> float:
         """The crossing of log ε(x) = log target interpolated in log x, moved by 0.45·tolerance to one side."""
@@ -310,6 +326,10 @@ class _Search:
         frac = 0.5
         if 0 < e_s < e_u < math.inf:
             frac = math.log(self.target / e_s) / math.log(e_u / e_s)
+        elif e_s == 0 < e_u < math.inf:  # ε is 0 at the safe end (a tiny target): log ε cannot be interpolated
+            x_zero = self._zero_side_root(safe, unsafe)
+            if x_zero is not None:
+                frac = (math.log(x_zero) - u_s) / (u_u - u_s)
         pad = 0.0 if self.space.integer else 0.45 * math.log1p(self.tol) / abs(u_u - u_s)
         frac = min(max(frac - pad if aim_safe else frac + pad, 0.02), 0.98)
         x = math.exp(u_s + frac * (u_u - u_s))
@@ -317,6 +337,31 @@ class _Search:
             toward_unsafe = (unsafe > safe) != aim_safe
             x = float(math.ceil(x) if toward_unsafe else math.floor(x))
         return self._inside(x, safe, unsafe)
+
+    def _zero_side_root(self, safe: float, unsafe: float) -> float | None:
+        """Where ε reaches the target, extrapolated from the probes on the unsafe side when ε is 0 at the safe end (a
+        target below every positive ε the range reaches, where log ε cannot be interpolated): ε is taken as a function
+        of v = x (ε increasing) or v = 1/x (ε decreasing: about linear in 1/σ where it reaches 0), and the crossing is
+        that of the parabola (inverse quadratic interpolation) through the three probes nearest ``unsafe`` on its
+        far side, else of the chord through two. ``None`` if neither falls inside the bracket."""
+        beyond = [x for x in self._seen if (x - unsafe) * (unsafe - safe) >= 0 and 0 < self._seen[x] < math.inf]
+        beyond.sort(key=lambda x: abs(x - unsafe))
+        pts = [(self._seen[x], x if self.space.increasing else 1 / x) for x in beyond[:3]]
+        if len(pts) < 2 or not pts[0][0] < pts[1][0]:
+            return None
+        t = self.target
+        (e0, v0), (e1, v1) = pts[0], pts[1]
+        candidates = [v0 + (t - e0) * (v1 - v0) / (e1 - e0)]
+        if len(pts) == 3 and pts[1][0] < pts[2][0]:
+            (e2, v2) = pts[2]
+            candidates.insert(0, v0 * (t - e1) * (t - e2) / ((e0 - e1) * (e0 - e2))
+                              + v1 * (t - e0) * (t - e2) / ((e1 - e0) * (e1 - e2))
+                              + v2 * (t - e0) * (t - e1) / ((e2 - e0) * (e2 - e1)))
+        for v in candidates:
+            x = v if self.space.increasing else (1 / v if v > 0 else math.inf)
+            if min(safe, unsafe) < x < max(safe, unsafe):
+                return x
+        return None
 
     def _inside(self, x: float, safe: float, unsafe: float) -> float:
         """x kept strictly between the ends when possible (integers: rounded)."""
@@ -393,6 +438,11 @@ def solve_accounted(
     uses_pld = bound == "pld" or (bound == BEST and "pld" in compose(x0).best_routes)
     if not uses_pld:
         return solve(compose, space, target_epsilon, d, tolerance=tolerance, bound=bound)
+    target = check_positive("target_epsilon", target_epsilon)
+    check_tolerance(tolerance)
+    limit = _cheap_limit(compose, space, target, d)
+    if limit is not None:
+        return limit
     from privamp.routes.pld import PldRoute  # the PLD engine is imported only where it is used (as the accountant)
 
     probe_route = PldRoute(lower=False)
@@ -408,6 +458,25 @@ def solve_accounted(
     probe_route.lower = True
     full = probe(sol.value).epsilon(d, bound=bound)
     return replace(sol, result=full) if full.epsilon <= target_epsilon else sol
+
+
+def _cheap_limit(
+    compose: Callable[[float], Accountant], space: SearchSpace, target: float, delta: float
+) -> Solution | None:
+    """The answer at the unsafe end of the range when the RDP route (cheap, certified) meets the target there: every
+    value then meets it, and the PLD route, slow at the extremes (σ = 1e-4), is not run (``None`` otherwise)."""
+    lo, hi = (math.ceil(space.lower), math.floor(space.upper)) if space.integer else (space.lower, space.upper)
+    end = float(hi if space.increasing else lo)
+    try:
+        with warnings.catch_warnings():  # an order on the edge of the range: a looser bound, still certified
+            warnings.simplefilter("ignore", OrderRangeWarning)
+            res = compose(end).epsilon(delta, bound="rdp")
+    except (InvalidParameterError, UnsupportedError):
+        return None
+    if not res.epsilon <= target:
+        return None
+    sol = _solution(space, end, None, {end: res}, target, at_limit=True)
+    return replace(sol, note=sol.note + " (certified by the RDP route; the PLD route was not run)")
 
 
 # ---------------------------------------------------------------------------------------------------- noise only
@@ -453,9 +522,7 @@ def calibrate_sigma(
     route); σ is searched in [1e-4, 1e8]."""
     target = check_positive("target_epsilon", target_epsilon)
     d = check_open_unit("delta", delta)
-    n = check_int("steps", steps, minimum=1)
-    if n > MAX_STEPS:
-        raise InvalidParameterError("steps", steps, "an integer in [1, 2**53]")
+    n = check_steps("steps", steps)
     check_tolerance(tolerance)
     relation = Neighboring.parse(neighboring)
     scheme = NoSampling() if sampling is None else sampling

@@ -59,7 +59,7 @@ from privamp.sampling import (
     WithReplacement,
     check_shuffled_relation,
 )
-from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive, check_rate
+from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive, check_rate, check_steps
 
 __all__ = [
     "MAX_STEPS",
@@ -167,7 +167,7 @@ class DpSgdConfig:
             e = check_positive("epochs", self.epochs)
             put(self, "epochs", int(e) if e.is_integer() else e)
         if self.steps is not None:
-            put(self, "steps", check_int("steps", self.steps, minimum=1))
+            put(self, "steps", check_steps("steps", self.steps))
             if self.epochs is not None:
                 raise InvalidParameterError("steps", self.steps, "given alone: pass steps or epochs, not both")
         if self.target_epsilon is not None:

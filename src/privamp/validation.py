@@ -69,17 +69,29 @@ def check_open_unit(name: str, value: object) -> float:
     return x
 
 
-def check_int(name: str, value: object, *, minimum: int = 1) -> int:
-    """An integer ≥ ``minimum`` (floats with an integral value are accepted)."""
+def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """An integer ≥ ``minimum`` (and ≤ ``maximum`` if given; floats with an integral value are accepted)."""
+    allowed = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {_int_text(maximum)}]"
     if isinstance(value, bool):
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
-    if isinstance(value, numbers.Real) and float(value).is_integer():
+        raise InvalidParameterError(name, value, allowed)
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
         n = int(float(value))
     else:
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
-    if n < minimum:
-        raise InvalidParameterError(name, value, f"an integer >= {minimum}")
+        raise InvalidParameterError(name, value, allowed)
+    if n < minimum or (maximum is not None and n > maximum):
+        raise InvalidParameterError(name, value, allowed)
     return n
+
+
+def _int_text(n: int) -> str:
+    return "2**53" if n == MAX_STEPS else str(n)
+
+
+def check_steps(name: str, value: object) -> int:
+    """A number of steps (compositions): an integer in [1, 2**53] (``MAX_STEPS``, the CLI's cap too)."""
+    return check_int(name, value, minimum=1, maximum=MAX_STEPS)
 
 
 def check_real_vector(name: str, values: ArrayLike) -> FloatArray:
@@ -93,10 +105,26 @@ def check_real_vector(name: str, values: ArrayLike) -> FloatArray:
     return raw.astype(np.float64)
 
 
+def check_numeric(values: ArrayLike, name: str, allowed: str) -> ArrayLike:
+    """``values`` if they are numbers (a number, or a sequence or array of numbers): strings, booleans and other
+    objects are refused (numpy would read "2" as 2.0)."""
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(name, values, allowed) from exc
+    if raw.dtype.kind in "iuf":
+        return values
+    if raw.dtype.kind == "O" and all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in raw.ravel()
+    ):
+        return values
+    raise InvalidParameterError(name, values, allowed)
+
+
 def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
     """Rényi orders as a 1-d float array; each must be a real number > 1 (``inf`` allowed)."""
     try:
-        a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+        a = np.atleast_1d(np.asarray(check_numeric(alphas, name, "real numbers > 1"), dtype=np.float64))
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(name, alphas, "real numbers > 1") from exc
     if a.ndim != 1 or a.size == 0:
@@ -109,7 +137,7 @@ def check_orders(alphas: ArrayLike, name: str = "alpha") -> FloatArray:
 def check_integer_orders(alphas: ArrayLike, name: str = "alpha") -> NDArray[np.int64]:
     """Integer Rényi orders ≥ 2 as an int64 array (for bounds stated at integer orders only)."""
     try:
-        a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+        a = np.atleast_1d(np.asarray(check_numeric(alphas, name, "integers >= 2"), dtype=np.float64))
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(name, alphas, "integers >= 2") from exc
     if a.ndim != 1 or a.size == 0 or np.any(~np.isfinite(a)) or np.any(a < 2) or np.any(a != np.round(a)):

@@ -118,3 +118,18 @@ def test_with_replacement_memory() -> None:
 @pytest.mark.parametrize(("sigma", "rate"), [(1e200, 0.01), (1.0, 1e-200)])
 def test_positive_divergence_is_never_reported_as_zero(sigma: float, rate: float) -> None:
     assert pa.Gaussian(sigma).subsampled(pa.Poisson(rate)).rdp([2.0])[0] > 0
+
+
+@pytest.mark.parametrize("steps", [10**30, 2**53 + 1, 10**400, 0, 1.5])
+def test_steps_are_capped_at_2_53_in_the_api_as_in_the_cli(steps: object) -> None:
+    """DpSgdConfig(steps=10**30) was accepted while the CLI caps steps at 2**53 (validation.MAX_STEPS, one constant);
+    10**400 raised OverflowError (not a ValueError) in float()."""
+    from privamp.dpsgd import DpSgdConfig
+    from privamp.validation import MAX_STEPS, check_steps
+
+    with pytest.raises(InvalidParameterError, match=r"steps must be an integer in \[1, 2\*\*53\]"):
+        DpSgdConfig(noise_multiplier=1.0, sample_rate=0.01, steps=steps)
+    with pytest.raises(InvalidParameterError, match=r"steps must be an integer in \[1, 2\*\*53\]"):
+        pa.calibrate_sigma(1.0, 1e-5, pa.Poisson(0.01), steps)  # type: ignore[arg-type]
+    assert DpSgdConfig(noise_multiplier=1.0, sample_rate=0.01, steps=MAX_STEPS).steps == MAX_STEPS == 2**53
+    assert check_steps("steps", 2**53) == 2**53

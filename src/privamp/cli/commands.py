@@ -9,7 +9,7 @@ in by :func:`privamp.cli.main` so that it can be replaced in one place.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from privamp.cli.config import (
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, message
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
+from privamp.registry import BEST, LOWER, BoundKind
 from privamp.sampling import Neighboring, Poisson, Sampling, WithoutReplacement, WithReplacement
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
@@ -132,14 +133,39 @@ def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     }
 
 
+def require_proven(event: SubsampledMechanism, bound: str, allow_numerical: bool) -> None:
+    """Refuse a bound named by ``--bound`` whose upper claim is verified numerically only, unless opted in."""
+    if bound in (BEST, LOWER) or allow_numerical:
+        return
+    if REGISTRY.get(event, bound).kind is BoundKind.NUMERICAL:
+        raise UsageError(
+            f"bound {bound!r} is verified numerically only (no published proof): add --allow-numerical to use it"
+        )
+
+
+def numerical_sources(event: SubsampledMechanism, names: Iterable[str]) -> list[str]:
+    """The bounds among ``names`` whose upper claim is verified numerically only (sorted, each once)."""
+    return sorted({n for n in names if REGISTRY.get(event, n).kind is BoundKind.NUMERICAL})
+
+
 @command("rdp", text=output.rdp_text)
 def rdp(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
+    """The RDP of one step; a numerically verified bound (named, or in "best" with ``--allow-numerical``) needs
+    ``--allow-numerical`` and is listed under ``numerical_only`` (the sources of each order under ``sources``)."""
     config = configure(args, with_steps=False)
     event = config.event()
     alphas = orders(args.alpha)
-    values = event.rdp(alphas, bound=args.bound, allow_numerical=args.allow_numerical)
+    require_proven(event, args.bound, args.allow_numerical)
+    curve = REGISTRY.curve(event, alphas, args.bound, allow_numerical=args.allow_numerical)
     config.inputs.update(alpha=alphas, bound=args.bound, allow_numerical=args.allow_numerical)
-    return {"alpha": alphas, "rdp": [float(v) for v in values], "bound": args.bound, "inputs": config.inputs}
+    return {
+        "alpha": alphas,
+        "rdp": [float(v) for v in curve.values],
+        "bound": args.bound,
+        "sources": list(curve.sources),
+        "numerical_only": numerical_sources(event, curve.sources),
+        "inputs": config.inputs,
+    }
 
 
 @command("calibrate", text=output.calibrate_text)

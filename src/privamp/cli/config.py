@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from privamp.cli.errors import UsageError
-from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER
+from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER, ascii_number
 from privamp.dpsgd import DpSgdConfig
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
@@ -203,9 +203,9 @@ def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[S
 def orders(text: str) -> list[float]:
     """The Renyi orders of ``--alpha``: comma-separated numbers, each checked by the library."""
     try:
-        values = [float(t) for t in text.split(",") if t.strip()]
+        values = [float(ascii_number(t)) for t in text.split(",") if t.strip()]
     except ValueError:
-        raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf)") from None
+        raise InvalidParameterError("alpha", text, "comma-separated real numbers > 1 (or inf), in ASCII") from None
     return [float(a) for a in check_orders(values)]
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -19,7 +21,11 @@ from privamp.cli import output
 from privamp.cli.commands import Answer, command, composed, settings
 from privamp.cli.config import Config, configure
 from privamp.cli.errors import UsageError
+from privamp.coverage import REGISTRY
+from privamp.registry import BoundKind
 
+#: How a bound verified numerically only is labelled in the columns of ``curves rdp``.
+NUMERICAL_ONLY = "numerical only"
 #: File types ``--plot`` writes (matplotlib picks the format from the suffix).
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 #: Step counts of ``curves steps`` without ``--steps-grid``: this many, spaced geometrically from 1 to the steps.
@@ -27,10 +33,21 @@ DEFAULT_GRID_POINTS = 30
 
 
 def _rdp(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
+    """Every bound's curve; a bound verified numerically only is shown with ``--allow-numerical`` alone, its column
+    named "<bound> (numerical only)"."""
     config = configure(args, with_steps=False)
     data = curves.rdp_curves(config.event(), args.orders)
     config.inputs["orders"] = "the accountant's grid" if args.orders is None else args.orders
-    return config, data
+    config.inputs["allow_numerical"] = args.allow_numerical
+    numerical = [b for b in data.bounds if b.kind is BoundKind.NUMERICAL]
+    if numerical and not args.allow_numerical:
+        names = ", ".join(b.name for b in numerical)
+        raise UsageError(
+            f"the bounds of this step include {names}, verified numerically only (no published proof): "
+            "add --allow-numerical to show them"
+        )
+    shown = tuple(replace(b, name=f"{b.name} ({NUMERICAL_ONLY})") if b in numerical else b for b in data.bounds)
+    return config, replace(data, bounds=shown)
 
 
 def _profile(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
@@ -91,6 +108,25 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     return str(path)
 
 
+def _label_numerical_sources(out: dict[str, Any], config: Config) -> None:
+    """Name every bound verified numerically only (reachable with ``--allow-numerical`` alone) "<bound> (numerical
+    only)" in the ``source`` columns, and say so among the warnings."""
+    numerical = {b.name for b in REGISTRY.bounds_for(config.event()) if b.kind is BoundKind.NUMERICAL}
+    if not numerical:
+        return
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(numerical)) + r")(?![\w-])")
+    used: set[str] = set()
+    for name, column in out["columns"].items():
+        if name.endswith("source") and all(isinstance(v, str) for v in column):
+            used.update(m for v in column for m in pattern.findall(v))
+            out["columns"][name] = [pattern.sub(rf"\1 ({NUMERICAL_ONLY})", v) for v in column]
+    if used:
+        out["warnings"].append(
+            f"{', '.join(sorted(used))}: verified numerically only, no published proof "
+            "(opted in with --allow-numerical)"
+        )
+
+
 @command("curves", text=output.curves_text)
 def curves_command(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     """The curve's description and columns (:meth:`privamp.curves.Table.to_dict`), the notes of its queries as
@@ -99,6 +135,7 @@ def curves_command(args: argparse.Namespace, accountant: type[Accountant]) -> An
     config, data = compute(args, accountant)
     out = data.to_dict()
     out["warnings"] = out.pop("notes", [])
+    _label_numerical_sources(out, config)
     if args.plot is not None:
         out["plot"] = _draw(data, drawer, args.plot)
     return {**out, "inputs": config.inputs}

@@ -103,6 +103,13 @@ def delta_text(out: dict[str, Any]) -> str:
 
 def rdp_text(out: dict[str, Any]) -> str:
     rows = [f"alpha = {a:g}\trdp = {v:.10g}" for a, v in zip(out["alpha"], out["rdp"], strict=True)]
+    flagged = set(out.get("numerical_only", ()))
+    if flagged:
+        at = [f"{a:g}" for a, src in zip(out["alpha"], out["sources"], strict=True) if src in flagged]
+        rows.append(
+            f"numerical only (no published proof; opted in with --allow-numerical): {', '.join(sorted(flagged))} "
+            f"(at alpha = {', '.join(at)})"
+        )
     return "\n".join([*rows, _describe_inputs(out["inputs"])])
 
 

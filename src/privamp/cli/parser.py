@@ -15,6 +15,7 @@ from typing import NoReturn, TypeVar
 from privamp import __version__
 from privamp.cli.errors import fail
 from privamp.sampling import Neighboring
+from privamp.validation import MAX_STEPS
 
 #: The one parameter of each mechanism (its option is ``--<name>``).
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
@@ -23,7 +24,7 @@ SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
 #: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
-MAX_COUNT = 2**53
+MAX_COUNT = MAX_STEPS  # the API's cap (privamp.validation), one constant
 
 EPILOG = """\
 sampling scheme:
@@ -53,12 +54,24 @@ _T = TypeVar("_T")
 # value parsers (argparse ``type=``): each rejects with a one-line message naming the allowed range
 
 
+def ascii_number(text: str) -> str:
+    """``text`` if it is written in ASCII (Python's float() and Decimal() also read other scripts' digits, "١" as 1):
+    the one gate of every number the command line reads."""
+    if not text.isascii():
+        raise ValueError(f"expected a number in ASCII digits, got {text!r}")
+    return text
+
+
+def _in_ascii(text: str) -> str:
+    return "" if text.isascii() else " in ASCII digits"
+
+
 def _real(text: str) -> float:
-    """Any real number (NaN refused); the library checks the range and names the parameter."""
+    """Any real number in ASCII (NaN refused); the library checks the range and names the parameter."""
     try:
-        x = float(text)
+        x = float(ascii_number(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number{_in_ascii(text)}, got {text!r}") from None
     if math.isnan(x):
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
     return x
@@ -88,9 +101,9 @@ def _positive(text: str) -> float:
 def _count(text: str) -> int:
     """A whole number in [1, 2**53]: an integer literal, or scientific notation with an integral value ("1e9")."""
     try:
-        d = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        d = Decimal(ascii_number(text).strip().replace("_", ""))
+    except (InvalidOperation, ValueError):
+        raise argparse.ArgumentTypeError(f"expected an integer{_in_ascii(text)}, got {text!r}") from None
     if not d.is_finite() or d != d.to_integral_value():
         raise argparse.ArgumentTypeError(f"expected an integer (e.g. 1000 or 1e9), got {text!r}")
     if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
@@ -454,6 +467,12 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
     rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
     orders = "Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)"
     _add_list(rdp, "--orders", _real, "A", orders)
+    rdp.add_argument(
+        "--allow-numerical",
+        action="store_true",
+        help="needed where a bound of the step is verified only numerically (no published proof): its column is "
+        "then labelled '(numerical only)'; refused without it",
+    )
     _add_output(rdp)
 
     profile = curve("profile", "privacy profile of the composition: delta on an epsilon grid, epsilon on a delta grid")

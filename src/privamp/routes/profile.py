@@ -5,8 +5,9 @@ tight (ε, δ) directly, and for a few identical releases the exact optimal comp
 (Thm 3.4) applied to points (ε₀, δ₀) of that profile often beats RDP. Any point of the profile is a valid single-release
 guarantee, so the optimum over δ₀ (for ε) or ε₀ (for δ) is certified whatever the search finds; both searches refine
 their grid optimum by golden-section search, and δ(ε) also tries the splits ε(δ) would try at the δ it finds, which
-keeps the two queries inverse to each other within a relative 1e-3 in δ (measured: 1e-5 typically, 1.1e-4 at worst
-over Gaussian and Laplace, 2 to 64 releases). Each query costs about 0.5 s for k > 1.
+keeps the two queries inverse to each other within a relative 1e-2 in δ and 1e-3 in ε (docs/choosing.md, "Which
+route"; measured: 1e-5 typically, 1.9e-3 in δ and 1.8e-4 in ε at worst over 96 Poisson × Gaussian cases of 1 to 64
+releases, where the composed ε is not unimodal in the split). Each query costs about 0.5 s for k > 1.
 
 Each amplification theorem is stated for a base relation, and sees the base mechanism at that relation's scale
 (:mod:`privamp.sensitivity`): Poisson × add/remove (Thm 8) under add/remove; without replacement × replace-one
