@@ -37,7 +37,7 @@ TAU_PER_DELTA = 1e-9
 [TAU_MIN, TAU_MAX]). Mass cut at a squaring is composed with the rest T/2^k more times, so the +∞ mass of the T-fold
 PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
 TAU_MAX = 1e-15
-TAU_MIN = 1e-45
+TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
@@ -189,8 +189,9 @@ def _tau(delta: float, steps: int) -> float:
         return TAU
     if not delta > 0:
         return TAU_MIN
-    exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA / steps) / 3)
-    return min(max(10.0**exponent, TAU_MIN), TAU_MAX)
+    # in log space: δ·TAU_PER_DELTA/steps underflows to 0 for δ near the smallest floats (log10(0) is an error)
+    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA) - math.log10(steps)) / 3)
+    return min(max(10.0 ** max(exponent, -300), TAU_MIN), TAU_MAX)
 
 
 def _screen_h(h: float) -> float:
