@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from privamp.errors import UnsupportedError
+from privamp.pld.fftpower import fft_power
 from privamp.pld.pmf import TiltedPMF, coarsen, convolve, fast_length
 
 MAX_WORK = 8_000_000
@@ -36,6 +37,10 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
     The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
     much discretisation error as the first discretisation, whatever the count.
     """
+    if count >= 2:
+        direct = fft_power(step, count, log_tau)
+        if direct is not None:
+            return direct
     result: TiltedPMF | None = None
     budget = _Budget(count)
     square = step
