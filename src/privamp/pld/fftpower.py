@@ -48,9 +48,10 @@ from privamp.bounds._numerics import logsumexp
 from privamp.pld._types import FloatArray
 from privamp.pld.pmf import THETAS, TiltedPMF, U, _cut, _normalise, fast_length
 
-TILTED_TAIL = -50.0
+TILTED_TAIL = -36.0
 """log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
-transform, and bounded as an entrywise error: e^{−50} ≈ 2e-22 of a distribution of total mass 1)."""
+transform, and bounded as an entrywise error: e^{−36} ≈ 2e-16 of a distribution of total mass 1, below the
+transforms' round-off)."""
 MAX_N = 1 << 19
 """The longest transform used (about 30 ms); longer compositions are left to repeated squaring."""
 POWER_GAMMA = 8 * U
