@@ -79,15 +79,17 @@ class Mixture:
         return _lse(terms)
 
     def log_cell_masses(self, edges: FloatArray, tails: dict[tuple[str, float], FloatArray]) -> FloatArray:
-        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component, shared
-        through ``tails`` ((family, mean) → tails at edges − mean) with the other mixture of the pair."""
+        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component, the
+        component's cell masses shared through ``tails`` ((family, mean) → log cell masses) with the other mixture of
+        the pair."""
         terms = []
         for m, lw in zip(self.means, self.log_weights, strict=True):
-            z = edges - m
-            if (self.family, m) not in tails:
-                tails[self.family, m] = _log_tail(self.family, z)
-            t = tails[self.family, m]
-            terms.append(lw + _combine(z[:-1], z[1:], t[:-1], t[1:]))
+            key = (self.family, m)
+            if key not in tails:  # the component's cell masses, shared with the other mixture (e.g. N(0, 1))
+                z = edges - m
+                t = _log_tail(self.family, z)
+                tails[key] = _combine(z[:-1], z[1:], t[:-1], t[1:])
+            terms.append(lw + tails[key])
         return _lse(terms)
 
     def log_density_shifted(self, x: FloatArray) -> FloatArray:

@@ -73,6 +73,16 @@ class TiltedPMF:
         return fast if fast is not None else self.delta(epsilon)
 
     def delta(self, epsilon: float) -> float:
+        """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
+        certified suffix-sum bracket (:class:`_Suffix`, O(log n) after an O(n) set-up per PMF) when it is narrower
+        than a relative SUFFIX_TIGHT (a certified value at most that much looser than the exact sum's)."""
+        if self.v.size >= FAST_POINTS:
+            fast = self._suffix.certified(epsilon)
+            if fast is not None:
+                return fast
+        return self.delta_exact(epsilon)
+
+    def delta_exact(self, epsilon: float) -> float:
         """Certified δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+, every term non-negative (no cancellation).
 
         Pessimistic: the stored values times (1 + 2·rel), plus the round-off as the smaller of err·Σ_j w_j and
@@ -106,7 +116,12 @@ class TiltedPMF:
         return min(by_inf, by_one)
 
     def roundoff(self, epsilon: float) -> float:
-        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε."""
+        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε (an upper bound on it on
+        large grids, from the suffix sums)."""
+        if self.pessimistic and self.v.size >= FAST_POINTS:
+            fast = self._suffix.roundoff(epsilon)
+            if fast is not None:
+                return fast
         ell = self.losses
         m = ell > epsilon
         if not self.pessimistic or not m.any():
@@ -127,6 +142,8 @@ def _exp(x: float) -> float:
 
 SUFFIX_TIGHT = 1e-9
 """The fast δ(ε) is used when its certified bracket is this narrow (relative); otherwise the exact sum is taken."""
+FAST_POINTS = 4096
+"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly)."""
 
 
 class _Suffix:
@@ -189,6 +206,10 @@ class _Suffix:
 
     def estimate(self, epsilon: float) -> float | None:
         """The certified δ(ε) to about SUFFIX_TIGHT relative (None when the bracket is wider)."""
+        return self.certified(epsilon)
+
+    def certified(self, epsilon: float) -> float | None:
+        """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
         x = self.x
         if self.main is None or not math.isfinite(epsilon):
             return None
@@ -200,14 +221,32 @@ class _Suffix:
             return None
         if not x.pessimistic:
             return min(max(lo, 0.0) + x.p_inf, 1.0)
-        ro = 0.0
-        if x.err > 0 or x.err1 > 0:
-            if self.w is None:
-                return None
-            lam = x.lam
-            max_w = _exp(x.log_scale - lam * epsilon) * (lam / (lam + 1)) ** lam / (lam + 1)
-            ro = min(x.err * max(self._bracket(self.w, k, epsilon)[1], 0.0), x.err1 * max_w)
+        ro = self.roundoff(epsilon)
+        if ro is None:
+            return None
         return float(min(up * (1 + 2 * x.rel) + ro + x.p_inf, 1.0))
+
+    def roundoff(self, epsilon: float) -> float | None:
+        """min(err·Σ_j w_j, err1·max_j w_j) over ℓ_j > ε, rounded up (None if the sums are unavailable)."""
+        x = self.x
+        if not x.pessimistic or (x.err == 0 and x.err1 == 0):
+            return 0.0
+        k = self._k(epsilon)
+        if k >= self.n:
+            return 0.0
+        if self.w is None:
+            return None
+        lam = x.lam
+        max_w = _exp(x.log_scale - lam * epsilon) * (lam / (lam + 1)) ** lam / (lam + 1) * (1 + 1e-12)
+        return float(min(x.err * max(self._bracket(self.w, k, epsilon)[1], 0.0), x.err1 * max_w))
+
+    def log_suffix(self, k: int) -> tuple[float, float]:
+        """Estimates of log Σ_{j≥k} e^{a_j} and log Σ_{j≥k} e^{a_j − ℓ_j} (for the readout's closed form only)."""
+        assert self.main is not None
+        ma, sa, mb, sb = self.main
+        with np.errstate(divide="ignore"):
+            return ma + math.log(float(sa[k])) if sa[k] > 0 else -math.inf, (
+                mb + math.log(float(sb[k])) if sb[k] > 0 else -math.inf)
 
 
 def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> FloatArray:

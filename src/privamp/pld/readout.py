@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from privamp.bounds._numerics import logsumexp
-from privamp.pld.pmf import TiltedPMF
+from privamp.pld.pmf import FAST_POINTS, TiltedPMF
 
 
 def delta_of(x: TiltedPMF, epsilon: float) -> float:
@@ -54,11 +54,16 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     left = float(ell[lo]) if lo >= 0 else -math.inf
     # the round-off term is decreasing in ε: its value at the left end is a safe stand-in inside the cell
     slack = x.roundoff(left if lo >= 0 else float(ell[0]) - 1.0)
-    vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
-    with np.errstate(divide="ignore"):
-        lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
-    log_s0 = float(logsumexp(lp))
-    log_s1 = float(logsumexp(lp - ell[lo + 1:]))
+    if ell.size >= FAST_POINTS and x._suffix.main is not None:  # estimates from the suffix sums (checked below)
+        log_s0, log_s1 = x._suffix.log_suffix(lo + 1)
+        if x.pessimistic:
+            log_s0, log_s1 = log_s0 + math.log1p(2 * x.rel), log_s1 + math.log1p(2 * x.rel)
+    else:
+        vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
+        with np.errstate(divide="ignore"):
+            lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
+        log_s0 = float(logsumexp(lp))
+        log_s1 = float(logsumexp(lp - ell[lo + 1:]))
     target = delta - slack
     ratio = (x.p_inf - target) * math.exp(-min(log_s0, 700.0)) if log_s0 > -700 else -1.0
     eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf
