@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
@@ -158,7 +157,7 @@ class _Direction:
         """Whether the optimistic composition kept less than half of the P-mass (the rest went to the round-off bound
         subtracted at every convolution: neither a finer grid nor another tilt recovers it)."""
         x = self.composed(h, lam, False, tau)
-        return math.exp(float(logsumexp(x.log_untilted()))) + x.p_inf < 0.5
+        return x.finite_mass + x.p_inf < 0.5
 
     def is_cached(self, h: float, tau: float, lam: float) -> bool:
         return all(any(k[:3] == (h, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)

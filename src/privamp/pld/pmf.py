@@ -130,6 +130,11 @@ class TiltedPMF:
             log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
         return self._roundoff(log_w)
 
+    @functools.cached_property
+    def finite_mass(self) -> float:
+        """Σ_j of the certified values, untilted (computed once per PMF)."""
+        return math.exp(float(logsumexp(self.log_untilted())))
+
     def log_untilted(self) -> FloatArray:
         with np.errstate(divide="ignore"):
             return np.asarray(np.log(self.certified()) + self.log_scale - self.lam * self.losses)
