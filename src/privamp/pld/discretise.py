@@ -111,6 +111,8 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
     return np.asarray(out, dtype=np.float64)
 
 
+MERGE_SHIFT = 8.0
+"""The pairwise merge is kept when it moves the mean loss by at most this many h² (else the sequential merge)."""
 LOSS_SLACK = 1e-12
 """Absolute slack on the merge weights α, β (below): covers the rounding of the cells' merged losses ℓ* (differences of
 logarithms of masses, each within a relative 1e-13) and of expm1."""
@@ -213,7 +215,15 @@ def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridP
             log_mass = logsumexp(parts, axis=0) + math.log1p(MASS_SLACK)
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
-        mass = pairwise_merge(grid, np.exp(lp), star)
+        cell_mass = np.exp(lp)
+        mass = pairwise_merge(grid, cell_mass, star)
+        # the pairwise merge moves the mean loss by O(h²) where the masses vary smoothly; next to a heavy atom (e.g.
+        # the symmetrised pair's at loss 0) it can round much of it down by a whole cell: the sequential merge then
+        # (slower, but it moves the mean by the unfinished last run only)
+        total = float(np.sum(cell_mass))
+        shift = float(np.sum(cell_mass * star)) - float(np.sum(mass * grid))
+        if shift > MERGE_SHIFT * h * h * total:
+            mass = sequential_merge(grid, cell_mass, star)
         mass[-1] += math.exp(float(above_p[0]))
         mass *= 1 - MASS_SLACK
         return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)

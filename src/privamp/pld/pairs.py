@@ -87,7 +87,7 @@ class Pair:
         hi = max(his + finite, default=0.0)
         return lo, max(hi, lo)
 
-    def loss_moments(self, lams: ArrayLike, points: int = 1025) -> tuple[FloatArray, FloatArray, float]:
+    def loss_moments(self, lams: ArrayLike, points: int = 257) -> tuple[FloatArray, FloatArray, float]:
         """(K(λ), K'(λ), Var L) of the loss under P, K(λ) = log E_P[e^{λL}; L < ∞], by the trapezoidal rule in x.
 
         Approximate (for choosing grids and tilts only, never for a bound).

@@ -151,17 +151,26 @@ FAST_POINTS = 4096
 """Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly)."""
 
 
+def _suffix_sums(terms: FloatArray) -> FloatArray:
+    """Σ_{j≥k} terms_j for k = 0..n (the last one 0)."""
+    out = np.zeros(terms.size + 1)
+    out[:-1] = np.cumsum(terms[::-1])[::-1]
+    return out
+
+
 class _Suffix:
     """Certified suffix sums for O(log n) estimates of δ(ε) = Σ_{ℓ_j > ε} e^{a_j}(1 − e^{ε−ℓ_j}) + p∞.
 
-    With a_j = log value_j + log_scale − λℓ_j and b_j = a_j − ℓ_j, the sum over j ≥ k is
-    e^{m_a}·S_a(k) − e^{ε+m_b}·S_b(k), S the reversed cumulative sums of e^{a_j − m_a}, e^{b_j − m_b} (m the maxima).
+    With t_j = log_scale − λℓ_j, the sum over j ≥ k is e^{m_a}·S_a(k) − e^{ε+m_b}·S_b(k), S the reversed cumulative
+    sums of value_j·e^{t_j − m_a} and value_j·e^{t_j − ℓ_j − m_b} (m the maxima of t_j and t_j − ℓ_j: the factors are
+    ≤ 1; the values — v on the pessimistic side, the certified sub-measure on the optimistic one — are ≤ 1).
     Every term is non-negative, so each float suffix sum is within a relative γ_n = n·u/(1 − n·u) of the sum of the
-    float terms, which are within e^{±r_0} of the exact ones (r_0 covers the rounding of a_j, b_j — relative 8u of
-    their size — and of exp); terms below e^{−745} of the maximum underflow: at most n·e^{−744} absolute per sum.
+    float terms, which are within e^{±r_0} of the exact ones (r_0 covers the rounding of the exponents — a relative
+    8u of their size — of exp and of the product); terms that underflow are below e^{−744} (relative to e^{m}) each:
+    at most n·e^{−744} absolute per sum.
     So the exact sum lies in [e^{m_a}S_a(1 − r) − e^{ε+m_b}(S_b(1 + r) + n·e^{−744}),
     e^{m_a}(S_a(1 + r) + n·e^{−744}) − e^{ε+m_b}S_b(1 − r)], widened by a relative 8u for the final operations; the
-    pessimistic side returns the upper end (times 1 + 2·rel, plus the round-off term), the optimistic the lower end.
+    pessimistic side takes the upper end (times 1 + 2·rel, plus the round-off term), the optimistic the lower end.
     The same sums with value_j ≡ 1 give Σ_j w_j for the pessimistic round-off term; max_j w_j ≤
     e^{log_scale − λε}·max_{x>0} e^{−λx}(1 − e^{−x}) = e^{log_scale − λε}·(λ/(λ + 1))^λ/(λ + 1).
     """
@@ -171,29 +180,27 @@ class _Suffix:
         ell = x.losses
         n = ell.size
         self.ell = ell
-        vals = x._log_values
-        tilt = x.log_scale - x.lam * ell
         self.n = n
-        with np.errstate(invalid="ignore"):
-            a = vals + tilt
-        fin = vals[np.isfinite(vals)]
-        size = (float(np.max(np.abs(tilt))) + float(np.max(np.abs(ell))) if n else 0.0) + 1.0
-        size += float(np.max(np.abs(fin))) if fin.size else 0.0
-        self.r = math.expm1(8 * U * size + 4 * U + n * U / (1 - n * U)) * (1 + 1e-6)
+        t = x.log_scale - x.lam * ell
+        tb = t - ell
+        size = (float(np.max(np.abs(t))) + 2 * float(np.max(np.abs(ell))) if n else 0.0) + abs(x.log_scale) + 1.0
+        self.r = math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
         self.tiny = n * math.exp(-744.0)
-        self.main = self._sums(a, ell)
-        self.w = self._sums(tilt, ell) if x.pessimistic and (x.err > 0 or x.err1 > 0) else None
-
-    @staticmethod
-    def _sums(a: FloatArray, ell: FloatArray) -> tuple[float, FloatArray, float, FloatArray] | None:
-        b = a - ell
-        ma, mb = float(np.max(a)), float(np.max(b))
-        if not (math.isfinite(ma) and math.isfinite(mb)) or ma > 700 or mb > 700:
-            return None
+        self.main: tuple[float, FloatArray, float, FloatArray] | None = None
+        self.w: tuple[float, FloatArray, float, FloatArray] | None = None
+        if not n:
+            return
+        ma, mb = float(np.max(t)), float(np.max(tb))
+        if not (-700.0 < ma < 700.0 and -700.0 < mb < 700.0):
+            return
         with np.errstate(under="ignore"):
-            sa = np.cumsum(np.exp(a - ma)[::-1])[::-1]
-            sb = np.cumsum(np.exp(b - mb)[::-1])[::-1]
-        return ma, np.append(sa, 0.0), mb, np.append(sb, 0.0)
+            ga, gb = np.exp(t - ma), np.exp(tb - mb)
+        vals = x.v if x.pessimistic else x.certified()
+        if not float(np.max(vals)) <= 1.0:
+            return
+        self.main = (ma, _suffix_sums(vals * ga), mb, _suffix_sums(vals * gb))
+        if x.pessimistic and (x.err > 0 or x.err1 > 0):
+            self.w = (ma, _suffix_sums(ga), mb, _suffix_sums(gb))
 
     def _bracket(self, sums: tuple[float, FloatArray, float, FloatArray], k: int,
                  epsilon: float) -> tuple[float, float]:
