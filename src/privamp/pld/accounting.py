@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
@@ -36,8 +35,12 @@ TAU_PER_DELTA = 1e-9
 """A query at δ over T steps cuts tails of mass about δ·TAU_PER_DELTA/T (snapped down to a power of 1000, within
 [TAU_MIN, TAU_MAX]). Mass cut at a squaring is composed with the rest T/2^k more times, so the +∞ mass of the T-fold
 PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
+TAU_REUSE = 1e3
+"""A cached composition cut at up to this many times the τ a query asks for is reused (its +∞ atom, about 2·τ·T, is
+then ≲ 2e-6·δ: a relative 2e-6 on δ, far inside the target accuracy), so that δ's over a few decades share one
+composition (a new δ is a readout)."""
 TAU_MAX = 1e-15
-TAU_MIN = 1e-45
+TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
@@ -154,10 +157,11 @@ class _Direction:
         """Whether the optimistic composition kept less than half of the P-mass (the rest went to the round-off bound
         subtracted at every convolution: neither a finer grid nor another tilt recovers it)."""
         x = self.composed(h, lam, False, tau)
-        return math.exp(float(logsumexp(x.log_untilted()))) + x.p_inf < 0.5
+        return x.finite_mass + x.p_inf < 0.5
 
     def is_cached(self, h: float, tau: float, lam: float) -> bool:
-        return all(any(k[:3] == (h, lam, side) and k[3] <= tau for k in self.cache) for side in (True, False))
+        return all(any(k[:3] == (h, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
+                   for side in (True, False))
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
@@ -165,6 +169,9 @@ class _Direction:
         finer = [k for k in self.cache if k[:3] == key[:3] and k[3] <= tau]
         if finer:  # a composition cut at a smaller mass serves as well
             return self.cache[max(finer, key=lambda k: k[3])]
+        near = [k for k in self.cache if k[:3] == key[:3] and k[3] <= TAU_REUSE * tau * (1 + 1e-9)]
+        if near:  # … and one cut at a slightly larger mass too (its +∞ atom is still ≲ 2e-6·δ: see TAU_REUSE)
+            return self.cache[min(near, key=lambda k: k[3])]
         if key not in self.cache:
             steps = []
             for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
@@ -189,8 +196,9 @@ def _tau(delta: float, steps: int) -> float:
         return TAU
     if not delta > 0:
         return TAU_MIN
-    exponent = 3 * math.floor(math.log10(delta * TAU_PER_DELTA / steps) / 3)
-    return min(max(10.0**exponent, TAU_MIN), TAU_MAX)
+    # in log space: δ·TAU_PER_DELTA/steps underflows to 0 for δ near the smallest floats (log10(0) is an error)
+    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA) - math.log10(steps)) / 3)
+    return min(max(10.0 ** max(exponent, -300), TAU_MIN), TAU_MAX)
 
 
 def _screen_h(h: float) -> float:

@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
-from privamp.pld.pmf import TiltedPMF, coarsen, convolve
+from privamp.errors import UnsupportedError
+from privamp.pld.fftpower import fft_power
+from privamp.pld.pmf import TiltedPMF, coarsen, convolve, fast_length
+
+MAX_WORK = 8_000_000
+"""The most FFT points (summed over the convolutions) one composition may take: about a second of CPU. Beyond it the
+composition is abandoned with :class:`privamp.errors.UnsupportedError` instead of running for minutes and gigabytes
+(e.g. T = 10¹⁸ steps, whose loss grid keeps growing: the tracked Chernoff bounds no longer cut its tails)."""
+
+
+class _Budget:
+    def __init__(self, count: int) -> None:
+        self.used = 0
+        self.count = count
+
+    def charge(self, a: TiltedPMF, b: TiltedPMF) -> None:
+        self.used += fast_length(a.v.size + b.v.size - 1)
+        if self.used > MAX_WORK:
+            raise UnsupportedError(
+                f"the PLD route would need more than {MAX_WORK:.0e} FFT points (loss grids of "
+                f"{max(a.v.size, b.v.size)} points and growing) to compose {self.count} steps; use bound='rdp'")
 
 
 def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
@@ -17,7 +37,12 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
     The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
     much discretisation error as the first discretisation, whatever the count.
     """
+    if count >= 2:
+        direct = fft_power(step, count, log_tau)
+        if direct is not None:
+            return direct
     result: TiltedPMF | None = None
+    budget = _Budget(count)
     square = step
     level = 0
     remaining = count
@@ -28,10 +53,13 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
                 result = square
             else:
                 hh = max(result.h, square.h)
-                result = convolve(coarsen_to(result, hh), coarsen_to(square, hh), log_tau)
+                a, b = coarsen_to(result, hh), coarsen_to(square, hh)
+                budget.charge(a, b)
+                result = convolve(a, b, log_tau)
         remaining >>= 1
         if not remaining:
             break
+        budget.charge(square, square)
         square = convolve(square, square, log_tau)
         level += 1
         while square.v.size > max_points and 2 * square.h <= h0 * 2 ** (level / 2 - 1.5) * (1 + 1e-9):

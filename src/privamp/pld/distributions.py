@@ -79,15 +79,17 @@ class Mixture:
         return _lse(terms)
 
     def log_cell_masses(self, edges: FloatArray, tails: dict[tuple[str, float], FloatArray]) -> FloatArray:
-        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component, shared
-        through ``tails`` ((family, mean) → tails at edges − mean) with the other mixture of the pair."""
+        """log D(x ∈ (e_i, e_{i+1}]) for non-decreasing edges: one tail evaluation per edge and component, the
+        component's cell masses shared through ``tails`` ((family, mean) → log cell masses) with the other mixture of
+        the pair."""
         terms = []
         for m, lw in zip(self.means, self.log_weights, strict=True):
-            z = edges - m
-            if (self.family, m) not in tails:
-                tails[self.family, m] = _log_tail(self.family, z)
-            t = tails[self.family, m]
-            terms.append(lw + _combine(z[:-1], z[1:], t[:-1], t[1:]))
+            key = (self.family, m)
+            if key not in tails:  # the component's cell masses, shared with the other mixture (e.g. N(0, 1))
+                z = edges - m
+                t = _log_tail(self.family, z)
+                tails[key] = _combine(z[:-1], z[1:], t[:-1], t[1:])
+            terms.append(lw + tails[key])
         return _lse(terms)
 
     def log_density_shifted(self, x: FloatArray) -> FloatArray:
@@ -149,21 +151,23 @@ class Piece:
         return np.asarray(x)
 
     def _closed_inverse(self, ell: FloatArray) -> FloatArray | None:
-        """The inverse in closed form for a Gaussian two-component mixture {0: w0, m: w1} against N(0, 1) (either
-        side, on the whole line: the Poisson-subsampled pairs), else ``None``.
+        """The inverse in closed form for a Gaussian two-component mixture {c: w0, c + m: w1} against N(c, 1) (either
+        side; the Poisson-subsampled pairs, and the pieces of the symmetrised without-replacement pair), else ``None``.
 
-        L(x) = s·log(w0 + w1·e^{mx − m²/2}) with s = +1 (mixture is P) or −1 (mixture is Q), so for y = s·ℓ > log w0:
-        x = (log(e^y − w0) − log w1 + m²/2)/m; other ℓ lie outside the range of L and map to lo or hi, as in the
-        bisection (a few ulps of x, as the bisection's tolerance)."""
-        if (self.p.family != "gaussian" or self.lo != -math.inf or self.hi != math.inf):
+        With z = x − c, L(x) = s·log(w0 + w1·e^{mz − m²/2}) with s = +1 (mixture is P) or −1 (mixture is Q), so for
+        y = s·ℓ > log w0: x = c + (log(e^y − w0) − log w1 + m²/2)/m, clipped to the piece [lo, hi] (L is monotone, so
+        ℓ beyond the piece's range maps to its end, as in the bisection); other ℓ lie outside the range of L and map
+        to lo or hi (a few ulps of x, as the bisection's tolerance)."""
+        if self.p.family != "gaussian":
             return None
-        if self.q.means == (0.0,) and len(self.p.means) == 2 and self.p.means[0] == 0.0:
+        if len(self.q.means) == 1 and len(self.p.means) == 2 and self.p.means[0] == self.q.means[0]:
             mix, sign = self.p, 1.0
-        elif self.p.means == (0.0,) and len(self.q.means) == 2 and self.q.means[0] == 0.0:
+        elif len(self.p.means) == 1 and len(self.q.means) == 2 and self.q.means[0] == self.p.means[0]:
             mix, sign = self.q, -1.0
         else:
             return None
-        m = mix.means[1]
+        c = mix.means[0]
+        m = mix.means[1] - c
         log_w0, log_w1 = mix.log_weights
         if m == 0.0 or sign * m < 0:  # L must be increasing in x
             return None
@@ -171,9 +175,9 @@ class Piece:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             inside = y > log_w0
             log_gap = y + np.log1p(-np.exp(np.minimum(log_w0 - y, 0.0)))  # log(e^y − w0)
-            x = (log_gap - log_w1 + 0.5 * m * m) / m
+            x = c + (log_gap - log_w1 + 0.5 * m * m) / m
         outside = self.lo if sign > 0 else self.hi  # y ≤ log w0: below (P mixture) or above (Q mixture) L's range
-        return np.asarray(np.where(inside, x, outside), dtype=np.float64)
+        return np.asarray(np.clip(np.where(inside, x, outside), self.lo, self.hi), dtype=np.float64)
 
     def log_cell_masses(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(log P, log Q) of the x-cells (x_i, x_{i+1}] ∩ (lo, hi] for non-decreasing x (P and Q share tails)."""

@@ -56,7 +56,7 @@ class TiltedPMF:
     rel: float = 0.0
     err1: float = 0.0
 
-    @property
+    @functools.cached_property
     def losses(self) -> FloatArray:
         return np.asarray((self.offset + np.arange(self.v.size)) * self.h)
 
@@ -66,7 +66,23 @@ class TiltedPMF:
             return np.asarray(self.v * (1 + 2 * self.rel) + self.err)
         return np.asarray(np.maximum(self.v * (1 - 2 * self.rel) - self.err, 0.0))
 
+    def delta_estimate(self, epsilon: float) -> float:
+        """δ(ε) to about 1e-9 relative in O(log n) after an O(n) set-up (:class:`_Suffix`): for locating the crossing
+        cell of a readout only — every value returned by the readouts is confirmed with :meth:`delta`."""
+        fast = self._suffix.estimate(epsilon)
+        return fast if fast is not None else self.delta(epsilon)
+
     def delta(self, epsilon: float) -> float:
+        """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
+        certified suffix-sum bracket (:class:`_Suffix`, O(log n) after an O(n) set-up per PMF) when it is narrower
+        than a relative SUFFIX_TIGHT (a certified value at most that much looser than the exact sum's)."""
+        if self.v.size >= FAST_POINTS:
+            fast = self._suffix.certified(epsilon)
+            if fast is not None:
+                return fast
+        return self.delta_exact(epsilon)
+
+    def delta_exact(self, epsilon: float) -> float:
         """Certified δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+, every term non-negative (no cancellation).
 
         Pessimistic: the stored values times (1 + 2·rel), plus the round-off as the smaller of err·Σ_j w_j and
@@ -90,13 +106,22 @@ class TiltedPMF:
         with np.errstate(divide="ignore"):
             return np.asarray(np.log(self.v if self.pessimistic else self.certified()))
 
+    @functools.cached_property
+    def _suffix(self) -> _Suffix:
+        return _Suffix(self)
+
     def _roundoff(self, log_w: FloatArray) -> float:
         by_inf = self.err * _exp(float(logsumexp(log_w)))
         by_one = self.err1 * _exp(float(np.max(log_w)))
         return min(by_inf, by_one)
 
     def roundoff(self, epsilon: float) -> float:
-        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε."""
+        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε (an upper bound on it on
+        large grids, from the suffix sums)."""
+        if self.pessimistic and self.v.size >= FAST_POINTS:
+            fast = self._suffix.roundoff(epsilon)
+            if fast is not None:
+                return fast
         ell = self.losses
         m = ell > epsilon
         if not self.pessimistic or not m.any():
@@ -104,6 +129,11 @@ class TiltedPMF:
         with np.errstate(divide="ignore"):
             log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
         return self._roundoff(log_w)
+
+    @functools.cached_property
+    def finite_mass(self) -> float:
+        """Σ_j of the certified values, untilted (computed once per PMF)."""
+        return math.exp(float(logsumexp(self.log_untilted())))
 
     def log_untilted(self) -> FloatArray:
         with np.errstate(divide="ignore"):
@@ -113,6 +143,122 @@ class TiltedPMF:
 def _exp(x: float) -> float:
     """e^x, saturating at 1e300 instead of overflowing (callers cap δ at 1)."""
     return math.exp(min(x, 690.0))
+
+
+SUFFIX_TIGHT = 1e-9
+"""The fast δ(ε) is used when its certified bracket is this narrow (relative); otherwise the exact sum is taken."""
+FAST_POINTS = 4096
+"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly)."""
+
+
+def _suffix_sums(terms: FloatArray) -> FloatArray:
+    """Σ_{j≥k} terms_j for k = 0..n (the last one 0)."""
+    out = np.zeros(terms.size + 1)
+    out[:-1] = np.cumsum(terms[::-1])[::-1]
+    return out
+
+
+class _Suffix:
+    """Certified suffix sums for O(log n) estimates of δ(ε) = Σ_{ℓ_j > ε} e^{a_j}(1 − e^{ε−ℓ_j}) + p∞.
+
+    With t_j = log_scale − λℓ_j, the sum over j ≥ k is e^{m_a}·S_a(k) − e^{ε+m_b}·S_b(k), S the reversed cumulative
+    sums of value_j·e^{t_j − m_a} and value_j·e^{t_j − ℓ_j − m_b} (m the maxima of t_j and t_j − ℓ_j: the factors are
+    ≤ 1; the values — v on the pessimistic side, the certified sub-measure on the optimistic one — are ≤ 1).
+    Every term is non-negative, so each float suffix sum is within a relative γ_n = n·u/(1 − n·u) of the sum of the
+    float terms, which are within e^{±r_0} of the exact ones (r_0 covers the rounding of the exponents — a relative
+    8u of their size — of exp and of the product); terms that underflow are below e^{−744} (relative to e^{m}) each:
+    at most n·e^{−744} absolute per sum.
+    So the exact sum lies in [e^{m_a}S_a(1 − r) − e^{ε+m_b}(S_b(1 + r) + n·e^{−744}),
+    e^{m_a}(S_a(1 + r) + n·e^{−744}) − e^{ε+m_b}S_b(1 − r)], widened by a relative 8u for the final operations; the
+    pessimistic side takes the upper end (times 1 + 2·rel, plus the round-off term), the optimistic the lower end.
+    The same sums with value_j ≡ 1 give Σ_j w_j for the pessimistic round-off term; max_j w_j ≤
+    e^{log_scale − λε}·max_{x>0} e^{−λx}(1 − e^{−x}) = e^{log_scale − λε}·(λ/(λ + 1))^λ/(λ + 1).
+    """
+
+    def __init__(self, x: TiltedPMF) -> None:
+        self.x = x
+        ell = x.losses
+        n = ell.size
+        self.ell = ell
+        self.n = n
+        t = x.log_scale - x.lam * ell
+        tb = t - ell
+        size = (float(np.max(np.abs(t))) + 2 * float(np.max(np.abs(ell))) if n else 0.0) + abs(x.log_scale) + 1.0
+        self.r = math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
+        self.tiny = n * math.exp(-744.0)
+        self.main: tuple[float, FloatArray, float, FloatArray] | None = None
+        self.w: tuple[float, FloatArray, float, FloatArray] | None = None
+        if not n:
+            return
+        ma, mb = float(np.max(t)), float(np.max(tb))
+        if not (-700.0 < ma < 700.0 and -700.0 < mb < 700.0):
+            return
+        with np.errstate(under="ignore"):
+            ga, gb = np.exp(t - ma), np.exp(tb - mb)
+        vals = x.v if x.pessimistic else x.certified()
+        if not float(np.max(vals)) <= 1.0:
+            return
+        self.main = (ma, _suffix_sums(vals * ga), mb, _suffix_sums(vals * gb))
+        if x.pessimistic and (x.err > 0 or x.err1 > 0):
+            self.w = (ma, _suffix_sums(ga), mb, _suffix_sums(gb))
+
+    def _bracket(self, sums: tuple[float, FloatArray, float, FloatArray], k: int,
+                 epsilon: float) -> tuple[float, float]:
+        ma, sa, mb, sb = sums
+        r, tiny = self.r, self.tiny
+        ea = math.exp(ma)
+        eb = math.exp(min(epsilon + mb, 709.0)) if epsilon + mb < 709.0 else math.inf
+        sak, sbk = float(sa[k]), float(sb[k])
+        up = ea * (sak * (1 + r) + tiny) - eb * sbk * (1 - r)
+        lo = ea * sak * (1 - r) - eb * (sbk * (1 + r) + tiny) if math.isfinite(eb) else -math.inf
+        return lo - 8 * U * abs(lo), up + 8 * U * abs(up)
+
+    def _k(self, epsilon: float) -> int:
+        return int(np.searchsorted(self.ell, epsilon, side="right"))  # first ℓ_j > ε
+
+    def estimate(self, epsilon: float) -> float | None:
+        """The certified δ(ε) to about SUFFIX_TIGHT relative (None when the bracket is wider)."""
+        return self.certified(epsilon)
+
+    def certified(self, epsilon: float) -> float | None:
+        """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
+        x = self.x
+        if self.main is None or not math.isfinite(epsilon):
+            return None
+        k = self._k(epsilon)
+        if k >= self.n:
+            return min(x.p_inf, 1.0)
+        lo, up = self._bracket(self.main, k, epsilon)
+        if not (up - max(lo, 0.0) <= SUFFIX_TIGHT * up):
+            return None
+        if not x.pessimistic:
+            return min(max(lo, 0.0) + x.p_inf, 1.0)
+        ro = self.roundoff(epsilon)
+        if ro is None:
+            return None
+        return float(min(up * (1 + 2 * x.rel) + ro + x.p_inf, 1.0))
+
+    def roundoff(self, epsilon: float) -> float | None:
+        """min(err·Σ_j w_j, err1·max_j w_j) over ℓ_j > ε, rounded up (None if the sums are unavailable)."""
+        x = self.x
+        if not x.pessimistic or (x.err == 0 and x.err1 == 0):
+            return 0.0
+        k = self._k(epsilon)
+        if k >= self.n:
+            return 0.0
+        if self.w is None:
+            return None
+        lam = x.lam
+        max_w = _exp(x.log_scale - lam * epsilon) * (lam / (lam + 1)) ** lam / (lam + 1) * (1 + 1e-12)
+        return float(min(x.err * max(self._bracket(self.w, k, epsilon)[1], 0.0), x.err1 * max_w))
+
+    def log_suffix(self, k: int) -> tuple[float, float]:
+        """Estimates of log Σ_{j≥k} e^{a_j} and log Σ_{j≥k} e^{a_j − ℓ_j} (for the readout's closed form only)."""
+        assert self.main is not None
+        ma, sa, mb, sb = self.main
+        with np.errstate(divide="ignore"):
+            return ma + math.log(float(sa[k])) if sa[k] > 0 else -math.inf, (
+                mb + math.log(float(sb[k])) if sb[k] > 0 else -math.inf)
 
 
 def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> FloatArray:

@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from privamp.bounds._numerics import logsumexp
-from privamp.pld.pmf import TiltedPMF
+from privamp.pld.pmf import FAST_POINTS, TiltedPMF
 
 
 def delta_of(x: TiltedPMF, epsilon: float) -> float:
     """Certified δ(ε) of a composed PMF (see :meth:`TiltedPMF.delta`)."""
     return x.delta(epsilon)
+
+
+def _crossing(x: TiltedPMF, delta: float, f: Callable[[float], float]) -> tuple[int, int]:
+    """Bisection for the grid cell where ``f`` (δ(ε), non-increasing) crosses δ: f(ℓ_lo) > δ ≥ f(ℓ_hi), lo = −1 when
+    f(ℓ_0) ≤ δ (the caller has checked f(ℓ_{n−1}) ≤ δ)."""
+    ell = x.losses
+    lo, hi = -1, ell.size - 1
+    if f(float(ell[0])) <= delta:
+        return -1, 0
+    lo = 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if f(float(ell[mid])) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def _is_crossing(x: TiltedPMF, delta: float, lo: int, hi: int) -> bool:
+    ell = x.losses
+    return (lo < 0 or x.delta(float(ell[lo])) > delta) and x.delta(float(ell[hi])) <= delta
 
 
 def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
@@ -23,28 +46,24 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     certified δ; if the check fails the grid end of the cell (certified by the bisection) is returned.
     """
     ell = x.losses
-    n = ell.size
     if x.delta(float(ell[-1])) > delta:
         return math.inf  # only the +∞ atom is left above the grid and it exceeds δ
-    lo, hi = -1, n - 1  # invariant: δ(ℓ_lo) > δ ≥ δ(ℓ_hi), with δ(ℓ_{−1}) := δ(−∞)
-    if x.delta(float(ell[0])) <= delta:
-        hi = 0
-    else:
-        lo = 0
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if x.delta(float(ell[mid])) > delta:
-                lo = mid
-            else:
-                hi = mid
+    lo, hi = _crossing(x, delta, x.delta_estimate)  # located with O(log n) estimates …
+    if not _is_crossing(x, delta, lo, hi):  # … and confirmed with the certified δ (else located with it)
+        lo, hi = _crossing(x, delta, x.delta)
     left = float(ell[lo]) if lo >= 0 else -math.inf
     # the round-off term is decreasing in ε: its value at the left end is a safe stand-in inside the cell
     slack = x.roundoff(left if lo >= 0 else float(ell[0]) - 1.0)
-    vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
-    with np.errstate(divide="ignore"):
-        lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
-    log_s0 = float(logsumexp(lp))
-    log_s1 = float(logsumexp(lp - ell[lo + 1:]))
+    if ell.size >= FAST_POINTS and x._suffix.main is not None:  # estimates from the suffix sums (checked below)
+        log_s0, log_s1 = x._suffix.log_suffix(lo + 1)
+        if x.pessimistic:
+            log_s0, log_s1 = log_s0 + math.log1p(2 * x.rel), log_s1 + math.log1p(2 * x.rel)
+    else:
+        vals = x.v * (1 + 2 * x.rel) if x.pessimistic else x.certified()
+        with np.errstate(divide="ignore"):
+            lp = np.log(vals[lo + 1:]) + x.log_scale - x.lam * ell[lo + 1:]
+        log_s0 = float(logsumexp(lp))
+        log_s1 = float(logsumexp(lp - ell[lo + 1:]))
     target = delta - slack
     ratio = (x.p_inf - target) * math.exp(-min(log_s0, 700.0)) if log_s0 > -700 else -1.0
     eps = log_s0 + math.log1p(ratio) - log_s1 if ratio > -1 else -math.inf

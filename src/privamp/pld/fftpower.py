@@ -1,0 +1,257 @@
+"""Self-composition by one FFT power: the T-fold PMF of a homogeneous phase from one forward transform, a pointwise
+T-th power and one inverse transform, with every error bounded on the safe side (docs/proofs/pld-fft-power.md).
+
+Notation: ``v`` is the single step's tilted vector as fed to the transform (the pessimistic stored values, or the
+optimistic certified sub-measure), at the global grid indices o + i; the linear T-fold convolution v^{*T} lives at
+indices T·o + m. The output window is W = [A, A + N) of N = the transform length; the transform computes the circular
+T-fold y = fold_N(v^{*T}): y at g ∈ W is v^{*T}(g) plus the mass of v^{*T} at the indices g + kN outside W
+("wrapped" mass).
+
+Errors, in tilted units (all bounds rounded up):
+
+* forward transform (Higham, *Accuracy and Stability of Numerical Algorithms*, Thm 24.2, with the per-transform
+  relative bound η = 8u·log2 N used throughout :mod:`privamp.pld.pmf`): ‖fl(Fv) − Fv‖_2 ≤ η‖Fv‖_2 = η√N‖v‖_2, so
+  every coefficient is within E = η√N‖v‖_2 of the exact one;
+* the power: for a = fl(Fv)_k and b = (Fv)_k, |a^T − b^T| ≤ T|a − b|·max(|a|, |b|)^{T−1} ≤ T·E·(|a| + E)^{T−1};
+  binary powering in complex arithmetic multiplies the exact power by a product of T − 1 factors (1 + ε_i),
+  |ε_i| ≤ γ = 8u (a complex product is within √5·u, Brent, Percival & Zimmermann 2007), so its rounding is at most
+  ((1 + γ)^{T−1} − 1)·(|a| + E)^T; coefficients with T·log(|a| + E) < −600 are set to 0, an error ≤ (|a| + E)^T
+  (and no intermediate power of the others leaves the normal range);
+* inverse transform: ‖fl(F⁻¹P) − F⁻¹P‖_2 ≤ (η + 2u)‖P‖_2/√N, and the coefficient errors β_k give
+  ‖F⁻¹(P − c)‖_∞ ≤ Σ_k β_k / N and ‖F⁻¹(P − c)‖_2 ≤ ‖β‖_2/√N (the full spectrum: each of the rfft's interior
+  coefficients counts twice);
+  ‖·‖_∞ ≤ ‖·‖_2 and ‖·‖_1 ≤ √N‖·‖_2 give the entrywise bound ``err`` and the sum bound ``err1``;
+* wrapped mass: at most the mass of v^{*T} outside W, by Chernoff from the exact moment generating function of v
+  itself (computed, rounded up): Σ_{g ≥ B} v^{*T}(g) ≤ (Σ_i v_i e^{θℓ_i})^T e^{−θ·B·h} for θ > 0, and likewise below
+  A with θ < 0. On both sides it is added to ``err`` and ``err1`` (two-sided: the pessimistic representation keeps
+  v^{*T} on W as its exact part, the optimistic subtracts it before use);
+* pessimistic input error: v = v_ex(1 + r) + Δ with |r| ≤ rel, ‖Δ‖_∞ ≤ err, ‖Δ‖_1 ≤ err1 (the step's bounds):
+  (v_ex(1 + r))^{*T} is within the relative (1 + rel)^T − 1 of v_ex^{*T} (non-negative terms), and the terms with at
+  least one Δ are at most T·err1·(M + err1)^{T−1} in ‖·‖_1 (hence in ‖·‖_∞ after folding), M a bound on Σ v_ex(1 + r).
+  The optimistic input is the certified sub-measure itself (no input error): v^{*T} ≤ v_ex^{*T} entrywise.
+
+Mass outside W: pessimistic — the untilted mass of the exact T-fold above W (Chernoff from the tracked moment
+generating function ``log_mgf``, which bounds the exact step's) goes to +∞; the mass below W is moved up to the window's
+first point as an atom (moving loss up is safe; its untilted mass is the smaller of the Chernoff bound and the total
+finite mass), and ``log_mgf`` is raised to cover that atom. Optimistic — both are dropped (a sub-measure).
++∞ atom: pessimistic (F + p)^T − F^T with F ≥ the finite untilted mass; optimistic the same with F ≤ it (the
+expression is increasing in F).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from privamp.bounds._numerics import logsumexp
+from privamp.pld._types import FloatArray
+from privamp.pld.pmf import THETAS, TiltedPMF, U, _cut, _normalise, fast_length
+
+TILTED_TAIL = -36.0
+"""log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
+transform, and bounded as an entrywise error: e^{−36} ≈ 2e-16 of a distribution of total mass 1, below the
+transforms' round-off)."""
+MAX_N = 1 << 19
+"""The longest transform used (about 30 ms); longer compositions are left to repeated squaring."""
+POWER_GAMMA = 8 * U
+"""Relative rounding of one complex multiplication (√5·u, Brent, Percival & Zimmermann 2007; rounded up)."""
+FLUSH_LOG = -600.0
+"""Coefficients whose T-th power bound is below e^{FLUSH_LOG} are set to 0 (the bound is their error)."""
+
+
+def _log_up(x: float) -> float:
+    return math.log(x) + 1e-14 if x > 0 else -math.inf
+
+
+def _tilted_log_mgf(v: FloatArray, ell: FloatArray, thetas: FloatArray, block: int = 64) -> FloatArray:
+    """Upper bounds on log Σ_i v_i e^{θℓ_i} (v ≥ 0, ℓ on a uniform grid) for each θ.
+
+    Blocked: Σ_B e^{θℓ_B}·Σ_{i<b} v_{B+i} e^{θ·i·h}, the inner sums as one matrix product (|θ|·b·h ≤ 40 keeps its
+    exponentials in range; every term is non-negative, so the float sums are within a relative (n + 2)·u), the outer
+    sum in log space; a margin covers the rounding of θ·ℓ, of the exponentials and logarithms.
+    """
+    n = v.size
+    h = float(ell[1] - ell[0]) if n > 1 else 1.0
+    tmax = float(np.max(np.abs(thetas)))
+    block = max(1, min(block, int(40.0 / max(tmax * h, 1e-300))))
+    nb = -(-n // block)
+    flat = np.zeros(nb * block)
+    flat[:n] = v
+    shifts = np.exp(np.outer(np.arange(block) * h, thetas))  # (b, nθ)
+    inner = np.einsum("ij,jk->ik", flat.reshape(nb, block), shifts)  # einsum: no BLAS threads
+    starts = float(ell[0]) + np.arange(nb) * block * h
+    with np.errstate(divide="ignore"):
+        outer = np.log(inner) + thetas[None, :] * starts[:, None]
+    lse = np.asarray(logsumexp(outer, axis=0))
+    margin = (n + 8) * 2 * U + 1e-12 + 64 * U * tmax * (float(np.max(np.abs(ell))) + block * h)
+    return np.where(np.isfinite(lse), lse + margin, np.where(lse > 0, np.inf, -745.0))
+
+
+def plan_window(step: TiltedPMF, count: int, log_tau: float,
+                v: FloatArray) -> tuple[int, int, FloatArray, FloatArray] | None:
+    """(A, N, θ's, log-MGF bounds of v at them): the output window's first global index, the transform length, and
+    the generating function used for its tails; None if the transform would be longer than MAX_N.
+
+    The window covers the tilted T-fold up to e^{TILTED_TAIL} per side (Chernoff from the fed vector's own generating
+    function) and, on the pessimistic side, the untilted T-fold up to τ above (so that the mass moved to +∞ is
+    ≤ τ): a Gaussian guess of the tails picks the θ's tried.
+    """
+    h, T = step.h, count
+    ell = step.losses
+    s = float(np.sum(v))
+    if not s > 0:
+        return None
+    mean = float(np.sum(v * ell)) / s
+    var = max(float(np.sum(v * (ell - mean) ** 2)) / s, h * h)
+    sd = math.sqrt(T * var)
+    k = math.sqrt(-2 * TILTED_TAIL)
+    ladder = 2.0 ** np.arange(2, -8, -1)  # heavy upper tails need θ far below the Gaussian optimum k/sd
+    thetas = np.concatenate([-ladder, ladder]) * (k / sd)
+    mgf = _tilted_log_mgf(v, ell, thetas)
+    hi = min(((T * m - TILTED_TAIL) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)
+    lo = max(((TILTED_TAIL - T * m) / -t for m, t in zip(mgf, thetas, strict=True) if t < 0), default=-math.inf)
+    if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
+        pos = THETAS > 0
+        hi = max(hi, float(np.min((T * step.log_mgf[pos] - log_tau) / THETAS[pos])))
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return None
+    first = math.floor(lo / h) - 1
+    last = math.ceil(hi / h) + 1
+    width = last - first + 1
+    if width > MAX_N:
+        return None
+    n = fast_length(max(width, v.size))
+    return first, n, thetas, mgf
+
+
+def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
+    """The ``count``-fold composition of ``step`` by one FFT power (module docstring), tails cut at τ; None when the
+    window would be longer than MAX_N (the caller then squares)."""
+    T = count
+    pess = step.pessimistic
+    v = step.v if pess else step.certified()
+    window = plan_window(step, T, log_tau, v)
+    if window is None:
+        return None
+    first, n, thetas, mgf = window
+    h, o = step.h, step.offset
+    eta = 8 * U * math.log2(max(n, 2))
+    # forward transform and its error bound
+    fa = np.fft.rfft(v, n)
+    vf = v * (v >= 1e-140)
+    v2 = math.sqrt(float(np.sum(vf * vf))) * (1 + 4 * U) + 1e-140 * math.sqrt(v.size)
+    e_fwd = eta * math.sqrt(n) * v2 * (1 + 1e-6)
+    with np.errstate(divide="ignore"):
+        log_m = np.log(np.abs(fa) + e_fwd) + 4 * U  # log(|a| + E), rounded up
+    # only coefficients with (|a| + E)^T ≥ e^{FLUSH_LOG} are powered; each other one is set to 0, an error
+    # |c_k| ≤ (|a| + E)^T < e^{FLUSH_LOG} (summed below as a whole)
+    lp_t_all = T * log_m
+    idx = np.flatnonzero(lp_t_all + 4 * U * np.abs(lp_t_all) + 1e-13 >= FLUSH_LOG)
+    wts_all = np.full(fa.size, 2.0)  # the full spectrum: interior rfft bins stand for two coefficients
+    wts_all[0] = 1.0
+    if n % 2 == 0:
+        wts_all[-1] = 1.0
+    flushed = float(np.sum(wts_all)) - float(np.sum(wts_all[idx]))
+    lm = log_m[idx]
+    # (|a| + E)^{T−1} and ^T in log space (the products rounded up by a relative 4u and 1e-13)
+    lp_t1 = (T - 1) * lm
+    lp_t1 += 4 * U * np.abs(lp_t1) + 1e-13
+    lp_t = T * lm
+    lp_t += 4 * U * np.abs(lp_t) + 1e-13
+    rho = math.expm1((T - 1) * math.log1p(POWER_GAMMA)) * (1 + 1e-6)
+    bound_t = np.exp(np.minimum(lp_t, 700.0))
+    beta = T * e_fwd * np.exp(np.minimum(lp_t1, 700.0)) * (1 + 1e-12) + rho * bound_t + 1e-300  # + underflow
+    p = np.zeros_like(fa)
+    p[idx] = _binary_power(fa[idx], T)  # the power itself (binary powering)
+    y = np.fft.irfft(p, n)
+    # error bounds of the inverse transform and of the coefficients
+    wts = wts_all[idx]
+    p_abs = np.abs(p[idx])
+    p2 = math.sqrt(float(np.sum(wts * p_abs * p_abs))) * (1 + 8 * U)
+    b1 = (float(np.sum(wts * beta)) + flushed * math.exp(FLUSH_LOG)) * (1 + 8 * U)
+    b2 = math.sqrt(float(np.sum(wts * beta * beta)) + flushed * math.exp(2 * FLUSH_LOG)) * (1 + 8 * U)
+    inv2 = (eta + 2 * U) * p2 / math.sqrt(n) * (1 + 1e-6)  # ‖fl(F⁻¹P) − F⁻¹P‖_2
+    err = inv2 + b1 / n
+    err1 = math.sqrt(n) * inv2 + b2
+    # wrapped mass: the fed vector's T-fold outside the window (Chernoff on its own generating function)
+    win_lo, win_hi = first * h, (first + n) * h  # the window's first loss and the first loss above it
+    t_out = _outside(thetas, mgf, T, win_lo, win_hi)
+    err += t_out
+    err1 += t_out
+    # pessimistic input errors
+    rel = 0.0
+    if pess:
+        rel = math.expm1(T * math.log1p(step.rel)) * (1 + 1e-6)
+        if step.err1 > 0:  # (M + err1)^{T−1} with M ≤ Σv + err1 a bound on Σ v_ex(1 + r)
+            mass = float(np.sum(v)) * (1 + 4 * U) + 2 * step.err1
+            d1 = T * step.err1 * math.exp(min((T - 1) * math.log(mass), 700.0)) * (1 + 1e-9)
+            err += d1
+            err1 += d1
+    # place the circular result on the window: out[w] = y[(w + A − T·o) mod N]
+    shift = (first - T * o) % n
+    out = np.maximum(np.roll(y, -shift), 0.0)
+    log_scale = T * step.log_scale
+    if pess:
+        log_mgf = T * step.log_mgf
+        # the exact step is a probability distribution: finite mass 1 − p∞, so the T-fold's +∞ mass is 1 − (1 − p∞)^T
+        p_inf = min(1.0, -math.expm1(T * math.log1p(-min(step.p_inf, 1.0))) * (1 + 1e-9)) if step.p_inf else 0.0
+        fin = math.log1p(-min(step.p_inf, 1.0)) if step.p_inf < 1 else -math.inf
+        pos, neg = THETAS > 0, THETAS < 0
+        above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
+        p_inf += math.exp(min(above, 0.0)) * (1 + 1e-12)
+        below = min(float(np.min(log_mgf[neg] - THETAS[neg] * win_lo)), T * fin)  # untilted mass below the window
+        if below > -745.0:
+            out[0] += math.exp(min(below + step.lam * win_lo - log_scale, 700.0)) * (1 + 1e-12)
+            log_mgf = np.logaddexp(log_mgf, below + THETAS * win_lo) + 1e-14
+        res = TiltedPMF(h, first, step.lam, out, log_scale, min(p_inf, 1.0), err, np.asarray(log_mgf), True,
+                        rel, err1)
+    else:
+        fin = _finite_log_mass(step, upper=False)
+        p_inf = _power_inf(fin, step.p_inf, T, upper=False)
+        res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1)
+    return _cut(_normalise(res), log_tau)
+
+
+def _binary_power(z: np.ndarray, count: int) -> np.ndarray:
+    result: np.ndarray | None = None
+    base = z.copy()
+    k = count
+    while True:
+        if k & 1:
+            result = base.copy() if result is None else result * base
+        k >>= 1
+        if not k:
+            break
+        base = base * base
+    assert result is not None
+    return result
+
+
+def _outside(thetas: FloatArray, mgf: FloatArray, count: int, lo: float, hi: float) -> float:
+    """A bound on the mass of v^{*T} at losses < lo or ≥ hi: min over θ of (Σ v e^{θℓ})^T e^{−θ·edge}."""
+    pos, neg = thetas > 0, thetas < 0
+    above = float(np.min(count * mgf[pos] - thetas[pos] * hi))
+    below = float(np.min(count * mgf[neg] - thetas[neg] * lo))
+    return (math.exp(min(above, 0.0)) + math.exp(min(below, 0.0))) * (1 + 1e-12)
+
+
+def _finite_log_mass(step: TiltedPMF, *, upper: bool) -> float:
+    """log of the untilted finite mass Σ_j v_j e^{log_scale − λℓ_j} of the (pessimistic or certified) values,
+    rounded up or down."""
+    vals = step.v * (1 + 2 * step.rel) + step.err if upper else step.certified()
+    with np.errstate(divide="ignore"):
+        lm = float(logsumexp(np.log(vals) + step.log_scale - step.lam * step.losses))
+    slack = 1e-12 + 4 * U * vals.size
+    return lm + slack if upper else lm - slack
+
+
+def _power_inf(log_fin: float, p: float, count: int, *, upper: bool) -> float:
+    """The +∞ mass of the T-fold: (F + p)^T − F^T = F^T·expm1(T·log1p(p/F)), rounded up or down."""
+    if p <= 0:
+        return 0.0
+    if log_fin == -math.inf:
+        return p**count if not upper else min(1.0, p)
+    f = math.exp(min(log_fin, 700.0))
+    val = math.exp(min(count * log_fin, 700.0)) * math.expm1(count * math.log1p(p / f))
+    return min(val * (1 + 1e-9), 1.0) if upper else val * (1 - 1e-9)

@@ -1,0 +1,53 @@
+"""Regression tests: extreme δ and step counts answer or refuse quickly (no math domain error, no hang)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+import privamp as pa
+import privamp.routes.pld
+from privamp.errors import UnsupportedError
+from privamp.pld.accounting import TAU_MAX, TAU_MIN, _tau
+
+
+def _step() -> object:
+    return pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+
+
+@pytest.mark.parametrize("delta", [1e-320, 5e-324, 1e-308, 1e-5])
+@pytest.mark.parametrize("steps", [2, 100, 10**9])
+def test_tau_in_log_space(delta: float, steps: int) -> None:
+    tau = _tau(delta, steps)
+    assert TAU_MIN <= tau <= TAU_MAX
+    assert math.isfinite(tau) and tau > 0
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_subnormal_delta_answers() -> None:
+    """`privamp epsilon --sigma 1 --sample-rate 0.01 --steps 100 --delta 1e-320 --bound pld` failed with a math
+    domain error (log10 of an underflowed τ)."""
+    acct = pa.Accountant(best_routes=("pld",)).compose(_step(), 100)
+    r = acct.epsilon(1e-320)
+    assert not math.isnan(r.epsilon)
+    assert r.lower_epsilon is None or r.lower_epsilon <= r.epsilon
+    tiny = acct.epsilon(1e-200)  # finite since TAU_MIN went down to 1e-300
+    assert math.isfinite(tiny.epsilon) and tiny.lower_epsilon <= tiny.epsilon
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_cli_subnormal_delta() -> None:
+    from privamp.cli import main
+
+    assert main(["epsilon", "--sigma", "1", "--sample-rate", "0.01", "--steps", "100", "--delta", "1e-320",
+                 "--bound", "pld"]) in (0, None)
+
+
+def test_huge_step_count_refused_quickly() -> None:
+    acct = pa.Accountant(best_routes=("pld",)).compose(_step(), 10**18)
+    t = time.process_time()
+    with pytest.raises(UnsupportedError, match="rdp"):
+        acct.epsilon(1e-5)
+    assert time.process_time() - t < 2.0
