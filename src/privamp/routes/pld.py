@@ -68,10 +68,11 @@ ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at
 #: subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5: the attack certifies nothing and would cost minutes).
 ADAPTIVE_MAX_STEPS = 100
 ADAPTIVE_LIMIT = 2000
-#: Relative accuracy of the lower-only queries (cells without a dominating pair: with replacement, Poisson ×
-#: replace-one), whose lower end lies far below the certified upper end of another route: finer would cost more
-#: and change nothing a user reads.
-LOWER_ONLY_ACCURACY = 1e-2
+#: Relative accuracies of the lower-only queries (cells without a dominating pair: with replacement, Poisson ×
+#: replace-one), whose lower end lies far below the certified upper end of another route: the finest whose estimated
+#: cost is at most LOWER_ONLY_SECONDS is used (1e-3: the lower end's target; 1e-2 loses about 1 % of it).
+LOWER_ONLY_ACCURACIES = (1e-3, 1e-2)
+LOWER_ONLY_SECONDS = 1.0
 #: CPU seconds per loss-grid point and mixture component of a discretisation, _BISECTION_FACTOR times more where the
 #: loss has no closed-form inverse (the bisection of ``pld.distributions.Piece.inverse``); measured on the 2-core
 #: reference machine. The estimate only decides whether a lower-only query is worth running.
@@ -143,7 +144,8 @@ def _cell(event: SubsampledMechanism) -> _Cell:
     if isinstance(sampling, WithReplacement):
         reason = (
             f"the PLD route gives no upper bound for sampling with replacement ({event.describe()}): no dominating "
-            "pair is proven (docs/pld.md); use the RDP or privacy-profile bounds"
+            "pair is proven (docs/pld.md), so the upper end is the RDP or privacy-profile bound, loose for long runs; "
+            "batches of the same size drawn without replacement have a certified interval"
         )
         if family != "gaussian":
             raise UnsupportedError(reason)
@@ -432,8 +434,8 @@ class PldRoute:
             plan = self._plan(comp)
         except UnsupportedError:
             return None
-        if plan.upper_dirs is None and plan.lower_dirs is not None and plan._lower is None:  # at LOWER_ONLY_ACCURACY
-            plan._lower = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, LOWER_ONLY_ACCURACY))
+        if plan.upper_dirs is None and plan.lower_dirs is not None and plan._lower is None:  # a lower end only
+            plan._lower = PLDAccountant(plan.lower_dirs, rel_accuracy=self._lower_only_accuracy(plan)[0])
         acc = plan.lower()
         if acc is None:
             return None
@@ -441,27 +443,38 @@ class PldRoute:
         return read(acc)
 
     def lower_only_seconds(self, comp: Composition) -> float:
-        """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (0 where it has nothing to
-        compute): the single-step discretisations dominate — grid points (the loss window of mass ~1e-20 per side
-        over the spacing the engine picks, at most 2^20) times mixture components, times the bisection's steps where
-        the loss has no closed-form inverse. An estimate, for the accountant's cost guard only."""
+        """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (0 where it has nothing left to
+        compute), at the accuracy it will use (LOWER_ONLY_ACCURACIES). An estimate, for the accountant's cost guard."""
         try:
             plan = self._plan(comp)
         except UnsupportedError:
             return 0.0
         if plan.lower_dirs is None or plan._lower is not None:
             return 0.0
-        acc = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, LOWER_ONLY_ACCURACY))
-        h = acc._initial_h(1.0)
-        seconds = 0.0
-        for direction in acc.directions:
-            for (pair, _), hh in zip(direction.parts, direction.step_spacing(h), strict=True):
-                lo, hi = pair.loss_window(1e-20)
-                points = min((hi - lo) / hh, 2.0**20) if math.isfinite(hi - lo) else 2.0**20
-                components = sum(len(pc.p.means) + len(pc.q.means) for pc in pair.pieces)
-                factor = _BISECTION_FACTOR if components > 3 else 1.0
-                seconds += points * components * factor * _SECONDS_PER_POINT
-        return seconds
+        return self._lower_only_accuracy(plan)[1]
+
+    def _lower_only_accuracy(self, plan: _Plan) -> tuple[float, float]:
+        """The finest of LOWER_ONLY_ACCURACIES whose estimated cost is at most LOWER_ONLY_SECONDS (else the
+        coarsest), with that estimate: the single-step discretisations dominate — grid points (the loss window of
+        mass ~1e-20 per side over the spacing the engine picks, at most 2^20) times mixture components, times
+        _BISECTION_FACTOR where the loss has no closed-form inverse."""
+        assert plan.lower_dirs is not None
+        estimate = (0.0, 0.0)
+        for accuracy in LOWER_ONLY_ACCURACIES:
+            acc = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, accuracy))
+            h = acc._initial_h(1.0)
+            seconds = 0.0
+            for direction in acc.directions:
+                for (pair, _), hh in zip(direction.parts, direction.step_spacing(h), strict=True):
+                    lo, hi = pair.loss_window(1e-20)
+                    points = min((hi - lo) / hh, 2.0**20) if math.isfinite(hi - lo) else 2.0**20
+                    components = sum(len(pc.p.means) + len(pc.q.means) for pc in pair.pieces)
+                    factor = _BISECTION_FACTOR if components > 3 else 1.0
+                    seconds += points * components * factor * _SECONDS_PER_POINT
+            estimate = (max(self.rel_accuracy, accuracy), seconds)
+            if seconds <= LOWER_ONLY_SECONDS:
+                break
+        return estimate
 
     # ---------------------------------------------------------------------------------------- plans
     def _checked(self, comp: Composition) -> _Plan:
