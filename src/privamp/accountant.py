@@ -333,7 +333,11 @@ class Accountant:
                 floor = r.epsilon_floor(comp, value)
                 if floor is not None and min(a.value for a in answers) <= floor:
                     continue  # the profile route's answer would be above this floor: it cannot win
-            answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
+            try:
+                answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
+            except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
+                reasons.append(str(exc))
+                skipped.append(f"{r.name}: not used: {exc}")
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         for r in unsupported:  # a route without an upper bound here may still certify a lower one (the PLD route's
