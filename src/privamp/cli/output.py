@@ -115,17 +115,20 @@ def rdp_text(out: dict[str, Any]) -> str:
 
 def compare_text(out: dict[str, Any]) -> str:
     lines = [
-        f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; 'best' is the guarantee (proven bounds only); exact"
+        f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; 'best' is the guarantee (proven bounds only), shown as"
+        " the certified interval [lower, upper] where a rigorous lower bound is known; exact"
         " and upper rows are proven, 'numerical' rows are verified numerically only (opt-in: --allow-numerical),"
         " lower rows show the smallest epsilon an RDP accountant could certify (not a lower bound on the true"
         " epsilon); the evidence of each bound follows the table",
         _describe_inputs(out["inputs"]),
         _steps_line(out),
-        f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>11s} {'alpha':>9s}",
+        f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>22s} {'alpha':>9s}",
     ]
     notes: list[str] = []  # each distinct failure once, referenced by number
     for r in out["rows"]:
         eps = "n/a" if r["epsilon"] is None else f"{r['epsilon']:.6g}"
+        if r.get("lower_epsilon") is not None:
+            eps = f"[{r['lower_epsilon']:.6g}, {eps}]"
         if "note" in r:
             if r["note"] not in notes:
                 notes.append(r["note"])
@@ -133,7 +136,7 @@ def compare_text(out: dict[str, Any]) -> str:
         alpha = "" if r["alpha"] is None else f"{r['alpha']:.4g}"
         lines.append(
             f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound'] or '-':30s} {r['kind'] or '-':9s} "
-            f"{eps:>11s} {alpha:>9s}"
+            f"{eps:>22s} {alpha:>9s}"
         )
     lines.extend(f"[{i}] {note}" for i, note in enumerate(notes, 1))
     evidence = {r["bound"]: r["evidence"] for r in out["rows"] if r["bound"] not in (None, "best") and r["evidence"]}
