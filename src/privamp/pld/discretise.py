@@ -75,7 +75,8 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
     out = [0.0] * n
     g = grid.tolist()
     masses = cell_mass.tolist()
-    losses = cell_loss.tolist()
+    losses = np.clip(cell_loss, grid[:-1], grid[1:]).tolist()  # (a loss above its cell would start runs that never
+    # close: every merged loss lies in its cell)
     expm1 = math.expm1
     acc_p = acc_x = acc_abs = 0.0
     start = t = 0
