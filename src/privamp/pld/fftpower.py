@@ -1,5 +1,6 @@
 """Self-composition by one FFT power: the T-fold PMF of a homogeneous phase from one forward transform, a pointwise
-T-th power and one inverse transform, with every error bounded on the safe side (docs/proofs/pld-fft-power.md).
+T-th power and one inverse transform, with every error bounded on the safe side (proof: docs/pld.md, "Proofs of the
+speed-path algorithms").
 
 Notation: ``v`` is the single step's tilted vector as fed to the transform (the pessimistic stored values, or the
 optimistic certified sub-measure), at the global grid indices o + i; the linear T-fold convolution v^{*T} lives at
