@@ -45,6 +45,9 @@ MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
 MIN_STEP_TAIL = 1e-300
+MAX_STEP_H = 256.0
+"""The coarsest single-step grid the discretisation accepts (e^h is formed there: beyond ~709 it overflows); a size cap
+that asks for more means ε is astronomically large, and the route refuses (UnsupportedError)."""
 MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
 SCREEN_FACTOR = 4.0
@@ -177,10 +180,10 @@ class _Direction:
             steps = []
             for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
                 skey = (hh, pessimistic, i, tau)
-                if hh > MAX_H:  # a loss range too wide for the size cap: e^h would overflow in the discretisation
+                if hh > MAX_STEP_H:  # a loss range too wide for the size cap: e^h would overflow in the discretisation
                     raise UnsupportedError(
-                        f"the PLD route cannot represent these losses (grid spacing {hh:g} > {MAX_H:g}: epsilon is "
-                        "astronomically large); use bound='rdp'"
+                        f"the PLD route cannot represent these losses (grid spacing {hh:g} > {MAX_STEP_H:g}: "
+                        "epsilon is astronomically large); use bound='rdp'"
                     )
                 if skey not in self.steps:
                     self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))

@@ -317,6 +317,8 @@ def tilt(g: GridPMF, lam: float) -> TiltedPMF:
     if lost_above.size and g.pessimistic:  # only when λ < 0 or at exact zeros; kept safe anyway
         p_inf += math.exp(float(logsumexp(lost_above))) * (1 + 1e-12)
     sub = ell[first:last]
+    if first and g.pessimistic:  # the mass moved up may dominate the kept one at a large tilt: normalise anew
+        ls = max(ls, float(logsumexp(log_mass + lam * sub)))
     rel = log_mass + lam * sub - ls
     v = np.exp(np.maximum(rel, -745.0)) * (rel > -745.0)
     mgf = _log_mgf(log_mass, sub) if g.pessimistic else np.zeros(THETAS.size)
