@@ -462,18 +462,29 @@ MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
 
 
 def mutate(
-    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None
+    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None, resume: bool = False
 ) -> tuple[dict[str, int | None], float, bool]:
     """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds: the exit
-    code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit."""
+    code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit.
+
+    ``resume``: keep the scratch copy of a capped run whose copy of ``src/`` equals the repository's, so that mutmut
+    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those)."""
+    import filecmp
     import shutil
     import subprocess
 
     work = scratch / Path(module).stem
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    for part in ("src", "tests"):
-        shutil.copytree(ROOT / part, work / part, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis")
+    same_src = work.exists() and not _tree_differs(filecmp.dircmp(ROOT / "src", work / "src", ignore=["__pycache__"]))
+    if resume and same_src and (work / "mutants").exists():
+        shutil.rmtree(work / "tests")
+        shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+        shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        for part in ("src", "tests"):
+            shutil.copytree(ROOT / part, work / part, ignore=ignore)
     config = (ROOT / "pyproject.toml").read_text() + (
         "\n[tool.mutmut]\n"
         'source_paths = ["src/privamp"]\n'
@@ -499,6 +510,16 @@ def mutate(
     return codes, round(time.perf_counter() - t0, 1), capped
 
 
+def _tree_differs(cmp: object) -> bool:
+    """Whether a filecmp.dircmp shows any difference, in any subdirectory."""
+    import filecmp
+
+    assert isinstance(cmp, filecmp.dircmp)
+    if cmp.left_only or cmp.right_only or cmp.diff_files or cmp.funny_files:
+        return True
+    return any(_tree_differs(sub) for sub in cmp.subdirs.values())
+
+
 def mutation_record(module: str, codes: dict[str, int | None], seconds: float, capped: bool) -> dict[str, object]:
     """The results.json entry of a module: counts, survivors and every mutant's exit code (for later reruns)."""
     import collections
@@ -518,7 +539,9 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
     }
 
 
-def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str]) -> None:
+def run_mutation(
+    modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str], resume: bool = False
+) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
     the previous exit codes of the other mutants."""
@@ -538,8 +561,9 @@ def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors:
                 f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
             )
         else:
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch)
-            r = mutation_record(module, codes, seconds, capped)
+            resumed = resume and previous is not None and previous.get("capped", False)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, resume=resumed)
+            r = mutation_record(module, codes, seconds + (previous["seconds"] if resumed and previous else 0), capped)
         results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
         results[module] = r
         print(json.dumps({k: v for k, v in r.items() if k not in ("survivors", "codes")}), flush=True)
@@ -557,6 +581,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--scratch", type=Path, default=Path("/tmp/privamp-mutation"))
     m.add_argument("--rerun-survivors", action="store_true", help="run the previous survivors again (new tests)")
     m.add_argument(
+        "--resume", action="store_true", help="continue a capped run (its scratch copy; unchanged src/) with the rest"
+    )
+    m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
     w = sub.add_parser("sweep")
@@ -572,7 +599,14 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation":
-        run_mutation(args.module or list(MUTATION_TARGETS), args.cap, args.scratch, args.rerun_survivors, args.changed)
+        run_mutation(
+            args.module or list(MUTATION_TARGETS),
+            args.cap,
+            args.scratch,
+            args.rerun_survivors,
+            args.changed,
+            args.resume,
+        )
     return 0
 
 
