@@ -91,6 +91,8 @@ REFERENCE_POINTS = [
     (1024.0, 0.1, 5.0),
     (1024.0, 1e-6, 0.05),
     (3.0, 0.9, 4.0),
+    (256.0, 0.9, 0.05),  # rates near 1, small μ, large α: the logit of p places the peaks of h
+    (256.0, 0.999, 0.05),
 ]
 
 
