@@ -470,7 +470,9 @@ def mutate(
     ``resume``: keep the scratch copy of a capped run whose copy of ``src/`` equals the repository's, so that mutmut
     runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those)."""
     import filecmp
+    import os
     import shutil
+    import signal
     import subprocess
 
     work = scratch / Path(module).stem
@@ -494,16 +496,19 @@ def mutate(
     )
     (work / "pyproject.toml").write_text(config)
     t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *(names or [])],
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the cap ends mutmut's forked workers too
+    )
     try:
-        subprocess.run(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *(names or [])],
-            cwd=work,
-            timeout=cap,
-            capture_output=True,
-            check=False,
-        )
+        proc.wait(timeout=cap)
         capped = False
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
         capped = True
     meta_path = work / "mutants" / (module + ".meta")
     codes: dict[str, int | None] = json.loads(meta_path.read_text())["exit_code_by_key"] if meta_path.exists() else {}
