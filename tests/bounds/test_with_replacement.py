@@ -268,3 +268,45 @@ def test_invalid_input_names_the_parameter(call: Callable[[], object], name: str
     with pytest.raises(InvalidParameterError) as info:
         call()
     assert info.value.name == name and allowed in info.value.allowed
+
+
+@pytest.mark.parametrize(("alpha", "top"), [(2.5, 3), (3.5, 4), (4.5, 5)])
+def test_real_order_lower_uses_the_upper_bound_above_its_integers(alpha: float, top: int) -> None:
+    """The secants of the real-order extension need an UPPER bound at the integers above α: with index sets complete
+    up to order ``top`` and {|B|} beyond, the truncated lower bound in its place put the result at 1.7e-4 for an exact
+    7.0e-5 (b = 3, |D| = 300, σ = 3, α = 2.5)."""
+    b, n, sigma = 3, 300.0, 3.0
+
+    def sets(a: int, _k: int) -> range | list[int]:
+        return range(b + 1) if a <= top else [b]
+
+    low = wrep.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets=sets)[0]
+    assert 0.0 < low <= mp_wr_pair_rdp(alpha, b, n, sigma)
+
+
+def test_real_order_lower_default_sets_and_infinity() -> None:
+    """The default index sets at real orders: at integer orders the integer bound itself, ∞ at α = ∞; the crude
+    bound (120) keeps the shape of the orders and is ∞ at α = ∞."""
+    b, n, sigma = 3, 30.0, 2.0
+    low = wrep.fixed_size_wr_add_remove_rdp_lower([2.0, 3.0, 2.5, math.inf], b, n, sigma)
+    integer = wrep.fixed_size_wr_add_remove_rdp_lower_integer([2, 3], b, n, sigma)
+    assert np.array_equal(low[:2], integer) and integer[0] <= low[2] <= mp_wr_pair_rdp(2.5, b, n, sigma)
+    assert low[3] == math.inf
+    crude = wrep.fixed_size_wr_add_remove_rdp_lower_crude([2.0, 5.0, math.inf], 120, 50_000, SIGMA)
+    assert crude.shape == (3,) and crude[0] == 0.0 and crude[2] == math.inf
+    assert crude[1] == pytest.approx(2377.033, rel=5e-7)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower([2.5], 3, 30.0, 0.0),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_crude([2.5], 3, 30.0, -1.0),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_integer([2], 3, 30.0, math.inf),
+        lambda: wrep.fixed_size_wr_add_remove_rdp([2.0], 3, 30.0, math.nan),
+    ],
+)
+def test_invalid_sigma_is_named(call: Callable[[], object]) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        call()
+    assert info.value.name == "sigma"
