@@ -262,6 +262,11 @@ _LOW = wrep.fixed_size_wr_add_remove_rdp_lower_integer
         (lambda: _LOW([3], 10, 100.0, 1.0, index_sets=lambda _a, k: [-1, 2]), "index_sets", "non-empty subsets"),
         (lambda: _LOW([6], 40, 400.0, 1.0, index_sets="full", max_work=10.0), "index_sets", "max_work = 10"),
         (lambda: _LOW([6], 40, 400.0, 1.0, max_work=-1.0), "max_work", ""),
+        (
+            lambda: wrep.fixed_size_wr_add_remove_rdp_lower([5.5], 40, 400.0, 1.0, index_sets="full", max_work=10.0),
+            "index_sets",
+            "max_work = 10",
+        ),
     ],
 )
 def test_invalid_input_names_the_parameter(call: Callable[[], object], name: str, allowed: str) -> None:
