@@ -315,3 +315,13 @@ def test_invalid_sigma_is_named(call: Callable[[], object]) -> None:
     with pytest.raises(InvalidParameterError) as info:
         call()
     assert info.value.name == "sigma"
+
+
+def test_default_sets_take_the_full_recursion_exactly_at_its_budget() -> None:
+    """The full recursion at α = 4, |B| = 20 costs 21 + 21·21 + 41·21 = 1323 operations (1, 21 then 41 partial
+    sums times the 21 indices of each stage): the default sets take it at max_work = 1323, and the next, poorer
+    candidate ({0..5} ∪ {15..20} for k ≥ 3) at 1322."""
+    args = ([4], 20, 40.0, 10.0)  # a Binomial(20, 1/2) count: its middle indices carry the mass
+    full = _LOW(*args, index_sets="full")[0]
+    assert _LOW(*args, max_work=1323.0)[0] == full
+    assert _LOW(*args, max_work=1322.0)[0] < full
