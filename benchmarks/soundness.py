@@ -356,9 +356,63 @@ MUTATION_NOTES = [
     "value, k = n + 1, min(2.0, ·) at n = 1 (3) — and 19 below any assertable margin (the ulp roundings of the base "
     "ε, binomial weights, γ̃_n term, γ_wr and signed orders, _settle's step schedule), absorbed by the final "
     "8-ulp·(1 + |log δ|) round-up.",
-    "- with_replacement.py: a first run capped at 15 min (2026-11-23 03:12 UTC, its test file takes ~4 s per mutant): "
-    "191 of the 814 mutants run, 131 killed (69 % of those), 60 survived, 623 not run — not analysed yet; "
-    "without_replacement.py is registered and not run (its test file takes ~20 s per mutant here).",
+    "- with_replacement.py: a first run capped at 15 min (2026-11-23 03:12 UTC): 191 of the 814 mutants run, 131 "
+    "killed (69 % of those), not analysed (its results.json is gone); without_replacement.py is registered and not "
+    "run (its test file takes ~20 s per mutant here). 2026-11-27, with new tests in "
+    "tests/bounds/test_with_replacement.py (Thm 3.6 as printed in 50-digit mpmath: at integer orders the bound is "
+    "Thm 3.6 with the exact H, ≥ it and within 2e-11, with truncations K < |B| too; at real orders above it with H "
+    "by quadrature; every error message by name): a run capped at 15 min reached 118 mutants (those of the lower "
+    "bounds and _estimated_work, mutmut runs the cheapest first): 93 killed, 25 survived (79 %), 696 not run. "
+    "Survivors killed by further tests: the real-order lower bound with the truncated lower bound in place of the "
+    "upper one (U = L) — 1.7e-4 for an exact 7.0e-5 at b = 3, |D| = 300, σ = 3, α = 2.5 when the index sets are "
+    "complete only up to order 3 (no such test existed; the code is right), its default sets, max_work passed on, α "
+    "= ∞ and the crude bound's shape, sigma named by each bound, the default sets taking the full recursion exactly "
+    "at its work (1323 operations at α = 4, |B| = 20). Rerun of the 25 survivors with those tests: 14 killed, "
+    "107/118 (91 %) of the mutants run. Left as equivalent: _estimated_work's under-estimates (range ends and step, "
+    "the α and k arguments of the default sets, which ignore α): the recursion counts its own work and refuses the "
+    "set, so the same candidate answers, only after a futile attempt; its initial low = high = 1 (only high − low is "
+    "read); max_work = 2000001 for 2e6 (one operation of budget). Not run yet: the 696 mutants of the upper bound "
+    "and the recursion (a fresh run: --resume continues a capped run from its scratch copy while src/ is unchanged, "
+    "not after a --rerun-survivors run, whose copy holds only the survivors).",
+    "- _normal.py (log Φ, Cody 1969; tests/bounds/test_normal.py): first run 170/194 (88 %). Survivors: strict= of "
+    "the zips of Cody's coefficient tuples (9, equivalent), dtype arguments (4: integer and float32 inputs were "
+    "never tried; with them the results came out truncated to integers or computed in float32), the flattening "
+    "reshape(−1) → None/−2 (2, equivalent), x < 0 → x < 1 (overwritten by the x ≥ 0 assignment that followed), the "
+    "interval joins (5) and Cody's split s = ⌊16y⌋/16 (3). New tests: log erfc within 3u·max(1, |log erfc|) of "
+    "50-digit mpmath at 2300 points (measured 2.61u; the middle approximation used up to y = 5 reaches 5.8u, s = "
+    "⌊16/y⌋/16 3.7u); integer, float32 and float16 inputs give the float64 values. The coefficient pairs are built "
+    "once at module level, log_ndtr no longer flattens and assigns x < 0 last (outputs bit-for-bit unchanged on 240 "
+    "000 points). Fresh run: 156/162 (96 %). The 6 left are equivalent: y < 4 and y < 0.46875 for ≤ at the joins of "
+    "Cody's intervals (both approximations hold at the shared end), y ≥ 2^22 for > (the leading asymptotic term and "
+    "the full form differ by 3e-14 absolute there, under an ulp of y² = 1.8e13), x ≤ 0 for x < 0 (both forms give "
+    "−log 2 at 0), and s = ⌊17y⌋/16 or ⌊16y⌋/17 in Cody's split (−s² − (y − s)(y + s) is −y² for any s; in log form "
+    "the result's own ulp, u·y², bounds what the split can gain).",
+    "- fdp_subsampling.py (tests/bounds/test_fdp_subsampling.py, ~30 s CPU per surviving mutant, mostly its mpmath "
+    "references): a first run capped at 25 min reached 150 of 1606 mutants: 120 killed, 30 survived (80 %). They "
+    "exposed a bug, fixed in 23fbe42: the base cap αμ²/2, formed as α(μ²), underflowed for μ < 1.5e-162 — NaN at α = "
+    "∞ (also for σ > 1.3e162 through the replace-one wrapper), and at p = 1 values below the exact αμ²/2 in the "
+    "subnormal range (5e-324 for 1.29e-318 at α = 2^20, μ = 1.57e-162); now (αμ)μ, at least the smallest normal "
+    "float, with regression tests against 40-digit αμ²/2 (and no overflow warning in the peak search at tiny μ). "
+    "Other survivors killed by new tests: _base_rdp's errstate flags (4), the σ < 2/1.8e308 branch of the wrapper "
+    "(12: shape, inf, the names in its errors), a wrong logit of p in the peak search (82 % below the truth at p = "
+    "0.999, μ = 0.05, α = 256: mpmath references there and at p = 0.9). Left after measuring each against the "
+    "unmutated code on 54 (p, μ) × 10 orders (p 1e-6-0.999, μ 0.05-500, α 1.001-4096): the superlevel function h "
+    "(5), its slope (1) and the logit's sign of log1p (1) move the bound by ≤ 2.7e-12 relative (h stays above the "
+    "log-integrand: only the integration range widens or narrows by mass under e^-46), the x² term of the "
+    "log-integrand's rounding bound (−3.6e-11, still 7e-11 above the 40-digit value at μ = 100, α = 1.001) — below "
+    "any assertable margin; αμ² ≥ 4 or > 5 for > 4 at the two-peak switch (≤ 2e-15) and errstate(invalid) in the "
+    "peak search (never raised: q ≤ 1 there) — equivalent. Fresh run of the fixed code with the new tests, capped at "
+    "11 min: 184 of 1609 mutants, 159 killed, 25 survived (86 %). Measured the same way, three of those moved the "
+    "bound far below the truth where no reference point sat: a wrong root w_lo of the two-peak search (the bound 0 "
+    "at α = 1.5, p = 0.3, μ = 1.9), the selection of y_hi or of q dropped (1e-6 below at α = 1.001, p = 0.3, μ = "
+    "20): mpmath references at both points now (df7095b). A rerun of those 25 survivors, capped at 9 min (8 "
+    "reached), killed 3: those two and the x² term of the rounding bound, which the μ = 20 reference sees below the "
+    "truth (that margin is needed, not merely safe); the dropped y_hi selection was not reached (the same reference "
+    "kills it when run by hand): 162/184 (88 %). The other survivors of that run are the 10 kinds above and more of "
+    "the peak search's geometry (w_lo's constants 3 or 2 + √(1 − q), √(1 + q), √(2 − q), the sign of log1p in "
+    "logit_lo, the filler +μ/2 of y_lo, q's filler 2.0, the errstate flags of the tiny-μ division: ≤ 4e-15 relative, "
+    "or none). Not run yet: 1425 mutants (the quadrature, _log_g, the pure-DP and Laplace bounds); a full run needs "
+    "hours at ~30 s per surviving mutant — a stored table of the mpmath references would make it affordable.",
     "- pld/readout.py (the certified ε(δ) of a composed PMF): first run 110/165 (67 %, tests/pld/test_accounting.py "
     "only). tests/pld/test_readout.py inverts the certified δ of hand-made tilted PMFs in 50 digits (the crossing in "
     "the first, second, a middle or the last cell or below the grid; an atom at +∞; a tilt; round-off terms) and "
@@ -453,6 +507,8 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_kill_amplification.py",
     ],
     "src/privamp/bounds/with_replacement.py": ["tests/bounds/test_with_replacement.py"],
+    "src/privamp/bounds/_normal.py": ["tests/bounds/test_normal.py"],
+    "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
@@ -460,18 +516,31 @@ MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
 
 
 def mutate(
-    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None
+    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None, resume: bool = False
 ) -> tuple[dict[str, int | None], float, bool]:
     """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds: the exit
-    code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit."""
+    code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit.
+
+    ``resume``: keep the scratch copy of a capped run whose copy of ``src/`` equals the repository's, so that mutmut
+    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those)."""
+    import filecmp
+    import os
     import shutil
+    import signal
     import subprocess
 
     work = scratch / Path(module).stem
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    for part in ("src", "tests"):
-        shutil.copytree(ROOT / part, work / part, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis")
+    same_src = work.exists() and not _tree_differs(filecmp.dircmp(ROOT / "src", work / "src", ignore=["__pycache__"]))
+    if resume and same_src and (work / "mutants").exists():
+        shutil.rmtree(work / "tests")
+        shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+        shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        for part in ("src", "tests"):
+            shutil.copytree(ROOT / part, work / part, ignore=ignore)
     config = (ROOT / "pyproject.toml").read_text() + (
         "\n[tool.mutmut]\n"
         'source_paths = ["src/privamp"]\n'
@@ -481,20 +550,33 @@ def mutate(
     )
     (work / "pyproject.toml").write_text(config)
     t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *(names or [])],
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the cap ends mutmut's forked workers too
+    )
     try:
-        subprocess.run(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *(names or [])],
-            cwd=work,
-            timeout=cap,
-            capture_output=True,
-            check=False,
-        )
+        proc.wait(timeout=cap)
         capped = False
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
         capped = True
     meta_path = work / "mutants" / (module + ".meta")
     codes: dict[str, int | None] = json.loads(meta_path.read_text())["exit_code_by_key"] if meta_path.exists() else {}
     return codes, round(time.perf_counter() - t0, 1), capped
+
+
+def _tree_differs(cmp: object) -> bool:
+    """Whether a filecmp.dircmp shows any difference, in any subdirectory."""
+    import filecmp
+
+    assert isinstance(cmp, filecmp.dircmp)
+    if cmp.left_only or cmp.right_only or cmp.diff_files or cmp.funny_files:
+        return True
+    return any(_tree_differs(sub) for sub in cmp.subdirs.values())
 
 
 def mutation_record(module: str, codes: dict[str, int | None], seconds: float, capped: bool) -> dict[str, object]:
@@ -516,7 +598,9 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
     }
 
 
-def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str]) -> None:
+def run_mutation(
+    modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str], resume: bool = False
+) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
     the previous exit codes of the other mutants."""
@@ -536,8 +620,9 @@ def run_mutation(modules: list[str], cap: float, scratch: Path, rerun_survivors:
                 f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
             )
         else:
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch)
-            r = mutation_record(module, codes, seconds, capped)
+            resumed = resume and previous is not None and previous.get("capped", False)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, resume=resumed)
+            r = mutation_record(module, codes, seconds + (previous["seconds"] if resumed and previous else 0), capped)
         results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
         results[module] = r
         print(json.dumps({k: v for k, v in r.items() if k not in ("survivors", "codes")}), flush=True)
@@ -555,6 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--scratch", type=Path, default=Path("/tmp/privamp-mutation"))
     m.add_argument("--rerun-survivors", action="store_true", help="run the previous survivors again (new tests)")
     m.add_argument(
+        "--resume", action="store_true", help="continue a capped run (its scratch copy; unchanged src/) with the rest"
+    )
+    m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
     w = sub.add_parser("sweep")
@@ -570,7 +658,14 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation":
-        run_mutation(args.module or list(MUTATION_TARGETS), args.cap, args.scratch, args.rerun_survivors, args.changed)
+        run_mutation(
+            args.module or list(MUTATION_TARGETS),
+            args.cap,
+            args.scratch,
+            args.rerun_survivors,
+            args.changed,
+            args.resume,
+        )
     return 0
 
 

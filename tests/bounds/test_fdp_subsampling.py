@@ -91,6 +91,10 @@ REFERENCE_POINTS = [
     (1024.0, 0.1, 5.0),
     (1024.0, 1e-6, 0.05),
     (3.0, 0.9, 4.0),
+    (256.0, 0.9, 0.05),  # rates near 1, small μ, large α: the logit of p places the peaks of h
+    (256.0, 0.999, 0.05),
+    (1.5, 0.3, 1.9),  # two peaks of h (αμ² > 4): a wrong root w_lo of αμ²w(1 − w) = 1 lost the whole integral
+    (1.001, 0.3, 20.0),  # a wrong second-peak bracket: 1e-6 below the truth
 ]
 
 
@@ -136,6 +140,49 @@ def test_alpha_infinity_and_cap() -> None:
     alphas = np.geomspace(1.0001, 2**20, 60)
     for p, mu in [(0.5, 5.0), (0.9, 0.05), (1e-3, 20.0), (0.3, 1.0)]:
         assert np.all(fdp_subsampled_gaussian_rdp(alphas, p, mu) <= alphas * mu * mu / 2 * (1 + 1e-12))
+
+
+TINY = float(np.finfo(np.float64).tiny)
+
+
+def test_base_value_down_to_underflow() -> None:
+    """Regression: αμ²/2 was formed as α(μ²), which underflows for μ < 1.5e-162: at α = inf it gave inf·0 = NaN, and
+    just above the underflow the subnormal μ² lost its relative accuracy (p = 1, μ = 1.567e-162, α = 2^20: 5e-324 for
+    an exact 1.29e-318). Every value is now ≥ αμ²/2 in 40-digit arithmetic, and within 1e-14 of it or the smallest
+    normal float."""
+    mus = np.geomspace(1e-170, 1e-150, 301)
+    alphas = np.array([2.0, 1e3, 2.0**20])
+    for mu in mus.tolist():
+        got = fdp_subsampled_gaussian_rdp([*alphas.tolist(), math.inf], 1.0, mu)
+        assert got[-1] == math.inf
+        for a, g in zip(alphas.tolist(), got[:-1].tolist(), strict=True):
+            with mp.workdps(40):
+                exact = mp.mpf(a) * mp.mpf(mu) ** 2 / 2
+                assert g >= exact, (a, mu, g)
+                assert g <= max(TINY, exact * (1 + mp.mpf(1e-14))), (a, mu, g)
+    for p in (0.5, 0.999):  # the quadrature route: α = inf is inf there too
+        got = fdp_subsampled_gaussian_rdp([math.inf, 2.0], p, 1e-200)
+        assert got[0] == math.inf and 0.0 < got[1] <= TINY
+    got = fdp_wor_replace_one_gaussian_rdp([math.inf, 2.0], 0.5, 1e200)
+    assert got[0] == math.inf and 0.0 < got[1] <= TINY
+
+
+def test_base_value_overflows_to_inf_silently() -> None:
+    """μ ≥ 1000 returns αμ²/2 itself: +inf where it overflows, without a warning (warnings are errors here)."""
+    got = fdp_subsampled_gaussian_rdp([2.0, 1e6], 0.5, 1e200)
+    assert np.all(got == math.inf)
+    assert fdp_subsampled_gaussian_rdp([2.0], 0.5, 1e100)[0] == pytest.approx(1e200, rel=1e-14)
+
+
+def test_sigma_below_the_float_range_is_no_privacy() -> None:
+    """σ = 5e-324 makes μ = 2/σ infinite: inf at every order, in the shape of the orders; bad orders and rates are
+    still refused by name."""
+    got = fdp_wor_replace_one_gaussian_rdp([2.0, 3.5, math.inf], 0.1, 5e-324)
+    assert got.shape == (3,) and np.all(got == math.inf)
+    for kwargs, name in [({"alphas": [0.5], "rate": 0.1}, "alpha"), ({"alphas": [2.0], "rate": 1.5}, "rate")]:
+        with pytest.raises(InvalidParameterError) as info:
+            fdp_wor_replace_one_gaussian_rdp(sigma=5e-324, **kwargs)  # type: ignore[arg-type]
+        assert info.value.name == name
 
 
 def test_sigma_wrapper_uses_replace_one_sensitivity() -> None:

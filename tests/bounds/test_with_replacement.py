@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privamp.bounds import with_replacement as wrep
+from privamp.errors import InvalidParameterError
 
 SIGMA = 6.0
 
@@ -170,3 +172,156 @@ def test_with_replacement_lower_stays_below_the_exact_pair_for_tiny_epsilon(
     low = wrep.fixed_size_wr_add_remove_rdp_lower_integer([alpha], b, n, sigma, index_sets="full")[0]
     assert low <= exact
     assert low >= exact * (1 - 1e-5)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Thm 3.6 as printed, against mpmath (kill tests of the mutation campaign)
+# ----------------------------------------------------------------------------------------------------------
+
+
+def mp_thm36(alpha: int, b: int, n: float, sigma: float, truncation: int | None = None) -> mp.mpf:
+    """Birrell et al. Thm 3.6, general form (App. D.1, eqs. 108, 112–113), with the exact H at integer α, 50 digits:
+    (1/(α−1)) log[1 + Σ_{k≤K} ã_k (H_{α,σ/k}(q̃) − 1) + Σ_{k>K} a_k (e^{2α(α−1)k²/σ²} − 1)], where
+    H_{α,σ/k}(q) = Σ_j C(α, j) q^j (1 − q)^{α−j} e^{2j(j−1)k²/σ²}: the mixture (1 − q)N(0, σ²) + qN(2k, σ²) vs
+    N(0, σ²)."""
+    with mp.workdps(50):
+        k_max = b if truncation is None else truncation
+        p = 1 / mp.mpf(n)
+        a = [mp.binomial(b, k) * p**k * (1 - p) ** (b - k) for k in range(b + 1)]
+        s_k = mp.fsum(a[1 : k_max + 1])
+        q_t = s_k / (s_k + a[0])
+        total = mp.mpf(0)
+        for k in range(1, b + 1):
+            v = 2 * mp.mpf(k) ** 2 / mp.mpf(sigma) ** 2
+            if k <= k_max:
+                h = mp.fsum(
+                    mp.binomial(alpha, j) * q_t**j * (1 - q_t) ** (alpha - j) * mp.exp(j * (j - 1) * v)
+                    for j in range(alpha + 1)
+                )
+                total += a[k] / q_t * (h - 1)
+            else:
+                total += a[k] * mp.expm1(alpha * (alpha - 1) * v)
+        return mp.log1p(total) / (alpha - 1)
+
+
+THM36_POINTS = [
+    (2, 3, 30.0, 2.0, None),
+    (3, 10, 1000.0, 3.0, None),
+    (5, 120, 50_000.0, 6.0, None),
+    (2, 120, 50_000.0, 6.0, None),
+    (4, 7, 70.0, 1.5, None),
+    (3, 10, 1000.0, 3.0, 2),
+    (6, 40, 400.0, 12.0, 5),
+    (2, 1, 10.0, 100.0, None),
+    (7, 500, 1e6, 40.0, None),
+]
+
+
+@pytest.mark.parametrize(("alpha", "b", "n", "sigma", "truncation"), THM36_POINTS)
+def test_upper_is_thm36_at_integer_orders(alpha: int, b: int, n: float, sigma: float, truncation: int | None) -> None:
+    """At integer α (batch ≤ 512) every term is the exact H: the bound is Thm 3.6 itself, on its safe side and within
+    2e-11 relative (measured ≤ 9.8e-12, the 1e-11 safety margin)."""
+    got = wrep.fixed_size_wr_add_remove_rdp([float(alpha)], b, n, sigma, truncation=truncation)[0]
+    ref = mp_thm36(alpha, b, n, sigma, truncation)
+    assert got >= ref
+    assert got <= ref * (1 + 2e-11)
+
+
+@pytest.mark.parametrize(("alpha", "b", "n", "sigma"), [(1.5, 3, 30.0, 2.0), (1.2, 5, 100.0, 4.0)])
+def test_upper_is_above_thm36_at_real_orders(alpha: float, b: int, n: float, sigma: float) -> None:
+    """At real α the Taylor bound and the convexity cap are above H: the bound is above Thm 3.6 with H by quadrature."""
+    with mp.workdps(30):
+        al, p = mp.mpf(alpha), 1 / mp.mpf(n)
+        a = [mp.binomial(b, k) * p**k * (1 - p) ** (b - k) for k in range(b + 1)]
+        q_t = 1 - a[0]
+        total = mp.mpf(0)
+        for k in range(1, b + 1):
+            m = 2 * mp.mpf(k) / sigma
+            h = mp.quad(lambda x, m=m: (1 - q_t + q_t * mp.exp(m * x - m * m / 2)) ** al * mp.npdf(x),
+                        [-mp.inf, 0, m, al * m, mp.inf])  # fmt: skip
+            total += a[k] / q_t * (h - 1)
+        ref = mp.log1p(total) / (al - 1)
+    assert wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0] >= ref
+
+
+_UP = wrep.fixed_size_wr_add_remove_rdp
+_LOW = wrep.fixed_size_wr_add_remove_rdp_lower_integer
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "allowed"),
+    [
+        (lambda: _UP([2.0], 100_001, 1e9, 1.0), "batch_size", "at most 100000"),
+        (lambda: _UP([2.0], 10, 10.0, 1.0), "dataset_size", "> batch_size = 10"),
+        (lambda: _UP([2.0], 10, 100.0, 1.0, rule="paper"), "rule", "'convexity' or 'authors'"),  # type: ignore[arg-type]
+        (lambda: _UP([2.0], 10, 100.0, 1.0, truncation=11), "truncation", "[1, batch_size = 10]"),
+        (lambda: _UP([2.0], 10, 100.0, 1.0, truncation=0), "truncation", ">= 1"),
+        (lambda: _LOW([2], 10, 100.0, 1.0, index_sets="all"), "index_sets", "'default', 'full' or a callable"),  # type: ignore[arg-type]
+        (lambda: _LOW([3], 10, 100.0, 1.0, index_sets=lambda _a, k: []), "index_sets", "subsets of {0, ..., 10}"),
+        (lambda: _LOW([3], 10, 100.0, 1.0, index_sets=lambda _a, k: [11]), "index_sets", "non-empty subsets"),
+        (lambda: _LOW([3], 10, 100.0, 1.0, index_sets=lambda _a, k: [-1, 2]), "index_sets", "non-empty subsets"),
+        (lambda: _LOW([6], 40, 400.0, 1.0, index_sets="full", max_work=10.0), "index_sets", "max_work = 10"),
+        (lambda: _LOW([6], 40, 400.0, 1.0, max_work=-1.0), "max_work", ""),
+        (
+            lambda: wrep.fixed_size_wr_add_remove_rdp_lower([5.5], 40, 400.0, 1.0, index_sets="full", max_work=10.0),
+            "index_sets",
+            "max_work = 10",
+        ),
+    ],
+)
+def test_invalid_input_names_the_parameter(call: Callable[[], object], name: str, allowed: str) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        call()
+    assert info.value.name == name and allowed in info.value.allowed
+
+
+@pytest.mark.parametrize(("alpha", "top"), [(2.5, 3), (3.5, 4), (4.5, 5)])
+def test_real_order_lower_uses_the_upper_bound_above_its_integers(alpha: float, top: int) -> None:
+    """The secants of the real-order extension need an UPPER bound at the integers above α: with index sets complete
+    up to order ``top`` and {|B|} beyond, the truncated lower bound in its place put the result at 1.7e-4 for an exact
+    7.0e-5 (b = 3, |D| = 300, σ = 3, α = 2.5)."""
+    b, n, sigma = 3, 300.0, 3.0
+
+    def sets(a: int, _k: int) -> range | list[int]:
+        return range(b + 1) if a <= top else [b]
+
+    low = wrep.fixed_size_wr_add_remove_rdp_lower([alpha], b, n, sigma, index_sets=sets)[0]
+    assert 0.0 < low <= mp_wr_pair_rdp(alpha, b, n, sigma)
+
+
+def test_real_order_lower_default_sets_and_infinity() -> None:
+    """The default index sets at real orders: at integer orders the integer bound itself, ∞ at α = ∞; the crude
+    bound (120) keeps the shape of the orders and is ∞ at α = ∞."""
+    b, n, sigma = 3, 30.0, 2.0
+    low = wrep.fixed_size_wr_add_remove_rdp_lower([2.0, 3.0, 2.5, math.inf], b, n, sigma)
+    integer = wrep.fixed_size_wr_add_remove_rdp_lower_integer([2, 3], b, n, sigma)
+    assert np.array_equal(low[:2], integer) and integer[0] <= low[2] <= mp_wr_pair_rdp(2.5, b, n, sigma)
+    assert low[3] == math.inf
+    crude = wrep.fixed_size_wr_add_remove_rdp_lower_crude([2.0, 5.0, math.inf], 120, 50_000, SIGMA)
+    assert crude.shape == (3,) and crude[0] == 0.0 and crude[2] == math.inf
+    assert crude[1] == pytest.approx(2377.033, rel=5e-7)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower([2.5], 3, 30.0, 0.0),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_crude([2.5], 3, 30.0, -1.0),
+        lambda: wrep.fixed_size_wr_add_remove_rdp_lower_integer([2], 3, 30.0, math.inf),
+        lambda: wrep.fixed_size_wr_add_remove_rdp([2.0], 3, 30.0, math.nan),
+    ],
+)
+def test_invalid_sigma_is_named(call: Callable[[], object]) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        call()
+    assert info.value.name == "sigma"
+
+
+def test_default_sets_take_the_full_recursion_exactly_at_its_budget() -> None:
+    """The full recursion at α = 4, |B| = 20 costs 21 + 21·21 + 41·21 = 1323 operations (1, 21 then 41 partial
+    sums times the 21 indices of each stage): the default sets take it at max_work = 1323, and the next, poorer
+    candidate ({0..5} ∪ {15..20} for k ≥ 3) at 1322."""
+    args = ([4], 20, 40.0, 10.0)  # a Binomial(20, 1/2) count: its middle indices carry the mass
+    full = _LOW(*args, index_sets="full")[0]
+    assert _LOW(*args, max_work=1323.0)[0] == full
+    assert _LOW(*args, max_work=1322.0)[0] < full

@@ -38,6 +38,10 @@ _Q = (2.56852019228982242e00, 1.87295284992346047e00, 5.27905102951428412e-1, 6.
 _INV_SQRT_PI = 5.6418958354775628695e-1
 _SMALL = 0.46875
 _HUGE = 2.0**22  # beyond it e^{−y²} is far below any float: the leading asymptotic term suffices
+# The Horner steps' coefficient pairs (paired once here: the loops below need no length check).
+_AB = tuple(zip(_A[:3], _B[:3], strict=True))
+_CD = tuple(zip(_C[:7], _D[:7], strict=True))
+_PQ = tuple(zip(_P[:4], _Q[:4], strict=True))
 
 
 def _erf_small(y: FloatArray) -> FloatArray:
@@ -45,7 +49,7 @@ def _erf_small(y: FloatArray) -> FloatArray:
     z = y * y
     num = _A[4] * z
     den = z
-    for a, b in zip(_A[:3], _B[:3], strict=True):
+    for a, b in _AB:
         num = (num + a) * z
         den = (den + b) * z
     return np.asarray(y * (num + _A[3]) / (den + _B[3]))
@@ -65,7 +69,7 @@ def _log_erfc_tail(y: FloatArray) -> FloatArray:
         ym = y[mid]
         num = _C[8] * ym
         den = ym
-        for c, d in zip(_C[:7], _D[:7], strict=True):
+        for c, d in _CD:
             num = (num + c) * ym
             den = (den + d) * ym
         out[mid] = _log_neg_square(ym) + np.log((num + _C[7]) / (den + _D[7]))
@@ -75,7 +79,7 @@ def _log_erfc_tail(y: FloatArray) -> FloatArray:
         z = 1.0 / (yf * yf)
         num = _P[5] * z
         den = z
-        for p, q in zip(_P[:4], _Q[:4], strict=True):
+        for p, q in _PQ:
             num = (num + p) * z
             den = (den + q) * z
         ratio = (_INV_SQRT_PI - z * (num + _P[4]) / (den + _Q[4])) / yf
@@ -100,14 +104,13 @@ def log_erfc(y: ArrayLike) -> FloatArray:
 def log_ndtr(x: ArrayLike) -> FloatArray:
     """log Φ(x), Φ the standard normal CDF (elementwise; NaN propagates)."""
     x = np.asarray(x, dtype=np.float64)
-    flat = x.reshape(-1)
-    out = np.full(flat.shape, np.nan)
-    y = np.abs(flat) / math.sqrt(2.0)
-    neg = flat < 0
-    pos = flat >= 0
+    out = np.full(x.shape, np.nan)  # boolean masks index any shape, 0-d included: no flattening
+    y = np.abs(x) / math.sqrt(2.0)
+    neg = x < 0
+    pos = x >= 0
     log_half = -math.log(2.0)
-    if neg.any():  # Φ(x) = erfc(|x|/√2)/2
-        out[neg] = log_erfc(y[neg]) + log_half
     if pos.any():  # Φ(x) = 1 − erfc(x/√2)/2
         out[pos] = np.log1p(-0.5 * np.exp(log_erfc(y[pos])))
-    return out.reshape(x.shape)
+    if neg.any():  # Φ(x) = erfc(|x|/√2)/2
+        out[neg] = log_erfc(y[neg]) + log_half
+    return out

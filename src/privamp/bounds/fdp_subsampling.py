@@ -91,13 +91,18 @@ _TINY_U = 1e-80
 _QUAD_REL = 1e-12
 #: Beyond this separation the cap αμ²/2 (base mechanism, no amplification) is returned.
 _MAX_MU = 1e3
+#: The smallest normal float: the least value of the cap αμ²/2 (below it, subnormal roundings are absolute).
+_TINY = float(np.finfo(np.float64).tiny)
 
 
 def _base_rdp(alphas: FloatArray, mu: float) -> FloatArray:
-    """αμ²/2 (the Gaussian pair N(0,1), N(μ,1)), rounded up; inf at α = inf or on overflow."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        value = alphas * (mu * mu) / 2.0 * (1.0 + ROUND)
-    return np.asarray(np.nextafter(value, np.inf))
+    """αμ²/2 (the Gaussian pair N(0,1), N(μ,1)), rounded up; inf at α = inf or on overflow.
+
+    (αμ)μ, not α(μ²): μ² underflows for μ < 1.5e-162 (then α = inf gave inf·0 = NaN). Values below the smallest
+    normal float, where the roundings of subnormal products are not relative, are raised to it."""
+    with np.errstate(over="ignore"):
+        value = alphas * mu * mu / 2.0 * (1.0 + ROUND)
+    return np.asarray(np.maximum(np.nextafter(value, np.inf), _TINY))
 
 
 _PSI_COEFFICIENTS = tuple(1.0 / math.factorial(k) for k in range(14, 1, -1))
@@ -224,7 +229,7 @@ def _superlevel_intervals(alpha: FloatArray, p: float, mu: float) -> tuple[Float
         return np.asarray(a * mu * _expit(mu * y + logit_p) - (y + half))
 
     two = alpha * mu * mu > 4.0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         q = np.where(two, 4.0 / (alpha * mu * mu), 1.0)
         w_lo = q / (2.0 * (1.0 + np.sqrt(1.0 - q)))
         logit_lo = np.log(w_lo) - np.log1p(-w_lo)
