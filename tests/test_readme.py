@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 CI_SCRIPT = ROOT / ".ci" / "run"
 NO_TEST = "<!-- no-test -->"
-TEST_COMMAND = "pip install -e '.[test]' && ruff check src tests && mypy src && python -m pytest"
+TEST_COMMAND = "pip install -e '.[test]' && ruff check src tests && mypy src && python -m pytest -n auto"
 DOCS_COMMAND = "pip install -e '.[docs]' && mkdocs build --strict --site-dir \"$(mktemp -d)\""
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
