@@ -28,8 +28,9 @@ is one call: ``privamp calibrate --solve`` → :func:`calibrate`, ``privamp chec
 
 The package, one job a module: :mod:`privamp.dpsgd.config` (the run: :class:`DpSgdConfig`, :class:`Schedule`, the
 epochs → steps rule, :func:`load_schedule`), :mod:`privamp.dpsgd.run` (its ε, :func:`epsilon`, and :func:`calibrate`
-from one table of solvable parameters) and :mod:`privamp.dpsgd.statement` (:func:`statement` and :func:`check`, one
-renderer of their text). Every name is importable from ``privamp.dpsgd``.
+from one table of solvable parameters) and :mod:`privamp.dpsgd.statements` (:func:`statement` and :func:`check`, one
+renderer of their text; plural, so that ``privamp.dpsgd.statement`` stays the function). Every name is importable
+from ``privamp.dpsgd``.
 """
 
 from __future__ import annotations
@@ -37,16 +38,16 @@ from __future__ import annotations
 from privamp.dpsgd.config import SAMPLINGS, DpSgdConfig, Schedule, StepPlan, load_schedule, schedule_from_dict
 from privamp.dpsgd.config import Run as Run
 from privamp.dpsgd.run import SOLVABLE, Calibration, RunEpsilon, Solvable, calibrate, epsilon
-from privamp.dpsgd.statement import (
+from privamp.dpsgd.statements import (
     DOES_NOT_HOLD as DOES_NOT_HOLD,
 )
-from privamp.dpsgd.statement import (
+from privamp.dpsgd.statements import (
     HOLDS as HOLDS,
 )
-from privamp.dpsgd.statement import (
+from privamp.dpsgd.statements import (
     UNDECIDED as UNDECIDED,
 )
-from privamp.dpsgd.statement import (
+from privamp.dpsgd.statements import (
     Attempt,
     Check,
     Reach,
