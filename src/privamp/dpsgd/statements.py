@@ -208,6 +208,9 @@ class Check:
     assumptions: tuple[str, ...]
     text: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "verdict": self.verdict.value}
 
