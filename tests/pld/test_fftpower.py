@@ -101,7 +101,27 @@ def test_power_agrees_with_repeated_squaring(monkeypatch: pytest.MonkeyPatch) ->
     step = tilt(discretise(pair, 1e-3, pessimistic=True, tail=1e-25), 2.0)
     direct = power(step, 500, math.log(1e-20), 1 << 14)
     monkeypatch.setattr(fftpower, "MAX_N", 1)  # forces repeated squaring
+    assert fftpower.fft_power(step, 500, math.log(1e-20)) is None
     squared = power(step, 500, math.log(1e-20), 1 << 14)
-    assert direct.v.size != squared.v.size or direct.h != squared.h
     for eps in (0.5, 1.0, 2.0):
         assert direct.delta(eps) == pytest.approx(squared.delta(eps), rel=2e-3)
+
+
+@pytest.mark.parametrize("lam", [0.0, 3.0])
+def test_suffix_sum_readout_brackets_the_exact_sum(lam: float) -> None:
+    """On large grids δ(ε) comes from certified suffix sums: on the safe side of the exact (log-sum-exp) sum and
+    within SUFFIX_TIGHT of it."""
+    from privamp.pld.pmf import FAST_POINTS, SUFFIX_TIGHT
+
+    pair = pairs.poisson_gaussian(1.0, 0.01, "remove")
+    for side in (True, False):
+        step = tilt(discretise(pair, 2.0**-12, pessimistic=side, tail=1e-22), lam)
+        out = fftpower.fft_power(step, 10_000, math.log(1e-18))
+        assert out is not None and out.v.size >= FAST_POINTS
+        for eps in (0.0, 1.0, 3.0, 6.0, 8.0, 10.0):
+            fast, exact = out.delta(eps), out.delta_exact(eps)
+            if side:
+                assert exact * (1 - 1e-13) <= fast <= exact * (1 + 4 * SUFFIX_TIGHT) + 1e-300
+                assert out.roundoff(eps) >= 0
+            else:
+                assert exact * (1 - 4 * SUFFIX_TIGHT) <= fast <= exact * (1 + 1e-13) + 1e-300

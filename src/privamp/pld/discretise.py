@@ -75,7 +75,8 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
     out = [0.0] * n
     g = grid.tolist()
     masses = cell_mass.tolist()
-    losses = cell_loss.tolist()
+    losses = np.clip(cell_loss, grid[:-1], grid[1:]).tolist()  # (a loss above its cell would start runs that never
+    # close: every merged loss lies in its cell)
     expm1 = math.expm1
     acc_p = acc_x = acc_abs = 0.0
     start = t = 0
@@ -111,8 +112,9 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
     return np.asarray(out, dtype=np.float64)
 
 
-MERGE_SHIFT = 8.0
-"""The pairwise merge is kept when it moves the mean loss by at most this many h² (else the sequential merge)."""
+MERGE_SHIFT = 0.8
+"""The pairwise merge is kept when it moves the mean loss by at most this many h² per unit mass (else the sequential
+merge, whose mean shift is usually smaller still)."""
 LOSS_SLACK = 1e-12
 """Absolute slack on the merge weights α, β (below): covers the rounding of the cells' merged losses ℓ* (differences of
 logarithms of masses, each within a relative 1e-13) and of expm1."""
@@ -127,8 +129,10 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
     one outcome of loss log((a + b)/(a e^{−y} + b e^{−x})), which is ≥ g exactly when a·α ≥ b·β with
     α = 1 − e^{g−y} and β = e^{g−x} − 1. The matched amounts b_m ≤ b, a_m = b_m·β⁺/α⁻ ≤ a (α⁻ = α − LOSS_SLACK,
     β⁺ = β + LOSS_SLACK, rounded up) satisfy it, so the merged outcome's loss is ≥ g: it is placed at g (rounding a
-    loss down). What is not matched stays an outcome of loss ≥ g_c (cell c's rests) or ≥ g_{c+1} and is rounded
-    down to that grid point. Splitting, merging and rounding down are all safe for a lower bound (see the module
+    loss down). What is not matched is matched again, in the same way, between the rests of cells c and c + d
+    (d = 1, then 2; merged onto g_{c+1}, which lies between their losses; in two conflict-free halves, so that no
+    rest is used twice); what still remains of cell c's outcome has loss ≥ g_c and is rounded down to g_c (or stays
+    at g_{c+1} when x_c = g_{c+1}). Splitting, merging and rounding down are all safe for a lower bound (see the module
     docstring), so the result is a certified optimistic PMF.
 
     The split: with φ(g) the excess a·α (= b·β) to be matched at g, cell c needs u_c = φ(g_{c+1})/β_c and
@@ -170,12 +174,37 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
     bm = np.where(exact_top, b, bm)
     am = np.where(exact_top, 0.0, am)
     out[1:-1] += am + bm
-    out[:-2] += np.maximum(b - bm, 0.0)  # cell c's unmatched up share: down to g_c
-    out[1:-1] += np.maximum(a - am, 0.0)  # cell c+1's unmatched down share: down to g_{c+1}
-    out[0] += down[0]  # the first cell's down share: at its lower grid point (loss ≥ g_0)
-    last = up[-1]  # the last cell's up share: nothing above to merge with
-    out[-2] += 0.0 if beta[-1] == 0.0 else last
-    out[-1] += last if beta[-1] == 0.0 else 0.0
+    # what is left of each cell's outcome (loss x_c): its unmatched up share, its unmatched down share
+    left = np.zeros(n - 1)
+    left[:-1] += np.maximum(b - bm, 0.0)
+    left[1:] += np.maximum(a - am, 0.0)
+    left[0] += down[0]
+    left[-1] += up[-1]
+    # further rounds on the leftovers, conflict-free: cells c and c + d (d = 1, then 2) merged onto g_{c+1} (between
+    # them), first for the c with ⌊c/d⌋ even, then odd (no cell is in two pairs of a round)
+    xs = x
+    for d in (1, 2):
+        if n - 1 - d <= 0:
+            break
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            al_d = -np.expm1(grid[1:n - d] - xs[d:]) - LOSS_SLACK  # 1 − e^{g_{c+1} − x_{c+d}}, c = 0..n−2−d
+            be_d = beta[: n - 1 - d] + LOSS_SLACK
+            ok_d = al_d > 0
+            r_d = np.where(ok_d, be_d / np.where(ok_d, al_d, 1.0), 1.0) * (1 + 1e-13)
+        for parity in (0, 1):
+            c = np.arange(n - 1 - d)
+            c = c[(c // d) % 2 == parity]
+            if not c.size:
+                continue
+            rc, okc = r_d[c], ok_d[c]
+            b2 = np.where(okc, np.minimum(left[c], left[c + d] / (rc * (1 + 1e-12))), 0.0)
+            a2 = np.where(okc, b2 * rc, 0.0)
+            out[c + 1] += a2 + b2
+            left[c] = np.maximum(left[c] - b2, 0.0)
+            left[c + d] = np.maximum(left[c + d] - a2, 0.0)
+    on_top = beta == 0.0  # a rest whose loss is its cell's upper grid point stays there
+    out[1:] += np.where(on_top, left, 0.0)
+    out[:-1] += np.where(on_top, 0.0, left)  # every other rest: down to its cell's lower grid point
     return out
 
 

@@ -1,5 +1,6 @@
 """Self-composition by one FFT power: the T-fold PMF of a homogeneous phase from one forward transform, a pointwise
-T-th power and one inverse transform, with every error bounded on the safe side (docs/proofs/pld-fft-power.md).
+T-th power and one inverse transform, with every error bounded on the safe side (proof: docs/pld.md, "Proofs of the
+speed-path algorithms").
 
 Notation: ``v`` is the single step's tilted vector as fed to the transform (the pessimistic stored values, or the
 optimistic certified sub-measure), at the global grid indices o + i; the linear T-fold convolution v^{*T} lives at
@@ -20,7 +21,9 @@ Errors, in tilted units (all bounds rounded up):
 * inverse transform: ‖fl(F⁻¹P) − F⁻¹P‖_2 ≤ (η + 2u)‖P‖_2/√N, and the coefficient errors β_k give
   ‖F⁻¹(P − c)‖_∞ ≤ Σ_k β_k / N and ‖F⁻¹(P − c)‖_2 ≤ ‖β‖_2/√N (the full spectrum: each of the rfft's interior
   coefficients counts twice);
-  ‖·‖_∞ ≤ ‖·‖_2 and ‖·‖_1 ≤ √N‖·‖_2 give the entrywise bound ``err`` and the sum bound ``err1``;
+  ‖·‖_∞ ≤ ‖·‖_2 and ‖·‖_1 ≤ √N‖·‖_2 give the entrywise bound ``err`` and the sum bound ``err1``; the part
+  T·|Δ_k|·(|a_k| + E)^{T−1} of the coefficient errors is summed by Cauchy–Schwarz, T·‖Δ‖_2·‖(|a| + E)^{T−1}‖_2 with
+  ‖Δ‖_2 ≤ E over the full spectrum (no √N lost to the entrywise bound), its ‖·‖_2 is ≤ T·E·max_k (|a_k| + E)^{T−1};
 * wrapped mass: at most the mass of v^{*T} outside W, by Chernoff from the exact moment generating function of v
   itself (computed, rounded up): Σ_{g ≥ B} v^{*T}(g) ≤ (Σ_i v_i e^{θℓ_i})^T e^{−θ·B·h} for θ > 0, and likewise below
   A with θ < 0. On both sides it is added to ``err`` and ``err1`` (two-sided: the pessimistic representation keeps
@@ -32,8 +35,11 @@ Errors, in tilted units (all bounds rounded up):
 
 Mass outside W: pessimistic — the untilted mass of the exact T-fold above W (Chernoff from the tracked moment
 generating function ``log_mgf``, which bounds the exact step's) goes to +∞; the mass below W is moved up to the window's
-first point as an atom (moving loss up is safe; its untilted mass is the smaller of the Chernoff bound and the total
-finite mass), and ``log_mgf`` is raised to cover that atom. Optimistic — both are dropped (a sub-measure).
+first point as an atom (moving loss up is safe; its untilted mass is the smallest of the Chernoff bounds from
+``log_mgf`` and from the fed vector's generating function — v_ex ≤ (v + |Δ|)/(1 − rel) — and the total finite mass),
+and ``log_mgf`` is raised to cover that atom. Optimistic — both are dropped (a sub-measure). The window never
+extends beyond the T-fold's support [T·o, T·(o + n_v − 1)]; on a side where it reaches the end there is no mass
+outside (no wrap, no atom).
 +∞ atom: pessimistic (F + p)^T − F^T with F ≥ the finite untilted mass; optimistic the same with F ≤ it (the
 expression is increasing in F).
 """
@@ -89,7 +95,7 @@ def _tilted_log_mgf(v: FloatArray, ell: FloatArray, thetas: FloatArray, block: i
 
 
 def plan_window(step: TiltedPMF, count: int, log_tau: float,
-                v: FloatArray) -> tuple[int, int, FloatArray, FloatArray] | None:
+                v: FloatArray) -> tuple[int, int, FloatArray, FloatArray, FloatArray, FloatArray] | None:
     """(A, N, θ's, log-MGF bounds of v at them): the output window's first global index, the transform length, and
     the generating function used for its tails; None if the transform would be longer than MAX_N.
 
@@ -114,15 +120,24 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
         pos = THETAS > 0
         hi = max(hi, float(np.min((T * step.log_mgf[pos] - log_tau) / THETAS[pos])))
+    # the untilted mass below the window (moved up to it, or dropped) ≤ τ too: Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
+    # (Σ v e^{(θ−λ)ℓ})^T·e^{−θa} for θ < 0 (p_j = v_j e^{log_scale − λℓ_j}); an estimate here, the atom is bounded below
+    k_u = math.sqrt(max(-2 * log_tau, 1.0))
+    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
+    mgf_u = _tilted_log_mgf(v, ell, np.asarray(theta_u - step.lam, dtype=np.float64))
+    lo = min(lo, max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_tau) / theta_u))
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return None
-    first = math.floor(lo / h) - 1
-    last = math.ceil(hi / h) + 1
+    # the T-fold lives on the global indices [T·o, T·(o + n − 1)]: no window beyond them
+    first = max(math.floor(lo / h) - 1, T * step.offset)
+    last = min(math.ceil(hi / h) + 1, T * (step.offset + v.size - 1))
     width = last - first + 1
     if width > MAX_N:
         return None
     n = fast_length(max(width, v.size))
-    return first, n, thetas, mgf
+    if n > MAX_N:
+        return None
+    return first, n, thetas, mgf, theta_u, mgf_u
 
 
 def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
@@ -134,7 +149,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     window = plan_window(step, T, log_tau, v)
     if window is None:
         return None
-    first, n, thetas, mgf = window
+    first, n, thetas, mgf, theta_u, mgf_u = window
     h, o = step.h, step.offset
     eta = 8 * U * math.log2(max(n, 2))
     # forward transform and its error bound
@@ -161,7 +176,8 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     lp_t += 4 * U * np.abs(lp_t) + 1e-13
     rho = math.expm1((T - 1) * math.log1p(POWER_GAMMA)) * (1 + 1e-6)
     bound_t = np.exp(np.minimum(lp_t, 700.0))
-    beta = T * e_fwd * np.exp(np.minimum(lp_t1, 700.0)) * (1 + 1e-12) + rho * bound_t + 1e-300  # + underflow
+    m_t1 = np.exp(np.minimum(lp_t1, 700.0)) * (1 + 1e-12)  # (|a| + E)^{T−1}
+    beta = rho * bound_t + 1e-300  # the power's own rounding (+ gradual underflow), per coefficient
     p = np.zeros_like(fa)
     p[idx] = _binary_power(fa[idx], T)  # the power itself (binary powering)
     y = np.fft.irfft(p, n)
@@ -169,14 +185,21 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     wts = wts_all[idx]
     p_abs = np.abs(p[idx])
     p2 = math.sqrt(float(np.sum(wts * p_abs * p_abs))) * (1 + 8 * U)
-    b1 = (float(np.sum(wts * beta)) + flushed * math.exp(FLUSH_LOG)) * (1 + 8 * U)
-    b2 = math.sqrt(float(np.sum(wts * beta * beta)) + flushed * math.exp(2 * FLUSH_LOG)) * (1 + 8 * U)
+    # Σ_k T·|Δ_k|·(|a_k| + E)^{T−1} ≤ T·‖Δ‖_2·‖(|a| + E)^{T−1}‖_2 (Cauchy–Schwarz, ‖Δ‖_2 ≤ E over the full
+    # spectrum), and its ‖·‖_2 ≤ T·E·max (|a| + E)^{T−1}
+    m2 = math.sqrt(float(np.sum(wts * m_t1 * m_t1))) * (1 + 8 * U)
+    m_max = float(np.max(m_t1)) if m_t1.size else 0.0
+    b1 = (T * e_fwd * m2 + float(np.sum(wts * beta)) + flushed * math.exp(FLUSH_LOG)) * (1 + 8 * U)
+    b2 = (T * e_fwd * m_max + math.sqrt(float(np.sum(wts * beta * beta)) + flushed * math.exp(2 * FLUSH_LOG))) * (
+        1 + 8 * U)
     inv2 = (eta + 2 * U) * p2 / math.sqrt(n) * (1 + 1e-6)  # ‖fl(F⁻¹P) − F⁻¹P‖_2
     err = inv2 + b1 / n
     err1 = math.sqrt(n) * inv2 + b2
     # wrapped mass: the fed vector's T-fold outside the window (Chernoff on its own generating function)
     win_lo, win_hi = first * h, (first + n) * h  # the window's first loss and the first loss above it
-    t_out = _outside(thetas, mgf, T, win_lo, win_hi)
+    # (none at all beyond the T-fold's support [T·o, T·(o + n_v − 1)])
+    none_below, none_above = first <= T * o, first + n > T * (o + v.size - 1)
+    t_out = _outside(thetas, mgf, T, win_lo, win_hi, none_below, none_above)
     err += t_out
     err1 += t_out
     # pessimistic input errors
@@ -198,17 +221,23 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
         p_inf = min(1.0, -math.expm1(T * math.log1p(-min(step.p_inf, 1.0))) * (1 + 1e-9)) if step.p_inf else 0.0
         fin = math.log1p(-min(step.p_inf, 1.0)) if step.p_inf < 1 else -math.inf
         pos, neg = THETAS > 0, THETAS < 0
-        above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
-        p_inf += math.exp(min(above, 0.0)) * (1 + 1e-12)
+        if not none_above:
+            above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
+            p_inf += math.exp(min(above, 0.0)) * (1 + 1e-12)
         below = min(float(np.min(log_mgf[neg] - THETAS[neg] * win_lo)), T * fin)  # untilted mass below the window
-        if below > -745.0:
+        # … also from the fed vector: v_ex ≤ (v + |Δ|)/(1 − rel), so Σ v_ex e^{θ'ℓ} ≤ (M_v(θ') + err1·e^{θ'ℓ_0})/
+        # (1 − rel) (θ' = θ − λ < 0), and Σ_{ℓ<a} p_ex^{*T} ≤ e^{T·log_scale}·(Σ v_ex e^{θ'ℓ})^T·e^{−θa}
+        with np.errstate(divide="ignore", over="ignore"):
+            m_ex = np.log((np.exp(np.minimum(mgf_u, 700.0)) + step.err1 * np.exp(np.minimum(
+                (theta_u - step.lam) * float(step.losses[0]), 700.0))) / (1 - step.rel)) + 1e-13
+        below = min(below, float(np.min(log_scale + T * m_ex - theta_u * win_lo)))
+        if not none_below and below > -745.0:  # (none when the window starts at the T-fold's lowest index)
             out[0] += math.exp(min(below + step.lam * win_lo - log_scale, 700.0)) * (1 + 1e-12)
             log_mgf = np.logaddexp(log_mgf, below + THETAS * win_lo) + 1e-14
         res = TiltedPMF(h, first, step.lam, out, log_scale, min(p_inf, 1.0), err, np.asarray(log_mgf), True,
                         rel, err1)
     else:
-        fin = _finite_log_mass(step, upper=False)
-        p_inf = _power_inf(fin, step.p_inf, T, upper=False)
+        p_inf = _power_inf(_finite_log_mass(step, upper=False), step.p_inf, T, upper=False) if step.p_inf else 0.0
         res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1)
     return _cut(_normalise(res), log_tau)
 
@@ -228,11 +257,13 @@ def _binary_power(z: np.ndarray, count: int) -> np.ndarray:
     return result
 
 
-def _outside(thetas: FloatArray, mgf: FloatArray, count: int, lo: float, hi: float) -> float:
-    """A bound on the mass of v^{*T} at losses < lo or ≥ hi: min over θ of (Σ v e^{θℓ})^T e^{−θ·edge}."""
+def _outside(thetas: FloatArray, mgf: FloatArray, count: int, lo: float, hi: float, none_below: bool = False,
+             none_above: bool = False) -> float:
+    """A bound on the mass of v^{*T} at losses < lo or ≥ hi: min over θ of (Σ v e^{θℓ})^T e^{−θ·edge} (0 on a side
+    where the window reaches the end of the T-fold's support)."""
     pos, neg = thetas > 0, thetas < 0
-    above = float(np.min(count * mgf[pos] - thetas[pos] * hi))
-    below = float(np.min(count * mgf[neg] - thetas[neg] * lo))
+    above = -math.inf if none_above else float(np.min(count * mgf[pos] - thetas[pos] * hi))
+    below = -math.inf if none_below else float(np.min(count * mgf[neg] - thetas[neg] * lo))
     return (math.exp(min(above, 0.0)) + math.exp(min(below, 0.0))) * (1 + 1e-12)
 
 
