@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.errors import InvalidParameterError
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
@@ -44,6 +44,7 @@ TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
 MAX_REFINEMENTS = 2
+MIN_STEP_TAIL = 1e-300
 MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
 SCREEN_FACTOR = 4.0
@@ -176,6 +177,11 @@ class _Direction:
             steps = []
             for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
                 skey = (hh, pessimistic, i, tau)
+                if hh > MAX_H:  # a loss range too wide for the size cap: e^h would overflow in the discretisation
+                    raise UnsupportedError(
+                        f"the PLD route cannot represent these losses (grid spacing {hh:g} > {MAX_H:g}: epsilon is "
+                        "astronomically large); use bound='rdp'"
+                    )
                 if skey not in self.steps:
                     self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
                 steps.append((tilt(self.steps[skey], lam), count))
@@ -185,8 +191,10 @@ class _Direction:
 
 def _step_tail(tau: float, count: int) -> float:
     """The single step's tail mass outside its grid: τ/count rounded down to a power of two (a wider grid), so that
-    runs of nearby counts (a calibration's probes) share the discretisation's cached cell masses."""
-    return 2.0 ** math.floor(math.log2(tau / count))
+    runs of nearby counts (a calibration's probes) share the discretisation's cached cell masses. At least
+    MIN_STEP_TAIL: a pair's loss window is computed in normal floats (below, the cut only costs accuracy at δ ~ 1e-300,
+    on the safe side: the mass outside the grid is accounted)."""
+    return 2.0 ** math.floor(math.log2(max(tau / count, MIN_STEP_TAIL)))
 
 
 def _tau(delta: float, steps: int) -> float:

@@ -90,7 +90,7 @@ def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatAr
                 start, t = c, c + 1
                 acc_x = acc_abs = 0.0
             w = -expm1(g[t] - lc)  # excess per unit P-mass, scaled by e^{ℓ_t}
-            if w > 0.0 and acc_x + p * w >= 0.0:
+            if p * w > 0.0 and acc_x + p * w >= 0.0:  # (p·w may underflow: then the cell joins the run below)
                 f = -acc_x / (p * w)
                 f = f * (1 + 1e-12) + 1e-12 * (acc_abs + p * w) / (p * w)
             elif w == 0.0 and acc_x >= 0.0 and acc_p > 0.0:
