@@ -318,7 +318,7 @@ class Accountant:
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, lowers, question):
                 skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
-                               f"{SETTLED_WIDTH:g} relative (no upper bound lies below its lower end)")
+                               f"{SETTLED_WIDTH:g} relative: no upper bound lies below its lower end")
                 if question == "epsilon" and isinstance(r, RdpRoute) and r.curve == BEST:
                     floors.append(Floor(functools.partial(r.floor_epsilon, comp, value)))  # computed only if read
                 continue

@@ -64,6 +64,21 @@ def _steps_line(out: dict[str, Any]) -> str:
     return f"steps: {out['steps']} ({out['steps_rule']})"
 
 
+_SETTLED = ": not run, the certified interval is already narrower than "
+
+
+def _skipped_lines(out: dict[str, Any]) -> list[str]:
+    """The routes ``best`` did not use, each with its reason; those skipped because the interval was already narrow
+    enough on one line."""
+    notes = list(out.get("skipped", ()))
+    settled = [n for n in notes if _SETTLED in n]
+    lines = [f"not used: {n}" for n in notes if _SETTLED not in n]
+    if settled:
+        names = ", ".join(n.split(":", 1)[0] for n in settled)
+        lines.append(f"not run: {names} ({_SETTLED.split(', ', 1)[1]}{settled[0].split(_SETTLED, 1)[1]})")
+    return lines
+
+
 def _how(out: dict[str, Any]) -> str:
     how = f"bound = {out['bound']}, {_n_steps(out['steps'])}"
     return how if out["alpha"] is None else f"alpha = {out['alpha']:g}, {how}"
@@ -81,7 +96,7 @@ def epsilon_text(out: dict[str, Any]) -> str:
     else:
         lines.append("no rigorous lower bound on the true epsilon is known for this configuration")
     lines.append("rests on: " + "; ".join(out["evidence"]))
-    lines.extend(f"not used: {note}" for note in out.get("skipped", ()))
+    lines.extend(_skipped_lines(out))
     floor = out["rdp_floor_epsilon"]
     if floor is not None and _differs(floor, out["epsilon"]):
         lines.append(
@@ -97,7 +112,7 @@ def delta_text(out: dict[str, Any]) -> str:
     lines = [f"delta = {out['delta']:.6g} at epsilon = {out['epsilon']:g} ({how})"]
     if out.get("lower_delta") is not None:
         lines.append(f"the true delta is at least {out['lower_delta']:.6g} (realisable pair)")
-    lines.extend(f"not used: {note}" for note in out.get("skipped", ()))
+    lines.extend(_skipped_lines(out))
     return "\n".join([*lines, _describe_inputs(out["inputs"]), _steps_line(out)])
 
 
