@@ -253,6 +253,8 @@ class _Plan:
     rel_accuracy: float
     _upper: PLDAccountant | None = None
     _lower: PLDAccountant | None = None
+    #: The lower-only accountant :meth:`PldRoute.lower_only_seconds` chose, with its estimated cost (built once).
+    _lower_only: tuple[PLDAccountant, float] | None = None
 
     def upper(self) -> PLDAccountant:
         if self.upper_dirs is None:
@@ -435,7 +437,7 @@ class PldRoute:
         except UnsupportedError:
             return None
         if plan.upper_dirs is None and plan.lower_dirs is not None and plan._lower is None:  # a lower end only
-            plan._lower = PLDAccountant(plan.lower_dirs, rel_accuracy=self._lower_only_accuracy(plan)[0])
+            plan._lower = self._lower_only_accuracy(plan)[0]
         acc = plan.lower()
         if acc is None:
             return None
@@ -453,13 +455,14 @@ class PldRoute:
             return 0.0
         return self._lower_only_accuracy(plan)[1]
 
-    def _lower_only_accuracy(self, plan: _Plan) -> tuple[float, float]:
-        """The finest of LOWER_ONLY_ACCURACIES whose estimated cost is at most LOWER_ONLY_SECONDS (else the
-        coarsest), with that estimate: the single-step discretisations dominate — grid points (the loss window of
-        mass ~1e-20 per side over the spacing the engine picks, at most 2^20) times mixture components, times
-        _BISECTION_FACTOR where the loss has no closed-form inverse."""
+    def _lower_only_accuracy(self, plan: _Plan) -> tuple[PLDAccountant, float]:
+        """The accountant at the finest of LOWER_ONLY_ACCURACIES whose estimated cost is at most LOWER_ONLY_SECONDS
+        (else the coarsest), with that estimate (remembered on the plan): the single-step discretisations dominate —
+        grid points (the loss window of mass ~1e-20 per side over the spacing the engine picks, at most 2^20) times
+        mixture components, times _BISECTION_FACTOR where the loss has no closed-form inverse."""
         assert plan.lower_dirs is not None
-        estimate = (0.0, 0.0)
+        if plan._lower_only is not None:
+            return plan._lower_only
         for accuracy in LOWER_ONLY_ACCURACIES:
             acc = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, accuracy))
             h = acc._initial_h(1.0)
@@ -471,10 +474,11 @@ class PldRoute:
                     components = sum(len(pc.p.means) + len(pc.q.means) for pc in pair.pieces)
                     factor = _BISECTION_FACTOR if components > 3 else 1.0
                     seconds += points * components * factor * _SECONDS_PER_POINT
-            estimate = (max(self.rel_accuracy, accuracy), seconds)
+            plan._lower_only = (acc, seconds)
             if seconds <= LOWER_ONLY_SECONDS:
                 break
-        return estimate
+        assert plan._lower_only is not None  # LOWER_ONLY_ACCURACIES is not empty
+        return plan._lower_only
 
     # ---------------------------------------------------------------------------------------- plans
     def _checked(self, comp: Composition) -> _Plan:
