@@ -168,7 +168,9 @@ class Accountant:
         if not routes or any(r not in ROUTES for r in routes):
             raise InvalidParameterError("best_routes", best_routes, f"a non-empty subset of {', '.join(ROUTES)}")
         self.best_routes = routes
-        if route_budget is not None and not (isinstance(route_budget, int | float) and route_budget > 0):
+        if route_budget is not None and (
+            isinstance(route_budget, bool) or not (isinstance(route_budget, int | float) and route_budget > 0)
+        ):
             raise InvalidParameterError("route_budget", route_budget, "a number of seconds > 0, or None (no limit)")
         self.route_budget = None if route_budget is None else float(route_budget)
         self.refine = refine
@@ -311,12 +313,11 @@ class Accountant:
         comp = self._comp()
         answers: list[Answer] = []
         reasons: list[str] = []
-        lowers: list[float] = []
         skipped: list[str] = []
         floors: list[Floor] = []
         unsupported: list[Route] = []
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
-            if answers and _settled(answers, lowers, question):
+            if answers and _settled(answers, question):
                 skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
                                f"{SETTLED_WIDTH:g} relative: no upper bound lies below its lower end")
                 if question == "epsilon" and isinstance(r, RdpRoute) and r.curve == BEST:
@@ -340,10 +341,10 @@ class Accountant:
                 skipped.append(f"{r.name}: not used: {exc}")
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
-        for r in unsupported:  # a route without an upper bound here may still certify a lower one (the PLD route's
-            lower = self._lower_only(r, comp, question, value, skipped)  # realisable pairs: Poisson x replace-one,
-            if lower is not None:  # with replacement)
-                lowers.append(lower)
+        # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
+        # Poisson x replace-one, with replacement)
+        found = (self._lower_only(r, comp, question, value, skipped) for r in unsupported)
+        lowers = [x for x in found if x is not None]
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
             best = replace(best, lower=max(lowers))
@@ -461,10 +462,10 @@ def _precedence(route: Route, comp: Composition) -> int:
     return 1 if route.name == "pld" else 2
 
 
-def _settled(answers: list[Answer], lowers: list[float], question: str) -> bool:
-    """Whether the interval so far is narrower than SETTLED_WIDTH (see the module docstring)."""
+def _settled(answers: list[Answer], question: str) -> bool:
+    """Whether the interval of the answers so far is narrower than SETTLED_WIDTH (see the module docstring)."""
     upper = min(a.value for a in answers)
-    known = [x for x in (*lowers, *(a.lower for a in answers)) if x is not None]
+    known = [a.lower for a in answers if a.lower is not None]
     if not known or not math.isfinite(upper):
         return False
     width = upper - max(known)
