@@ -74,7 +74,7 @@ def settings(args: argparse.Namespace, accountant: type[Accountant], config: Con
     """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``);
     the settings are echoed in ``config.inputs``."""
     config.inputs["allow_numerical"] = args.allow_numerical
-    budget = None if getattr(args, "no_budget", False) else ROUTE_BUDGET
+    budget = None if args.no_budget else ROUTE_BUDGET
     return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args),
                       route_budget=budget)
 

@@ -264,6 +264,11 @@ def _add_tight(p: argparse.ArgumentParser) -> None:
         help="no effect, kept for scripts written when the privacy-loss-distribution route was opt-in: best tries it "
         "by default (--bound rdp gives the RDP answer alone)",
     )
+
+
+def _add_accountant_options(p: argparse.ArgumentParser) -> None:
+    """The options of the commands that build an accountant from the command line (``commands.settings``)."""
+    _add_tight(p)
     p.add_argument(
         "--no-budget",
         action="store_true",
@@ -309,7 +314,7 @@ def _epsilon_command(sub: _Subparsers[_Parser]) -> None:
     _add_delta(cmd)
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
-    _add_tight(cmd)
+    _add_accountant_options(cmd)
     _add_json(cmd)
 
 
@@ -321,7 +326,7 @@ def _delta_command(sub: _Subparsers[_Parser]) -> None:
     cmd.add_argument("--epsilon", type=_nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0")
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
-    _add_tight(cmd)
+    _add_accountant_options(cmd)
     _add_json(cmd)
 
 
@@ -446,7 +451,7 @@ def _add_list(p: argparse.ArgumentParser, option: str, item: Callable[[str], obj
 def _add_route(p: argparse.ArgumentParser) -> None:
     _add_conversion(p)
     _add_bound(p, _ACCOUNTING)
-    _add_tight(p)
+    _add_accountant_options(p)
 
 
 def _curves_command(sub: _Subparsers[_Parser]) -> None:
