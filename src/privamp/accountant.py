@@ -58,6 +58,11 @@ FAST: tuple[str, ...] = ("rdp", "profile")
 #: Relative width of the certified interval below which ``best`` does not run the remaining routes (ε queries:
 #: (upper − lower) ≤ SETTLED_WIDTH·upper; δ queries: log δ_upper − log δ_lower ≤ SETTLED_WIDTH).
 SETTLED_WIDTH = 1e-3
+#: Why a route of ``best`` was not run (in ``skipped``: "<route>: not run, <SETTLED_REASON>").
+SETTLED_REASON = (
+    f"the certified interval is already narrower than {SETTLED_WIDTH:g} relative: no upper bound lies below its "
+    "lower end"
+)
 #: CPU seconds a lower-bound-only computation of ``best`` may be estimated to take before it is skipped (and the result
 #: says so); ``Accountant(route_budget=None)`` never skips.
 ROUTE_BUDGET = 2.0
@@ -70,6 +75,7 @@ __all__ = [
     "DEFAULT_ORDERS",
     "FAST",
     "ROUTE_BUDGET",
+    "SETTLED_REASON",
     "SETTLED_WIDTH",
     "TIGHT",
     "Accountant",
@@ -318,8 +324,7 @@ class Accountant:
         unsupported: list[Route] = []
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, question):
-                skipped.append(f"{r.name}: not run, the certified interval is already narrower than "
-                               f"{SETTLED_WIDTH:g} relative: no upper bound lies below its lower end")
+                skipped.append(f"{r.name}: not run, {SETTLED_REASON}")
                 if question == "epsilon" and isinstance(r, RdpRoute) and r.curve == BEST:
                     floors.append(Floor(functools.partial(r.floor_epsilon, comp, value)))  # computed only if read
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from privamp.accountant import SETTLED_REASON
 from privamp.cli.parser import MECHANISM_PARAMETER
 from privamp.curves import write_csv
 
@@ -64,18 +65,14 @@ def _steps_line(out: dict[str, Any]) -> str:
     return f"steps: {out['steps']} ({out['steps_rule']})"
 
 
-_SETTLED = ": not run, the certified interval is already narrower than "
-
-
 def _skipped_lines(out: dict[str, Any]) -> list[str]:
     """The routes ``best`` did not use, each with its reason; those skipped because the interval was already narrow
     enough on one line."""
     notes = list(out.get("skipped", ()))
-    settled = [n for n in notes if _SETTLED in n]
-    lines = [f"not used: {n}" for n in notes if _SETTLED not in n]
+    settled = [n.split(":", 1)[0] for n in notes if n.endswith(SETTLED_REASON)]
+    lines = [f"not used: {n}" for n in notes if not n.endswith(SETTLED_REASON)]
     if settled:
-        names = ", ".join(n.split(":", 1)[0] for n in settled)
-        lines.append(f"not run: {names} ({_SETTLED.split(', ', 1)[1]}{settled[0].split(_SETTLED, 1)[1]})")
+        lines.append(f"not run: {', '.join(settled)} ({SETTLED_REASON})")
     return lines
 
 
