@@ -148,3 +148,21 @@ def test_huge_target_on_the_pld_route_answers_the_range_end_without_the_pld(monk
     res = pa.calibrate_sigma(1e308, 1e-5, pa.Poisson(0.01), 100, bound="pld")
     assert res.at_limit and res.sigma == 1e-4 and res.route == "rdp" and res.epsilon <= 1e308
     assert "RDP route" in res.note
+
+
+def test_with_settings_keeps_the_steps_and_the_other_settings() -> None:
+    from privamp.accountant import FAST
+    from privamp.routes.pld import PldRoute
+
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    acct = pa.Accountant(best_routes=FAST, route_budget=None, orders=[2, 8, 32]).compose(step, 50)
+    route = PldRoute(lower=False)
+    derived = acct.with_settings(allow_numerical=True, pld_route=route)
+    assert derived.entries == acct.entries
+    assert (derived.best_routes, derived.route_budget, derived.orders) == (FAST, None, (2.0, 8.0, 32.0))
+    assert derived.allow_numerical and not acct.allow_numerical
+    assert derived.epsilon(1e-5, bound="rdp").epsilon == acct.epsilon(1e-5, bound="rdp").epsilon
+    assert derived.epsilon(1e-5, bound="pld").lower_epsilon is None  # answered through the route given
+    assert acct.epsilon(1e-5, bound="pld").lower_epsilon is not None
+    with pytest.raises(pa.InvalidParameterError, match="best_routes"):
+        acct.with_settings(best_routes=("nope",))

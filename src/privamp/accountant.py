@@ -26,7 +26,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from numpy.typing import ArrayLike
 
@@ -147,6 +147,23 @@ def _entry(item: object) -> tuple[SubsampledMechanism, int]:
     return event, check_steps("count", count)
 
 
+class Settings(TypedDict, total=False):
+    """The settings of an :class:`Accountant` (its constructor's keywords but ``entries``)."""
+
+    conversion: Conversion | str
+    orders: Iterable[float] | None
+    refine: bool
+    allow_numerical: bool
+    best_routes: Iterable[str]
+    route_budget: float | None
+
+
+class Changes(Settings, total=False):
+    """The keywords of :meth:`Accountant.with_settings`: settings, and the PLD route to answer through."""
+
+    pld_route: PldRoute
+
+
 class Accountant:
     """Composition of subsampled mechanisms, queried for (ε, δ).
 
@@ -167,7 +184,6 @@ class Accountant:
         best_routes: Iterable[str] = DEFAULT_BEST,
         route_budget: float | None = ROUTE_BUDGET,
         entries: Iterable[tuple[SubsampledMechanism | Mechanism, int]] = (),
-        _pld: PldRoute | None = None,
     ) -> None:
         self.conversion = Conversion.parse(conversion)
         routes = tuple(best_routes) if not isinstance(best_routes, str) else (best_routes,)
@@ -199,7 +215,7 @@ class Accountant:
         self._answers: dict[tuple[str, float, str, str | None, Conversion | None], Answer] = {}
         # the PLD route, shared along compose() chains (its cache is per composition), made on first use: its import
         # (the PLD engine) is not paid by queries that never use it
-        self._pld_box: list[PldRoute] = [] if _pld is None else [_pld]
+        self._pld_box: list[PldRoute] = []
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -216,6 +232,27 @@ class Accountant:
         child = copy.copy(self)
         child._merged, child._link = None, (self, _entry((event, count)))
         child._composition, child._rdp_routes, child._answers = None, {}, {}
+        return child
+
+    def with_settings(self, **changes: Unpack[Changes]) -> Accountant:
+        """An accountant of the same steps with the settings ``changes`` and this one's others: the constructor's
+        keywords, and ``pld_route``, the :class:`~privamp.routes.pld.PldRoute` to answer through (its accuracy and
+        whether it computes the lower side; its cache of composed PLDs serves every accountant given it, as for a
+        calibration's probes). The composed curves are shared (they depend on the steps only), and so is the PLD
+        route unless ``pld_route`` is given; remembered answers are not (they depend on the settings)."""
+        settings: Settings = {
+            "conversion": self.conversion,
+            "orders": self.orders,
+            "refine": self.refine,
+            "allow_numerical": self.allow_numerical,
+            "best_routes": self.best_routes,
+            "route_budget": self.route_budget,
+        }
+        pld = changes.pop("pld_route", None)
+        settings.update(changes)
+        child = Accountant(**settings, entries=self.entries)
+        child._composition = self._composition
+        child._pld_box = self._pld_box if pld is None else [pld]
         return child
 
     def _merge(self) -> dict[SubsampledMechanism, int]:

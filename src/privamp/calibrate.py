@@ -33,7 +33,6 @@ import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from privamp.accountant import Accountant, EpsilonResult, OrderRangeWarning
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -41,9 +40,6 @@ from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
 from privamp.sampling import Neighboring, NoSampling, Sampling
 from privamp.validation import check_open_unit, check_positive, check_steps
-
-if TYPE_CHECKING:
-    from privamp.routes.pld import PldRoute
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -407,19 +403,6 @@ def _solution(
 ROUGH_ACCURACY = 1e-2
 
 
-def _through(acct: Accountant, pld: PldRoute) -> Accountant:
-    """``acct`` (its settings and steps) answering through ``pld`` as its PLD route."""
-    return Accountant(
-        conversion=acct.conversion,
-        orders=acct.orders,
-        refine=acct.refine,
-        allow_numerical=acct.allow_numerical,
-        best_routes=acct.best_routes,
-        entries=acct.entries,
-        _pld=pld,
-    )
-
-
 def solve_accounted(
     compose: Callable[[float], Accountant],
     space: SearchSpace,
@@ -449,10 +432,10 @@ def solve_accounted(
     rough_route = PldRoute(rel_accuracy=ROUGH_ACCURACY, lower=False)
 
     def probe(x: float) -> Accountant:
-        return _through(compose(x), probe_route)
+        return compose(x).with_settings(pld_route=probe_route)
 
     def estimate(x: float) -> float:
-        return _through(compose(x), rough_route).epsilon(d, bound=bound).epsilon
+        return compose(x).with_settings(pld_route=rough_route).epsilon(d, bound=bound).epsilon
 
     sol = solve(probe, space, target_epsilon, d, tolerance=tolerance, bound=bound, estimate=estimate)
     probe_route.lower = True
