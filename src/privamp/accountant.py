@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.bounds.conversion import Conversion
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError

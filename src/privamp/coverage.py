@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import FloatArray, IntArray
+from privamp._types import FloatArray, IntArray
 from privamp.registry import (
     Bound,
     Registry,

@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray, IntArray
 from privamp.accountant import DEFAULT_ORDERS, ROUTES, Accountant, OrderRangeWarning
-from privamp.bounds._numerics import FloatArray
 from privamp.bounds.conversion import epsilon_from_rdp
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -58,7 +58,6 @@ __all__ = [
     "write_csv",
 ]
 
-IntArray = npt.NDArray[np.int64]
 #: A column of a table: numbers, or one text per row (which bound or route supplied the value).
 Column = Sequence[float] | Sequence[str] | FloatArray | IntArray
 

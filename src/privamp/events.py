@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.bounds import base
-from privamp.bounds._numerics import FloatArray
 from privamp.errors import InvalidParameterError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import Neighboring

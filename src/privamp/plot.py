@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.curves import PrivacyProfile, RdpCurves, StepsCurve, TradeoffCurve
 from privamp.registry import BoundKind
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.errors import UnsupportedError
 from privamp.rounding import round_down_array, round_up_array
 from privamp.sampling import Neighboring, Sampling

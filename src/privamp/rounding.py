@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 
 #: Relative margin (2⁻³³ ≈ 1.2e-10) added to every reported upper bound and removed from every reported lower bound.
 SAFETY_MARGIN = 2.0**-33

@@ -8,9 +8,8 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
-
-FloatArray = NDArray[np.float64]
 
 #: Largest number of steps accepted (2**53, the largest integer a float holds exactly).
 MAX_STEPS = 2**53

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 
 _A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02, 3.20937758913846947e03,
       1.85777706184603153e-1)

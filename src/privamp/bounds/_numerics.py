@@ -17,10 +17,9 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
+from privamp._types import FloatArray, IntArray
 
 LOG_MAX = float(np.log(np.finfo(np.float64).max))
 ULP = float(np.finfo(np.float64).eps)

@@ -12,7 +12,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from privamp.bounds._numerics import ROUND, FloatArray, IntArray
+from privamp._types import FloatArray, IntArray
+from privamp.bounds._numerics import ROUND
 from privamp.errors import InvalidParameterError
 
 LogDelta = Callable[[FloatArray], FloatArray]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
 from privamp.validation import check_nonnegative, check_real
 

@@ -18,11 +18,10 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from privamp._types import FloatArray, IntArray
 from privamp.bounds._numerics import (
     ROUND,
     ULP,
-    FloatArray,
-    IntArray,
     log_amplified,
     log_binomial_pmf,
     log_expm1,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import ULP, FloatArray, expm1mx_over_square, log1mexp, log_expm1, softplus
+from privamp._types import FloatArray
+from privamp.bounds._numerics import ULP, expm1mx_over_square, log1mexp, log_expm1, softplus
 
 
 def _round_up(value: FloatArray, ulps: float) -> FloatArray:

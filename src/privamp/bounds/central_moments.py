@@ -19,9 +19,8 @@ from decimal import MAX_EMAX, MIN_EMIN, Decimal, localcontext
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray, IntArray
 from privamp.bounds._numerics import (
-    FloatArray,
-    IntArray,
     log_gaussian_central_moments,
     softplus,
 )

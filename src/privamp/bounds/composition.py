@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import ROUND, ULP, FloatArray, lbinom, log1mexp, logsumexp, softplus
+from privamp._types import FloatArray
+from privamp.bounds._numerics import ROUND, ULP, lbinom, log1mexp, logsumexp, softplus
 from privamp.bounds.amplification import amplify_epsilon
 from privamp.bounds.profiles import epsilon_from_log_delta
 from privamp.errors import InvalidParameterError

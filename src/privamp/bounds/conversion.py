@@ -19,7 +19,7 @@ from enum import StrEnum
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
 
 

@@ -50,7 +50,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import ROUND, ULP, FloatArray, log1mexp, softplus
+from privamp._types import FloatArray
+from privamp.bounds._numerics import ROUND, ULP, log1mexp, softplus
 from privamp.validation import check_nonnegative, check_orders, check_positive, check_rate
 
 __all__ = [

@@ -36,9 +36,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import (
-    FloatArray,
-)
+from privamp._types import FloatArray
 from privamp.bounds.gaussian_mixtures import pair_rdp
 from privamp.bounds.taylor_bounds import (
     LOWER_SAFETY,

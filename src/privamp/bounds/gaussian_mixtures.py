@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
+from privamp._types import FloatArray
 from privamp.bounds._numerics import (
-    FloatArray,
     log_diff_exp,
     log_power_excess,
     logsumexp,

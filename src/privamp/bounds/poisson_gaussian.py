@@ -17,10 +17,10 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from privamp._types import FloatArray
 from privamp.bounds._numerics import (
     TINY_NORMAL,
     ULP,
-    FloatArray,
     log_amplified,
     log_power_excess,
     rdp_from_log_excess,

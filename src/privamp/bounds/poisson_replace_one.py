@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import (
-    FloatArray,
-)
+from privamp._types import FloatArray
 from privamp.bounds.gaussian_mixtures import pair_rdp
 from privamp.bounds.taylor_bounds import replace_one_rdp
 from privamp.validation import (

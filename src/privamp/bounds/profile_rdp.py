@@ -15,8 +15,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
+from privamp._types import FloatArray
 from privamp.bounds._numerics import (
-    FloatArray,
     softplus,
 )
 from privamp.bounds._profile_inputs import LogDelta, call_log_delta

@@ -31,10 +31,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privamp._lazy import LazyModule
+from privamp._types import FloatArray
 from privamp.bounds import _normal
 from privamp.bounds._numerics import (
     ULP,
-    FloatArray,
     log1mexp,
     log_expm1,
     softplus,

@@ -26,10 +26,9 @@ from collections.abc import Callable, Iterable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from privamp._types import FloatArray, IntArray
 from privamp.bounds._numerics import (
     ULP,
-    FloatArray,
-    IntArray,
     gammaln,
     lbinom,
     log_binomial_sum,

@@ -16,10 +16,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray, IntArray
 from privamp.bounds._numerics import (
     ULP,
-    FloatArray,
-    IntArray,
     log_binomial_pmf,
     log_expm1,
     logsumexp,

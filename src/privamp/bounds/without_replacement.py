@@ -37,9 +37,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray, IntArray
 from privamp.bounds._numerics import (
-    FloatArray,
-    IntArray,
     log_amplified,
     log_binomial_sum,
     log_expm1,

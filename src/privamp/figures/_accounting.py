@@ -12,9 +12,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from privamp._types import FloatArray
 from privamp.bounds.conversion import Conversion, epsilon_from_rdp
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def composed_epsilon(orders: FloatArray, rdp: FloatArray, steps: npt.ArrayLike, delta: float) -> FloatArray:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from privamp._types import FloatArray
 from privamp.bounds.amplification import (
     amplified_log_delta,
     membership_subsampled_delta,
@@ -36,7 +37,6 @@ from privamp.bounds.profiles import (
 )
 from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
 
-FloatArray = npt.NDArray[np.float64]
 PAPER = "balle-2018"
 #: Noise multiplier of the Gaussian base mechanism (η = Δ/σ = 1 under the relation of each theorem).
 SIGMA = 1.0

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import numpy.typing as npt
 
+from privamp._types import FloatArray
 from privamp.bounds.conversion import Conversion, epsilon_from_rdp
 from privamp.bounds.fixed_size import (
     fixed_size_wor_add_remove_rdp,
@@ -66,8 +67,6 @@ FIG8_BATCHES = (2, *range(10, 101, 10), *range(125, 201, 25))
 FIG8_SIGMAS = (2.0, 3.0, 4.0, 5.0, 6.0)
 #: Taylor orders m of Theorem 3.4 compared in Figs. 2 and 3 (Figs. 4, 6, 7, 9 use one fixed m each).
 TAYLOR_ORDERS = (3, 4, 5)
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def wang_upper(alphas: npt.ArrayLike, rate: float = RATE, sigma: float = SIGMA) -> FloatArray:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from privamp._types import FloatArray
 from privamp.bounds.composition import tuned_naive_composition_epsilon, tuned_strong_composition_epsilon
 from privamp.bounds.without_replacement import gaussian_wor_rdp_approximation, wor_rdp_lower, wor_rdp_upper
 from privamp.events import Mechanism
@@ -51,8 +52,6 @@ _DENSE_ORDERS = 512
 MAX_PLOTTED_ORDER = 10_000
 #: Orders of the base mechanism's own (ε̃, δ̃) by rule (2), for the baselines (α = ∞ appended).
 _BASE_ORDERS = np.concatenate([1.0 + np.logspace(-3.0, 5.0, 1200), [np.inf]])
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from privamp._types import FloatArray
 from privamp.bounds.base import gaussian_rdp, laplace_rdp, randomized_response_rdp
 from privamp.bounds.composition import tuned_naive_composition_epsilon, tuned_strong_composition_epsilon
 from privamp.bounds.gaussian_mixtures import gaussian_mixture_pair_rdp
@@ -29,7 +29,6 @@ from privamp.bounds.without_replacement import wor_rdp_upper
 from privamp.figures._accounting import composed_epsilon, rdp_epsilon_inverse
 from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
 
-FloatArray = npt.NDArray[np.float64]
 PAPER = "zhu-wang-2019"
 RATE = 1e-3
 DELTA = 1e-8

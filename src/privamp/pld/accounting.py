@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError, UnsupportedError
-from privamp.pld._types import FloatArray
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
 from privamp.pld.pairs import Pair, _real_line_pair

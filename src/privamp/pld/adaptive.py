@@ -32,8 +32,8 @@ import math
 
 import numpy as np
 
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
-from privamp.pld._types import FloatArray
 from privamp.pld.discretise import discretise
 from privamp.pld.pairs import Pair
 from privamp.pld.pmf import U, _fft_bound, fast_length

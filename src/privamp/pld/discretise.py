@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
-from privamp.pld._types import FloatArray
 from privamp.pld.pairs import Pair
 
 MASS_SLACK = 1e-13

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.bounds._normal import log_ndtr
 from privamp.bounds._numerics import log_diff_exp, logsumexp
-from privamp.pld._types import FloatArray
 
 _LOG_HALF = -math.log(2.0)
 _BISECTION_STEPS = 200

@@ -50,8 +50,8 @@ import math
 
 import numpy as np
 
+from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
-from privamp.pld._types import FloatArray
 from privamp.pld.pmf import THETAS, TiltedPMF, U, _cut, _normalise, fast_length
 
 TILTED_TAIL = -36.0

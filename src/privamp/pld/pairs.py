@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.bounds._numerics import log_diff_exp, logsumexp
 from privamp.errors import InvalidParameterError
-from privamp.pld._types import FloatArray
 from privamp.pld.distributions import Atom, Mixture, Piece
 from privamp.validation import check_positive, check_rate, check_real
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
-from privamp.pld._types import FloatArray
 from privamp.pld.discretise import GridPMF
 
 U = float(np.finfo(np.float64).eps) / 2

@@ -32,8 +32,8 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
-from privamp.pld._types import FloatArray
 from privamp.pld.accounting import PLDAccountant
 from privamp.pld.pmf import TiltedPMF, U
 

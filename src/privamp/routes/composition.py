@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError
 

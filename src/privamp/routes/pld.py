@@ -38,10 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.pld import PLDAccountant, pairs
-from privamp.pld._types import FloatArray
 from privamp.pld.adaptive import adaptive_epsilon_lower
 from privamp.pld.pairs import Pair
 from privamp.pld.tradeoff import advantage, tradeoff_curve

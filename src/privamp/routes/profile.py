@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.errors import UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.rounding import SAFETY_MARGIN

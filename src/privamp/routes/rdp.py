@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.bounds.conversion import Conversion, epsilon_from_rdp, log_delta_from_rdp
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.registry import BEST, LOWER
