@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from privamp.bounds import _gaussian_moments as gm
 from privamp.bounds import _numerics as nx
+from privamp.bounds import _real_orders as ro
 
 mp.mp.dps = 50
 
@@ -87,7 +89,7 @@ def test_interpolate_integer_orders() -> None:
         return np.asarray(0.1 * orders.astype(float) ** 1.5)
 
     alphas = np.array([1.01, 1.5, 2.0, 2.25, 3.0, 7.9, 64.0])
-    got = nx.interpolate_integer_orders(alphas, bound)
+    got = ro.interpolate_integer_orders(alphas, bound)
     assert got[0] == got[1] == bound(np.array([2]))[0]
     assert got[2] == bound(np.array([2]))[0] and got[4] == bound(np.array([3]))[0]
     k2, k3 = 1 * bound(np.array([2]))[0], 2 * bound(np.array([3]))[0]
@@ -99,7 +101,7 @@ def test_interpolate_integer_orders_infinite() -> None:
     def bound(orders: np.ndarray) -> np.ndarray:
         return np.where(orders >= 5, np.inf, 1.0)
 
-    got = nx.interpolate_integer_orders(np.array([4.0, 4.5, 5.0]), bound)
+    got = ro.interpolate_integer_orders(np.array([4.0, 4.5, 5.0]), bound)
     assert got[0] == 1.0 and np.isinf(got[1]) and np.isinf(got[2])
 
 
@@ -111,8 +113,8 @@ def test_real_order_forms_at_the_top_of_the_float_range() -> None:
         return np.full(orders.shape, 1e308)
 
     alphas = np.array([2.5, 3.7, 10.5])
-    assert np.all(np.isposinf(nx.interpolate_integer_orders(alphas[1:], huge)))
-    assert np.all(nx.real_order_lower(alphas, huge, math.inf, huge) == 1e308)
+    assert np.all(np.isposinf(ro.interpolate_integer_orders(alphas[1:], huge)))
+    assert np.all(ro.real_order_lower(alphas, huge, math.inf, huge) == 1e308)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +145,7 @@ def mp_log_gaussian_moment(k: int, sigma: float) -> mp.mpf:
 def test_gaussian_central_moments_rounded_up(sigma: float) -> None:
     """Every value (series and direct branch, odd and even k) is above the exact log-moment and within 1e-13."""
     ks = [2, 3, 4, 7, 12, 33, 64, 100, 131]
-    got = nx.log_gaussian_central_moments(sigma, 131)
+    got = gm.log_gaussian_central_moments(sigma, 131)
     assert got[0] == 0.0 and got[1] == -np.inf
     for k in ks:
         ref = mp_log_gaussian_moment(k, sigma)
@@ -157,5 +159,5 @@ def test_real_order_upper_caps_and_chords() -> None:
     def bound(n: np.ndarray) -> np.ndarray:
         return n.astype(np.float64)
 
-    got = nx.real_order_upper(np.array([1.5, 2.0, 2.5, 7.5, np.inf]), bound, 5.0)
+    got = ro.real_order_upper(np.array([1.5, 2.0, 2.5, 7.5, np.inf]), bound, 5.0)
     np.testing.assert_allclose(got, [2.0, 2.0, 4.0 / 1.5, 5.0, 5.0], rtol=1e-15)

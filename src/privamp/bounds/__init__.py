@@ -14,6 +14,8 @@ from events (what happened) to these functions lives outside this package. Where
 * (ε, δ) amplification by subsampling: :mod:`~privamp.bounds.amplification` (Balle, Barthe & Gaboardi 2018);
   RDP from profiles: :mod:`~privamp.bounds.profile_rdp`;
 * composition and conversion: :mod:`~privamp.bounds.composition`, :mod:`~privamp.bounds.conversion`;
-* shared numerics (one implementation each): :mod:`~privamp.bounds._numerics`; argument checks:
+* shared numerics (one implementation each): :mod:`~privamp.bounds._numerics` (log space),
+  :mod:`~privamp.bounds._real_orders`, :mod:`~privamp.bounds._gaussian_moments`,
+  :mod:`~privamp.bounds._binomial_sums`; argument checks:
   :mod:`~privamp.bounds._rdp_inputs`, :mod:`~privamp.bounds._profile_inputs`.
 """

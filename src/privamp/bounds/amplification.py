@@ -19,14 +19,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    ROUND,
-    ULP,
-    log_amplified,
-    log_binomial_pmf,
-    log_expm1,
-    logsumexp,
-)
+from privamp.bounds._binomial_sums import log_binomial_pmf
+from privamp.bounds._numerics import ROUND, ULP, log_amplified, log_expm1, logsumexp
 from privamp.bounds._profile_inputs import (
     GroupLogDelta,
     LogDelta,

@@ -4,7 +4,7 @@ Concept: the quantities that Wang, Balle & Kasiviswanathan 2019's Theorem 21 nee
 for the Gaussian), at even l, for the Gaussian, Laplace, randomized-response and pure-DP mechanisms
 (spec ``docs/specs/without-replacement.md`` §3.3, §4.3). They are alternating sums that lose hundreds of digits
 for large noise; they are evaluated by a positive series (Gaussian: the one table of
-:func:`privamp.bounds._numerics.log_gaussian_central_moments`), in multiprecision decimal arithmetic (Laplace),
+:func:`privamp.bounds._gaussian_moments.log_gaussian_central_moments`), in multiprecision decimal arithmetic (Laplace),
 both with a rigorous error bound and rounded up, or by a positive closed form — never by float64 forward
 differences. The theorems that consume them are in :mod:`privamp.bounds.without_replacement`.
 """
@@ -20,10 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    log_gaussian_central_moments,
-    softplus,
-)
+from privamp.bounds._gaussian_moments import log_gaussian_central_moments
+from privamp.bounds._numerics import softplus
 from privamp.bounds._rdp_inputs import check_probability
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
@@ -149,7 +147,7 @@ def gaussian_log_central_moments(orders: ArrayLike, sigma: float) -> FloatArray:
 
     Exact forward difference B(ε, l) = Σ_i (−1)^{l−i} C(l,i) e^{i(i−1)/(2σ²)} (Wang et al. 2019,
     Def. before Thm 21; Lemma 31 shows it is the supremum over neighbouring pairs), rounded upward, from
-    :func:`privamp.bounds._numerics.log_gaussian_central_moments` (positive series with a rigorous error bound
+    :func:`privamp.bounds._gaussian_moments.log_gaussian_central_moments` (positive series with a rigorous error bound
     where float64 forward differences are wrong, even in sign, e.g. σ ≥ 8; spec §4.3). Cached per (σ, block of
     64 orders). ``sigma`` is the noise scale divided by the replace-one sensitivity.
     """

@@ -108,7 +108,7 @@ def fixed_size_wor_add_remove_rdp_exact(orders: ArrayLike, rate: float, sigma: f
     bound (Thm 3.1) and is attained by a realisable pair (see :func:`fixed_size_wor_add_remove_rdp`), so it is
     exact; it equals the Poisson-subsampled Gaussian RDP of Mironov et al. (2019) at rate q and noise σ/2.
     It also equals Wang et al.'s Prop. 11 lower bound for replace-one (spec §2.11). Cost O(α); α ≤ 10⁶. Rounded up
-    by the rounding bound of :func:`privamp.bounds._numerics.log_binomial_sum` (≈ 1e-9 relative at α = 2^17).
+    by the rounding bound of :func:`privamp.bounds._binomial_sums.log_binomial_sum` (≈ 1e-9 relative at α = 2^17).
     """
     a = check_integer_orders(orders)
     if np.any(a > _MAX_EXACT_ORDER):

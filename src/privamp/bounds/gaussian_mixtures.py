@@ -17,12 +17,7 @@ from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
-from privamp.bounds._numerics import (
-    log_diff_exp,
-    log_power_excess,
-    logsumexp,
-    softplus,
-)
+from privamp.bounds._numerics import log_diff_exp, log_power_excess, logsumexp, softplus
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
     check_open_unit,

@@ -13,7 +13,7 @@ b_ℓ = C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} the Binomial(α, γ) weights. Th
     log(S − 1) = logsumexp_{ℓ=2..α} [log b_ℓ + log(c_ℓ e^{K̃(ℓ)} − 1)],   ε' = softplus(log(S − 1)) / (α − 1),
 
 whose terms are all non-negative, so that tiny sampling rates (S = 1 + O(γ²)) keep full relative
-accuracy and nothing overflows (log space throughout; :func:`privamp.bounds._numerics.log_binomial_sum`).
+accuracy and nothing overflows (log space throughout; :func:`privamp.bounds._binomial_sums.log_binomial_sum`).
 Only below the normal float range (ε' < 2.2e-308, e.g. 1e-600 at γ = 1e-300) is a value not representable to
 relative accuracy: an upper bound there is the smallest normal float, a lower bound 0.
 
@@ -33,18 +33,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    TINY_NORMAL,
-    ULP,
-    log_amplified,
-    log_binomial_sum,
-    log_expm1,
-    order_blocks,
-    rdp_from_log_excess,
-    real_order_lower,
-    real_order_upper,
-)
+from privamp.bounds._binomial_sums import log_binomial_sum, order_blocks, rdp_from_log_excess
+from privamp.bounds._numerics import TINY_NORMAL, ULP, log_amplified, log_expm1
 from privamp.bounds._rdp_inputs import BaseRdp, check_eps_inf, check_probability, evaluate_base_rdp
+from privamp.bounds._real_orders import real_order_lower, real_order_upper
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
     check_int,
@@ -88,7 +80,7 @@ def binomial_sum_rdp(
     """T6 (``general=False``) or T5 at integer orders α ≥ 2 for 0 < γ < 1, with ``eps[ℓ − 2]`` = ε(ℓ), ℓ = 2..max α.
 
     The S − 1 form of spec §4.2: softplus(log Σ_{ℓ=2}^{α} C(α, ℓ) γ^ℓ (1 − γ)^{α−ℓ} (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1))/(α − 1),
-    by :func:`privamp.bounds._numerics.log_binomial_sum`, rounded up (``rounding=1``, an upper bound on the exact
+    by :func:`privamp.bounds._binomial_sums.log_binomial_sum`, rounded up (``rounding=1``, an upper bound on the exact
     formula at every order, margin growing with α) or down (``rounding=-1``, for the lower bound of Thm 6); values
     below the smallest normal float are raised to it (upper) or set to 0 (otherwise), :func:`_normal_range`; a sum
     that overflows while every ε(ℓ) is finite is +inf for an upper bound, its last term otherwise.
@@ -224,7 +216,7 @@ def poisson_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf
     sound; the chord inside an interval (the upper-bound interpolation) is not, which is why on α ∈ (1, 2)
     only the backward secant of [2, 3] (clipped at 0) is used. The result is the maximum of the applicable rules
     divided by α − 1, then capped by the Lemma-4 value (the true RDP never exceeds it); the rules are
-    :func:`privamp.bounds._numerics.real_order_lower`. T6 is evaluated to nearest here, not rounded down: its
+    :func:`privamp.bounds._real_orders.real_order_lower`. T6 is evaluated to nearest here, not rounded down: its
     rounding error (≤ 5e-13 relative at α = 128, growing like ULP·α log α) is far below the gap between this lower
     bound and the upper bounds it is compared with.
 

@@ -18,13 +18,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privamp._types import FloatArray
-from privamp.bounds._numerics import (
-    TINY_NORMAL,
-    ULP,
-    log_amplified,
-    log_power_excess,
-    rdp_from_log_excess,
-)
+from privamp.bounds._binomial_sums import rdp_from_log_excess
+from privamp.bounds._numerics import TINY_NORMAL, ULP, log_amplified, log_power_excess
 from privamp.bounds._rdp_inputs import check_probability
 from privamp.bounds.base import gaussian_rdp
 from privamp.bounds.poisson import binomial_sum_rdp

@@ -16,9 +16,7 @@ from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
-from privamp.bounds._numerics import (
-    softplus,
-)
+from privamp.bounds._numerics import softplus
 from privamp.bounds._profile_inputs import LogDelta, call_log_delta
 from privamp.errors import InvalidParameterError
 

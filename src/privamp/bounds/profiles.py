@@ -33,12 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
 from privamp.bounds import _normal
-from privamp.bounds._numerics import (
-    ULP,
-    log1mexp,
-    log_expm1,
-    softplus,
-)
+from privamp.bounds._numerics import ULP, log1mexp, log_expm1, softplus
 from privamp.bounds._profile_inputs import (
     LogDelta,
     call_log_delta,

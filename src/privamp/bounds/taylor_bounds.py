@@ -27,17 +27,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    ULP,
-    gammaln,
-    lbinom,
-    log_binomial_sum,
-    log_diff_exp,
-    log_expm1,
-    log_gaussian_central_moments,
-    logsumexp,
-    softplus,
-)
+from privamp.bounds._binomial_sums import log_binomial_sum
+from privamp.bounds._gaussian_moments import log_gaussian_central_moments
+from privamp.bounds._numerics import ULP, gammaln, lbinom, log_diff_exp, log_expm1, logsumexp, softplus
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
     check_int,
@@ -89,9 +81,9 @@ def log_central_moments(sigma: float, k_max: int) -> FloatArray:
 
     M_{σ,k} = E[(L_σ − 1)^k], L_σ(θ) = exp((4θ − 2)/σ²), θ ~ N(0, σ²/4) (eq. 42), i.e.
     M_{σ,k} = Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{2ℓ(ℓ−1)/σ²}: the central moments of the Gaussian likelihood ratio at noise
-    σ/2, computed by :func:`privamp.bounds._numerics.log_gaussian_central_moments` (positive series with a rigorous
-    tail bound where the alternating sum would cancel; every value rounded up, ≤ 4e-14 relative above the exact
-    one). Tables are cached per σ (Remark C.8).
+    σ/2, computed by :func:`privamp.bounds._gaussian_moments.log_gaussian_central_moments` (positive series with a
+    rigorous tail bound where the alternating sum would cancel; every value rounded up, ≤ 4e-14 relative above the
+    exact one). Tables are cached per σ (Remark C.8).
     """
     s = check_positive("sigma", sigma)
     k = check_int("k_max", k_max, minimum=0)
@@ -183,7 +175,7 @@ def add_remove_taylor_log_excess(alpha: FloatArray, q: float, sigma: float, m: i
 def add_remove_exact_log_excess(alpha: IntArray, q: float, v: float | FloatArray, rounding: int = 1) -> FloatArray:
     """log(H_{α}(q) − 1) at integer α ≥ 2, v = 2/σ² (scalar or one per α), from the positive form
     H − 1 = Σ_{k=2}^{α} C(α,k) q^k (1−q)^{α−k} (e^{v k(k−1)} − 1) of the binomial sum in §2.1 (no cancellation),
-    by :func:`privamp.bounds._numerics.log_binomial_sum` rounded up (``rounding=1``) or down (−1).
+    by :func:`privamp.bounds._binomial_sums.log_binomial_sum` rounded up (``rounding=1``) or down (−1).
     """
     a = np.asarray(alpha, dtype=np.int64)
     k = np.arange(2, int(np.max(a)) + 1, dtype=np.float64)

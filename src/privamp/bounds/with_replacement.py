@@ -17,13 +17,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    ULP,
-    log_binomial_pmf,
-    log_expm1,
-    logsumexp,
-    real_order_lower,
-)
+from privamp.bounds._binomial_sums import log_binomial_pmf
+from privamp.bounds._numerics import ULP, log_expm1, logsumexp
+from privamp.bounds._real_orders import real_order_lower
 from privamp.bounds.taylor_bounds import (
     MAX_MOMENT_INDEX,
     UPPER_SAFETY,
@@ -329,7 +325,7 @@ def fixed_size_wr_add_remove_rdp_lower(
       (n ≥ 2, K(1) = 0);
     * backward extrapolation from n+1: K(α) ≥ (1+φ)n L(n+1) − φ(n+1)U(n+2), φ = n + 1 − α (this is the only
       source for α ∈ (1, 2));
-    * ε ≥ 0 (:func:`privamp.bounds._numerics.real_order_lower`).
+    * ε ≥ 0 (:func:`privamp.bounds._real_orders.real_order_lower`).
 
     α = ∞ gives ∞ (the pair's ε(∞) is ∞). Other parameters as for the integer version.
     """

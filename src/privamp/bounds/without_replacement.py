@@ -24,7 +24,7 @@ form; upper bounds extend to real α by the CGF chord (Cor. 10), the lower bound
 extrapolation (never by chord interpolation, which would not be a lower bound).
 
 Numerics: all sums are log-sum-exps of positive terms with binomials from log-factorials, rounded outward
-(:func:`privamp.bounds._numerics.log_binomial_sum`); log(1 + S) is a softplus of log S so that γ down to 1e-300
+(:func:`privamp.bounds._binomial_sums.log_binomial_sum`); log(1 + S) is a softplus of log S so that γ down to 1e-300
 keeps its digits.
 """
 
@@ -38,15 +38,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray, IntArray
-from privamp.bounds._numerics import (
-    log_amplified,
-    log_binomial_sum,
-    log_expm1,
-    rdp_from_log_excess,
-    real_order_lower,
-    real_order_upper,
-)
+from privamp.bounds._binomial_sums import log_binomial_sum, rdp_from_log_excess
+from privamp.bounds._numerics import log_amplified, log_expm1
 from privamp.bounds._rdp_inputs import BaseRdp, check_eps_inf, evaluate_base_rdp
+from privamp.bounds._real_orders import real_order_lower, real_order_upper
 from privamp.bounds.central_moments import pure_dp_log_central_moments
 from privamp.errors import InvalidParameterError
 from privamp.validation import (
@@ -355,7 +350,7 @@ def wor_rdp_lower(alphas: ArrayLike, rate: float, base_rdp: BaseRdp, eps_inf: fl
       * 0
     is still a lower bound (a convex function lies above its secants outside their interval).
     Chord interpolation between n and n+1 would be an UPPER bound and is not used
-    (:func:`privamp.bounds._numerics.real_order_lower`); every value is capped by the α = ∞ value.
+    (:func:`privamp.bounds._real_orders.real_order_lower`); every value is capped by the α = ∞ value.
     α = ∞: log(1 + γ(e^{ε(∞)} − 1)) (rounded down) = D_∞ of the pair, which requires ``eps_inf`` to be the limit
     of the exact curve (the pair's D_∞). Same hypothesis on ``base_rdp`` as the integer form.
     """
