@@ -34,9 +34,10 @@ import numpy as np
 
 from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError
+from privamp.pld.convolution import _fft_bound, fast_length
 from privamp.pld.discretise import discretise
 from privamp.pld.pairs import Pair
-from privamp.pld.pmf import U, _fft_bound, fast_length
+from privamp.pld.pmf import U
 from privamp.validation import check_int, check_positive
 
 #: Losses above ε + ABOVE use the closed-form lower bound (1 − e^{ε−ℓ})_+ (it is within e^{−ABOVE} of the value).

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from privamp.errors import UnsupportedError
+from privamp.pld.convolution import coarsen, convolve, fast_length
 from privamp.pld.fftpower import fft_power
-from privamp.pld.pmf import TiltedPMF, coarsen, convolve, fast_length
+from privamp.pld.pmf import TiltedPMF
 
 MAX_WORK = 8_000_000
 """The most FFT points (summed over the convolutions) one composition may take: about a second of CPU. Beyond it the

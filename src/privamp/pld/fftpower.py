@@ -52,7 +52,8 @@ import numpy as np
 
 from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
-from privamp.pld.pmf import THETAS, TiltedPMF, U, _cut, _normalise, fast_length
+from privamp.pld.convolution import _cut, fast_length
+from privamp.pld.pmf import THETAS, TiltedPMF, U, _normalise
 
 TILTED_TAIL = -36.0
 """log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
