@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray
+from privamp.bound_choice import ROUTES
 from privamp.bounds.conversion import Conversion
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -47,8 +48,6 @@ if TYPE_CHECKING:
     from privamp.routes.base import Route
     from privamp.routes.pld import PldRoute
 
-#: Route names accepted by ``bound=``.
-ROUTES = ("rdp", "analytical", "profile", "pld")
 #: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included.
 DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld")
 #: The default; kept as a name for code written when the PLD route was opt-in (a no-op alias).

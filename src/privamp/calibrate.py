@@ -35,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from privamp.accountant import Accountant, EpsilonResult, OrderRangeWarning
+from privamp.bound_choice import Choice, parse_bound
 from privamp.bracket import Search, SearchSpace, first_probe, fmt
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.mechanisms import Gaussian
-from privamp.registry import BEST
 from privamp.sampling import Neighboring, NoSampling, Sampling
 from privamp.validation import check_open_unit, check_positive, check_steps
 
@@ -189,7 +189,8 @@ def solve_accounted(
     answer, reusing the answer's compositions. The answer's ε is that of a fresh query at the returned value."""
     d = check_open_unit("delta", delta)
     x0 = space.start if space.start is not None else space.lower
-    uses_pld = bound == "pld" or (bound == BEST and "pld" in compose(x0).best_routes)
+    choice = parse_bound(bound).require_upper()
+    uses_pld = choice.route == "pld" or (choice.kind is Choice.BEST and "pld" in compose(x0).best_routes)
     if not uses_pld:
         return solve(compose, space, target_epsilon, d, tolerance=tolerance, bound=bound)
     target = check_positive("target_epsilon", target_epsilon)

@@ -33,7 +33,8 @@ import numpy.typing as npt
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray, IntArray
-from privamp.accountant import DEFAULT_ORDERS, ROUTES, Accountant, OrderRangeWarning
+from privamp.accountant import DEFAULT_ORDERS, Accountant, OrderRangeWarning
+from privamp.bound_choice import parse_bound
 from privamp.bounds.conversion import epsilon_from_rdp
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -359,15 +360,15 @@ def _steps_grid(steps: object) -> IntArray:
 
 
 def _vectorised_rdp(
-    accountant: Accountant, event: SubsampledMechanism, counts: IntArray, delta: float, bound: str
+    accountant: Accountant, event: SubsampledMechanism, counts: IntArray, delta: float, name: str
 ) -> tuple[FloatArray, tuple[str, ...]]:
     """ε of T·(per-step RDP) at each order of the accountant's grid and α = ∞, the smallest over the orders, for every
     T at once (Mironov 2017, Prop. 1; the accountant's conversion). No continuous refinement between the orders, so
-    a value may exceed the accountant's by the gain of that refinement; each is still certified at a grid order."""
-    name = BEST if bound == "rdp" else bound
+    a value may exceed the accountant's by the gain of that refinement; each is still certified at a grid order.
+    ``name``: the per-step curve (:attr:`privamp.bound_choice.BoundChoice.rdp_curve`)."""
     if name != BEST and not REGISTRY.get(event, name).is_guarantee(accountant.allow_numerical):
         raise InvalidParameterError(
-            "bound", bound, "a proven upper bound (numerically verified ones need allow_numerical=True)"
+            "bound", name, "a proven upper bound (numerically verified ones need allow_numerical=True)"
         )
     orders = np.array([*accountant.orders, np.inf])
     curve = REGISTRY.curve(event, orders, name, allow_numerical=accountant.allow_numerical)
@@ -403,8 +404,9 @@ def epsilon_vs_steps(
         raise InvalidParameterError("accountant", accountant, "an Accountant with no composed steps (its settings)")
     d = check_open_unit("delta", delta)
     counts = _steps_grid(steps)
-    if bound == "rdp" or bound not in (BEST, *ROUTES):
-        eps, names = _vectorised_rdp(template, event, counts, d, bound)
+    curve = parse_bound(bound).require_upper().rdp_curve
+    if curve is not None:
+        eps, names = _vectorised_rdp(template, event, counts, d, curve)
         return StepsCurve(event.describe(), d, bound, "rdp, grid of orders, vectorised over steps", counts, eps,
                           None, tuple(f"rdp: {n}" for n in names))
     results = [_quietly(template.compose(event, int(t)).epsilon, d, bound=bound) for t in counts]
