@@ -166,3 +166,5 @@ def test_with_settings_keeps_the_steps_and_the_other_settings() -> None:
     assert acct.epsilon(1e-5, bound="pld").lower_epsilon is not None
     with pytest.raises(pa.InvalidParameterError, match="best_routes"):
         acct.with_settings(best_routes=("nope",))
+    with pytest.raises(pa.InvalidParameterError, match="pld_route"):
+        acct.with_settings(pld_route="pld")  # type: ignore[arg-type]

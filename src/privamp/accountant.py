@@ -248,6 +248,11 @@ class Accountant:
             "route_budget": self.route_budget,
         }
         pld = changes.pop("pld_route", None)
+        if pld is not None:
+            from privamp.routes.pld import PldRoute
+
+            if not isinstance(pld, PldRoute):
+                raise InvalidParameterError("pld_route", pld, "a privamp.routes.pld.PldRoute")
         settings.update(changes)
         child = Accountant(**settings, entries=self.entries)
         child._composition = self._composition
