@@ -157,12 +157,6 @@ class Settings(TypedDict, total=False):
     route_budget: float | None
 
 
-class Changes(Settings, total=False):
-    """The keywords of :meth:`Accountant.with_settings`: settings, and the PLD route to answer through."""
-
-    pld_route: PldRoute
-
-
 class Accountant:
     """Composition of subsampled mechanisms, queried for (ε, δ).
 
@@ -233,30 +227,23 @@ class Accountant:
         child._composition, child._rdp_routes, child._answers = None, {}, {}
         return child
 
-    def with_settings(self, **changes: Unpack[Changes]) -> Accountant:
-        """An accountant of the same steps with the settings ``changes`` and this one's others: the constructor's
-        keywords, and ``pld_route``, the :class:`~privamp.routes.pld.PldRoute` to answer through (its accuracy and
-        whether it computes the lower side; its cache of composed PLDs serves every accountant given it, as for a
-        calibration's probes). The composed curves are shared (they depend on the steps only), and so is the PLD
-        route unless ``pld_route`` is given; remembered answers are not (they depend on the settings)."""
-        settings: Settings = {
-            "conversion": self.conversion,
-            "orders": self.orders,
-            "refine": self.refine,
-            "allow_numerical": self.allow_numerical,
-            "best_routes": self.best_routes,
-            "route_budget": self.route_budget,
-        }
-        pld = changes.pop("pld_route", None)
-        if pld is not None:
+    def with_settings(self, *, pld_route: PldRoute | None = None, **changes: Unpack[Settings]) -> Accountant:
+        """An accountant of the same steps with the settings ``changes`` (the constructor's keywords) and this one's
+        others, answering through ``pld_route`` if given (a :class:`~privamp.routes.pld.PldRoute`: its accuracy, its
+        lower side, its cache of composed PLDs shared by every accountant given it, as by a calibration's probes).
+        The composed curves are shared (they depend on the steps only), and so is the PLD route unless ``pld_route``
+        is given; remembered answers are not (they depend on the settings)."""
+        if pld_route is not None:
             from privamp.routes.pld import PldRoute
 
-            if not isinstance(pld, PldRoute):
-                raise InvalidParameterError("pld_route", pld, "a privamp.routes.pld.PldRoute")
-        settings.update(changes)
+            if not isinstance(pld_route, PldRoute):
+                raise InvalidParameterError("pld_route", pld_route, "a privamp.routes.pld.PldRoute")
+        settings: Settings = {"conversion": self.conversion, "orders": self.orders, "refine": self.refine,
+                              "allow_numerical": self.allow_numerical, "best_routes": self.best_routes,
+                              "route_budget": self.route_budget, **changes}
         child = Accountant(**settings, entries=self.entries)
         child._composition = self._composition
-        child._pld_box = self._pld_box if pld is None else [pld]
+        child._pld_box = self._pld_box if pld_route is None else [pld_route]
         return child
 
     def _merge(self) -> dict[SubsampledMechanism, int]:
