@@ -47,7 +47,6 @@ def interpolate_integer_orders(
         return np.asarray(np.where(theta > 0, k / (a - 1), b_at))
 
 
-
 def real_order_upper(alphas: FloatArray, integer_bound: Callable[[IntArray], FloatArray], cap: float) -> FloatArray:
     """Real-order form (α > 1, ``inf`` allowed) of an RDP upper bound B known at integer orders ≥ 2.
 
