@@ -32,7 +32,7 @@ import numpy as np
 from privamp.bounds._numerics import FloatArray, IntArray
 from privamp.errors import UnsupportedError
 from privamp.rounding import round_down_array, round_up_array
-from privamp.sampling import Neighboring, Sampling
+from privamp.sampling import Neighboring
 from privamp.sensitivity import Scale, base_at
 from privamp.validation import check_name
 
@@ -94,6 +94,8 @@ class Step(Protocol):
     def neighboring(self) -> Neighboring: ...
 
     def describe(self) -> str: ...
+
+    def __hash__(self) -> int: ...
 
 
 class Basis(StrEnum):
