@@ -9,7 +9,7 @@ The registry and the coverage table see events and mechanisms through the two pr
 :class:`BaseMechanism`), which :class:`privamp.events.SubsampledMechanism` and :class:`privamp.events.Mechanism`
 implement: the events sit above the table (``SubsampledMechanism.rdp`` asks it), never below.
 
-Every bound states its **evidence** for each side it claims (DESIGN.md §2): a published theorem, a proof written in
+Every bound states its **evidence** for each side it claims: a published theorem, a proof written in
 ``docs/proofs/``, a realisable pair of neighbouring datasets (lower bounds), or numerical verification only.
 
 * ``"best"`` is the pointwise minimum over α of every upper bound that applies and rests on a proof; numerically

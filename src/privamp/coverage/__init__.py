@@ -6,8 +6,8 @@ knows, with its evidence, registered in one place.
 * :mod:`privamp.coverage.pld` — the dominating and realisable privacy-loss pairs (:data:`privamp.coverage.pld.TABLE`).
 
 Routes look a step's cell up; an uncovered cell raises :class:`privamp.errors.UnsupportedError` describing the step.
-A new sampling scheme needs its class and its rows here, nothing in the routes. DESIGN.md §3 and ``docs/coverage.md``
-list the cells.
+A new sampling scheme needs its class and its rows here, nothing in the routes. ``docs/choosing.md`` ("The coverage
+matrix") lists the cells.
 """
 
 from privamp.coverage.rdp import REGISTRY

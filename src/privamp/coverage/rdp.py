@@ -3,8 +3,8 @@ families), with its evidence and scale.
 
 This is the single place that adapts events to the pure RDP bound functions of :mod:`privamp.bounds`. Each entry
 declares the noise scale its theorem is stated for (:class:`privamp.sensitivity.Scale`); the registry hands the
-evaluator the base mechanism at that scale, so no bound rescales anything itself. DESIGN.md §3 and
-``docs/coverage.md`` list the cells.
+evaluator the base mechanism at that scale, so no bound rescales anything itself. ``docs/choosing.md`` ("The
+coverage matrix") lists the cells.
 """
 
 from __future__ import annotations
