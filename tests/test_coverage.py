@@ -4,6 +4,7 @@ checked against exact divergences of worst-case (realisable) pairs computed inde
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import mpmath as mp
@@ -195,3 +196,70 @@ def test_zhu_wang_bounds_disclose_the_gap_in_the_proof(name: str) -> None:
             assert "gap at odd orders" in bounds[name] and "docs/specs/poisson.md" in bounds[name], (mech, name)
     res = pa.Accountant().compose(pa.Laplace(1.0).subsampled(pa.Poisson(0.01)), 10).epsilon(1e-5, bound=name)
     assert any("gap at odd orders" in e for e in res.evidence)
+
+
+# ------------------------------------------------------------------- one table for every route, closed by construction
+def test_every_cell_of_every_table_has_evidence() -> None:
+    """RDP bounds state evidence for each side they claim; profile rows cite their theorem; PLD rows give the evidence
+    of their upper and lower pairs, or the reason there is no dominating pair."""
+    from privamp.coverage import pld, profile
+
+    for b in REGISTRY.all():
+        assert all(e.source.strip() for e in (b.upper, b.lower) if e is not None), b.name
+        assert b.upper is not None or b.lower is not None, b.name
+    assert profile.TABLE.cells() and pld.TABLE.cells()
+    for cell, rows in profile.TABLE.cells().items():
+        for row in rows:
+            assert row.evidence.startswith("theorem: ") and "{source}" in row.evidence, cell
+    for cell, pld_rows in pld.TABLE.cells().items():
+        for r in pld_rows:
+            if r.pairs is None:  # a refusal: the reason says why
+                assert r.reason, cell
+                continue
+            assert r.lower_evidence, cell
+            assert r.evidence or r.reason, cell  # an upper pair with its evidence, or no upper pair with the reason
+
+
+@dataclass(frozen=True)
+class _Shuffled(pa.Poisson):
+    """A new sampling scheme that has no rows (a subclass is another scheme: cells match the class exactly)."""
+
+
+@pytest.mark.parametrize("relation", list(pa.Neighboring))
+@pytest.mark.parametrize("mechanism", [pa.Gaussian(1.0), pa.Laplace(1.0), pa.PureDP(1.0)], ids=repr)
+def test_an_uncovered_cell_is_refused_by_every_route_naming_it(
+    mechanism: pa.Mechanism, relation: pa.Neighboring
+) -> None:
+    from privamp.routes.composition import Composition
+    from privamp.routes.pld import PldRoute
+    from privamp.routes.profile import ProfileRoute
+    from privamp.routes.rdp import RdpRoute
+
+    step = mechanism.subsampled(_Shuffled(0.01, dataset_size=100), relation)
+    comp = Composition(((step, 3),))
+    for route in (RdpRoute(), RdpRoute(search="analytical"), ProfileRoute(), PldRoute()):
+        reason = route.unsupported(comp)
+        assert reason is not None and "_Shuffled" in reason and relation.value in reason, route.name
+        assert type(mechanism).__name__ in reason, route.name
+        with pytest.raises(pa.UnsupportedError, match="_Shuffled"):
+            route.epsilon(comp, 1e-5)
+        with pytest.raises(pa.UnsupportedError, match="_Shuffled"):
+            route.log_delta(comp, 1.0)
+        assert route.lower_epsilon(comp, 1e-5) is None
+    with pytest.raises(pa.UnsupportedError, match="_Shuffled"):
+        pa.Accountant().compose(step, 3).epsilon(1e-5)
+    with pytest.raises(pa.UnsupportedError, match="_Shuffled"):
+        step.rdp(ORDERS)
+    assert step.bounds() == {}
+
+
+def test_rows_are_keyed_by_mechanism_family() -> None:
+    """The families a row names are data: the Laplace has a Poisson x add/remove PLD pair, randomized response none."""
+    from privamp.coverage import pld
+    from privamp.coverage.cells import cell_of
+
+    assert pld.TABLE.lookup(pa.Laplace(1.0).subsampled(pa.Poisson(0.1))).label == "poisson"
+    step = pa.RandomizedResponse(0.7).subsampled(pa.Poisson(0.1))
+    with pytest.raises(pa.UnsupportedError, match="does not cover"):
+        pld.TABLE.lookup(step)
+    assert str(cell_of(step)) == "Poisson x add-remove x randomized-response"

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from privamp.errors import InvalidParameterError
+import privamp as pa
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve
 
 
@@ -117,3 +118,48 @@ def test_orders_must_be_numbers_not_strings(alpha: object) -> None:
     with pytest.raises(InvalidParameterError, match="alpha"):
         Gaussian(1.0).rdp(alpha)  # type: ignore[arg-type]
     assert Gaussian(1.0).rdp(np.float32(2.0))[0] == Gaussian(1.0).rdp([2])[0] == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------------ per-mechanism facts (SciPy's pattern: methods)
+def test_noise_is_relative_to_the_sensitivity() -> None:
+    assert pa.Gaussian(1.5).noise == 1.5 and pa.Laplace(2.0).noise == 2.0
+    assert pa.Gaussian(1.5).at_relation(pa.Neighboring.REPLACE_ONE).noise == 0.75
+    for mech in (pa.RandomizedResponse(0.7), pa.PureDP(1.0), pa.RdpCurve(lambda a: a, neighboring="add-remove")):
+        with pytest.raises(UnsupportedError, match="no noise scale"):
+            _ = mech.noise
+
+
+def test_central_moments_are_methods_where_known() -> None:
+    from privamp.bounds import central_moments as moments
+
+    ls = np.array([2, 4, 6])
+    assert np.array_equal(pa.Gaussian(2.0).log_central_moments(ls), moments.gaussian_log_central_moments(ls, 2.0))
+    assert np.array_equal(pa.Laplace(1.0).log_central_moments(ls), moments.laplace_log_central_moments(ls, 1.0))
+    assert np.array_equal(
+        pa.PureDP(0.5).log_central_moments(ls), moments.pure_dp_log_central_moments(ls, pa.PureDP(0.5).epsilon_infinity)
+    )
+    custom = pa.RdpCurve(lambda a: 0.1 * a, neighboring="add-remove")
+    assert not custom.central_moments and pa.RandomizedResponse(0.7).central_moments
+    with pytest.raises(UnsupportedError, match="central moments"):
+        custom.log_central_moments(ls)
+
+
+def test_profiles_and_pairs_are_methods() -> None:
+    from privamp.bounds import profiles
+
+    e = np.array([0.0, 0.5, 2.0])
+    g = pa.Gaussian(1.3).profile()
+    assert np.array_equal(g.log_delta(e), profiles.gaussian_log_delta(e, 1.3)) and g.tight and g.sum_tight
+    noisy = pa.Gaussian(3e4).profile()  # evaluated at MAX_GAUSSIAN_SIGMA: an upper bound, not tight
+    assert not noisy.tight and "at noise 10000" in noisy.source
+    rr = pa.RandomizedResponse(0.8).profile()
+    assert rr.tight and not rr.sum_tight and rr.group_log_delta is None
+    assert not pa.PureDP(1.0).profile().tight
+    with pytest.raises(UnsupportedError, match="no privacy profile"):
+        pa.RdpCurve(lambda a: a, neighboring="add-remove").profile()
+    pair, exact, evidence = pa.Gaussian(2.0).pld_pair()
+    assert exact and evidence.startswith("theorem: ") and pair.name
+    _, exact, evidence = pa.PureDP(1.0).pld_pair()
+    assert not exact and "Kairouz, Oh & Viswanath 2015" in evidence
+    with pytest.raises(UnsupportedError, match="no pair for the 'custom' mechanism"):
+        pa.RdpCurve(lambda a: a, neighboring="add-remove").pld_pair()

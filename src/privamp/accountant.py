@@ -21,7 +21,6 @@ only (they are labelled as such in the result's ``evidence``).
 from __future__ import annotations
 
 import copy
-import functools
 import math
 import warnings
 from collections.abc import Iterable
@@ -38,14 +37,13 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.registry import BEST, LOWER
 from privamp.rounding import round_up
-from privamp.routes.base import Answer, Floor, best_of, highest_floor
+from privamp.routes.base import Answer, Floor, Route, best_of, highest_floor
 from privamp.routes.composition import Composition
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
 from privamp.validation import check_name, check_nonnegative, check_open_unit, check_orders, check_steps
 
 if TYPE_CHECKING:
-    from privamp.routes.base import Route
     from privamp.routes.pld import PldRoute
 
 #: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included.
@@ -353,8 +351,9 @@ class Accountant:
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, question):
                 skipped.append(f"{r.name}: not run, {SETTLED_REASON}")
-                if question == "epsilon" and isinstance(r, RdpRoute) and r.curve == BEST:
-                    floors.append(Floor(functools.partial(r.floor_epsilon, comp, value)))  # computed only if read
+                rdp_floor = r.rdp_floor(comp, value) if question == "epsilon" else None
+                if rdp_floor is not None:
+                    floors.append(rdp_floor)  # computed only if read
                 continue
             reason = r.unsupported(comp)
             if reason is not None:
@@ -363,7 +362,7 @@ class Accountant:
                     skipped.append(f"pld: no upper bound here: {reason}")
                 unsupported.append(r)
                 continue
-            if answers and question == "epsilon" and isinstance(r, ProfileRoute):
+            if answers and question == "epsilon":
                 floor = r.epsilon_floor(comp, value)
                 if floor is not None and min(a.value for a in answers) <= floor:
                     continue  # the profile route's answer would be above this floor: it cannot win
@@ -388,10 +387,8 @@ class Accountant:
     def _lower_only(self, r: Route, comp: Composition, question: str, value: float, skipped: list[str]) -> float | None:
         """The lower bound of a route that has no upper bound here, unless its estimated cost exceeds the budget (then
         ``skipped`` says so)."""
-        read = getattr(r, "lower_epsilon" if question == "epsilon" else "lower_log_delta", None)
-        if read is None:
-            return None
-        cost = float(getattr(r, "lower_only_seconds", lambda _: 0.0)(comp))
+        read = r.lower_epsilon if question == "epsilon" else r.lower_log_delta
+        cost = r.lower_only_seconds(comp)
         if self.route_budget is not None and cost > self.route_budget:
             skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated {cost:.0f} "
                            f"CPU s > route_budget = {self.route_budget:g} s; Accountant(route_budget=None) or the "

@@ -3,7 +3,8 @@
 :class:`Mechanism` is the interface of a base mechanism (the concrete ones are in :mod:`privamp.mechanisms`); a
 :class:`SubsampledMechanism` is one step: a base mechanism run on a batch drawn by a sampling scheme, with datasets
 adjacent under a neighbouring relation. Its ``rdp`` method asks the registry (:mod:`privamp.coverage`) for the
-applicable bounds.
+applicable bounds. The per-mechanism facts the coverage table needs (the noise, the central moments, the privacy
+profile, the privacy-loss pair) are methods of the mechanism, with defaults here that say the fact is not known.
 
 Contract (as dp_accounting's events): an event's meaning never changes; a new kind of step is a new class.
 """
@@ -11,16 +12,22 @@ Contract (as dp_accounting's events): an event's meaning never changes; a new ki
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp._types import FloatArray
+from privamp._types import FloatArray, IntArray
+from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
+from privamp.registry import Family
 from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_orders
+
+if TYPE_CHECKING:
+    from privamp.bounds.amplification import BaseProfile
+    from privamp.pld.pairs import Pair
 
 
 class Mechanism:
@@ -28,13 +35,15 @@ class Mechanism:
     ``_rdp``)."""
 
     #: Short name of the mechanism family, used by the catalogue to decide which bounds apply.
-    family: ClassVar[str] = "custom"
+    family: ClassVar[str] = Family.CUSTOM.value
     #: True when the mechanism's parameter is a noise scale relative to the sensitivity, so that
     #: a sensitivity of k·C is the same mechanism with its noise divided by k.
     noise_multiplier: ClassVar[bool] = False
     #: True when the RDP curve is the exact divergence of one pair of output distributions that
     #: also satisfies Zhu & Wang's condition (4) (Gaussian, Laplace, randomized response).
     exact_pair: ClassVar[bool] = False
+    #: True when the central moments of the worst replace-one pair are known exactly (:meth:`log_central_moments`).
+    central_moments: ClassVar[bool] = False
 
     def rdp(self, alphas: ArrayLike) -> FloatArray:
         """RDP ε(α) of the mechanism on its own (no sampling), at orders α > 1 (``inf`` allowed)."""
@@ -47,6 +56,26 @@ class Mechanism:
     def epsilon_infinity(self) -> float:
         """ε(∞): the pure-DP parameter (``inf`` if the mechanism is not pure DP)."""
         return float(self._rdp(np.array([np.inf]))[0])
+
+    @property
+    def noise(self) -> float:
+        """The noise relative to the sensitivity (σ of the Gaussian, b of the Laplace), for noise-multiplier
+        mechanisms."""
+        raise UnsupportedError(f"{short_repr(self)} has no noise scale relative to the sensitivity")
+
+    def log_central_moments(self, orders: IntArray) -> FloatArray:
+        """log E_Q[(P/Q − 1)^l] of the worst pair at even orders l ≥ 2 (Wang, Balle & Kasiviswanathan 2019, Thm 21),
+        where :attr:`central_moments` says they are known."""
+        raise UnsupportedError(f"the central moments of {short_repr(self)} are not known")
+
+    def profile(self) -> BaseProfile:
+        """The privacy profile log δ(e^ε) of the mechanism itself (at its own noise scale), with its group profile."""
+        raise UnsupportedError(f"no privacy profile is known for {self!r}; use the RDP bounds")
+
+    def pld_pair(self) -> tuple[Pair, bool, str]:
+        """The privacy-loss pair of the mechanism itself (at its own noise scale), whether it is exact (else it only
+        dominates), and its evidence."""
+        raise UnsupportedError(f"the PLD route has no pair for the {self.family!r} mechanism; use the RDP bounds")
 
     def with_sensitivity(self, factor: float) -> Mechanism:
         """The same mechanism applied to a query whose sensitivity is ``factor`` times larger."""
@@ -106,14 +135,10 @@ class SubsampledMechanism:
         """RDP of one step at orders ``alphas``: ``bound="best"`` (pointwise minimum of the proven upper bounds; with
         ``allow_numerical=True`` also those verified only numerically), ``"lower"`` (best lower bound) or a bound's
         name (see :meth:`bounds`)."""
-        from privamp.coverage import REGISTRY
-
         return REGISTRY.curve(self, check_orders(alphas), bound, allow_numerical=allow_numerical).values.copy()
 
     def bounds(self) -> dict[str, str]:
         """Names of the bounds that apply to this step, each with its kind and evidence."""
-        from privamp.coverage import REGISTRY
-
         return {b.name: f"{b.kind.value}; {b.evidence_text}" for b in REGISTRY.bounds_for(self)}
 
     def describe(self) -> str:

@@ -7,7 +7,9 @@ base mechanism's guarantee directly and are taken as valid for the neighbouring 
 accounted. RdpCurve (a user's own mechanism) says for which relation its curve holds.
 
 Mechanisms are immutable values. Their ``rdp`` method only forwards to the closed forms in
-:mod:`privamp.bounds.base`.
+:mod:`privamp.bounds.base`; their other facts (the noise, the central moments, the privacy profile, the privacy-loss
+pair: the interface of :class:`privamp.events.Mechanism`) forward to :mod:`privamp.bounds` and :mod:`privamp.pld.pairs`,
+imported on first use.
 """
 
 from __future__ import annotations
@@ -15,19 +17,37 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp._types import FloatArray
+from privamp._lazy import LazyModule
 from privamp.bounds import base
-from privamp.errors import InvalidParameterError
+from privamp._types import FloatArray, IntArray
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
+from privamp.registry import Family
 from privamp.sampling import Neighboring
 from privamp.validation import check_nonnegative, check_orders, check_positive, check_real, check_real_vector
 
+if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
+    from privamp.bounds import amplification, profiles
+    from privamp.bounds import central_moments as moments
+    from privamp.pld import pairs
+    from privamp.pld.pairs import Pair
+else:
+    amplification = LazyModule("amplification")
+    profiles = LazyModule("profiles")
+    moments = LazyModule("central_moments")
+    pairs = LazyModule("pairs", package="privamp.pld")
+
 __all__ = ["Gaussian", "Laplace", "Mechanism", "PureDP", "RandomizedResponse", "RdpCurve", "SubsampledMechanism"]
+
+#: Largest Gaussian noise (relative to the sensitivity) whose profile is evaluated: beyond it the profile's two nearly
+#: equal terms cancel more digits than the safety margin covers (measured against mpmath). A noisier Gaussian is a
+#: post-processing of this one (add independent noise), so its profile is bounded by the profile at this noise.
+MAX_GAUSSIAN_SIGMA = 1e4
 
 
 @dataclass(frozen=True)
@@ -35,15 +55,41 @@ class Gaussian(Mechanism):
     """Gaussian noise of standard deviation ``sigma``·C on a query of per-record contribution ≤ C (ℓ2)."""
 
     sigma: float
-    family: ClassVar[str] = "gaussian"
+    family: ClassVar[str] = Family.GAUSSIAN.value
     noise_multiplier: ClassVar[bool] = True
     exact_pair: ClassVar[bool] = True
+    central_moments: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", check_positive("sigma", self.sigma))
 
     def _rdp(self, alphas: FloatArray) -> FloatArray:
         return base.gaussian_rdp(alphas, self.sigma)
+
+    @property
+    def noise(self) -> float:
+        return self.sigma
+
+    def log_central_moments(self, orders: IntArray) -> FloatArray:
+        return moments.gaussian_log_central_moments(orders, self.sigma)
+
+    def profile(self) -> amplification.BaseProfile:
+        """Balle & Wang 2018, Thm 8 (analytic Gaussian), evaluated at noise at most :data:`MAX_GAUSSIAN_SIGMA`."""
+        s = min(self.sigma, MAX_GAUSSIAN_SIGMA)
+        source = "Balle & Wang 2018, Thm 8 (analytic Gaussian profile)"
+        if s < self.sigma:
+            source += f" at noise {s:g} (a noisier Gaussian is its post-processing)"
+        return amplification.BaseProfile(
+            (lambda e: profiles.gaussian_log_delta(e, s)),
+            (lambda e, k: profiles.gaussian_group_log_delta(e, k, s)),
+            source,
+            tight=s == self.sigma,
+            sum_tight=s == self.sigma,
+        )
+
+    def pld_pair(self) -> tuple[Pair, bool, str]:
+        pair = pairs.gaussian(1.0 / self.sigma)
+        return pair, True, f"theorem: {pair.evidence}"
 
     def with_sensitivity(self, factor: float) -> Gaussian:
         return self if factor == 1 else Gaussian(self.sigma / factor)
@@ -54,15 +100,37 @@ class Laplace(Mechanism):
     """Laplace noise of scale ``scale``·C on a query of per-record contribution ≤ C (ℓ1)."""
 
     scale: float
-    family: ClassVar[str] = "laplace"
+    family: ClassVar[str] = Family.LAPLACE.value
     noise_multiplier: ClassVar[bool] = True
     exact_pair: ClassVar[bool] = True
+    central_moments: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scale", check_positive("scale", self.scale))
 
     def _rdp(self, alphas: FloatArray) -> FloatArray:
         return base.laplace_rdp(alphas, self.scale)
+
+    @property
+    def noise(self) -> float:
+        return self.scale
+
+    def log_central_moments(self, orders: IntArray) -> FloatArray:
+        return moments.laplace_log_central_moments(orders, self.scale)
+
+    def profile(self) -> amplification.BaseProfile:
+        b = self.scale
+        return amplification.BaseProfile(
+            (lambda e: profiles.laplace_log_delta(e, b)),
+            (lambda e, k: profiles.laplace_group_log_delta(e, k, b)),
+            "Balle, Barthe & Gaboardi 2018, §4.2 (Laplace profile)",
+            tight=True,
+            sum_tight=True,
+        )
+
+    def pld_pair(self) -> tuple[Pair, bool, str]:
+        pair = pairs.laplace(1.0 / self.scale)
+        return pair, True, f"theorem: {pair.evidence}"
 
     def with_sensitivity(self, factor: float) -> Laplace:
         return self if factor == 1 else Laplace(self.scale / factor)
@@ -73,8 +141,9 @@ class RandomizedResponse(Mechanism):
     """Binary randomized response that reports the true bit with probability ``p`` ∈ [0, 1]."""
 
     p: float
-    family: ClassVar[str] = "randomized-response"
+    family: ClassVar[str] = Family.RANDOMIZED_RESPONSE.value
     exact_pair: ClassVar[bool] = True
+    central_moments: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         p = check_real("p", self.p)
@@ -85,19 +154,61 @@ class RandomizedResponse(Mechanism):
     def _rdp(self, alphas: FloatArray) -> FloatArray:
         return base.randomized_response_rdp(alphas, self.p)
 
+    def log_central_moments(self, orders: IntArray) -> FloatArray:
+        return moments.randomized_response_log_central_moments(orders, self.p)
+
+    def profile(self) -> amplification.BaseProfile:
+        p = self.p
+        return amplification.BaseProfile(
+            (lambda e: profiles.randomized_response_log_delta(e, p)),
+            None,
+            "randomized-response profile",
+            tight=True,
+            sum_tight=False,
+        )
+
+    def pld_pair(self) -> tuple[Pair, bool, str]:
+        pair = pairs.randomized_response(self.p)
+        return pair, True, f"theorem: {pair.evidence}"
+
 
 @dataclass(frozen=True)
 class PureDP(Mechanism):
     """Any ε-DP mechanism; its RDP is the tightest curve pure ε-DP implies."""
 
     epsilon: float
-    family: ClassVar[str] = "pure-dp"
+    family: ClassVar[str] = Family.PURE_DP.value
+    central_moments: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_nonnegative("epsilon", self.epsilon))
 
     def _rdp(self, alphas: FloatArray) -> FloatArray:
         return base.pure_dp_rdp(alphas, self.epsilon)
+
+    def log_central_moments(self, orders: IntArray) -> FloatArray:
+        return moments.pure_dp_log_central_moments(orders, self.epsilon_infinity)
+
+    def profile(self) -> amplification.BaseProfile:
+        e0 = self.epsilon_infinity
+        return amplification.BaseProfile(
+            (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)),
+            None,
+            "pure DP: delta = 0 at eps0",
+            tight=False,
+            sum_tight=False,
+        )
+
+    def pld_pair(self) -> tuple[Pair, bool, str]:
+        """Dominated by randomized response with p = e^ε/(1 + e^ε) (Kairouz, Oh & Viswanath 2015, Thm 2.1)."""
+        if not math.isfinite(self.epsilon):
+            raise UnsupportedError("pure DP with epsilon = inf gives no privacy-loss distribution")
+        # rounded up twice: randomized response with a larger p is less private, so it still dominates
+        p = min(1.0, math.nextafter(math.nextafter(1.0 / (1.0 + math.exp(-self.epsilon)), 2.0), 2.0))
+        return pairs.randomized_response(p), False, (
+            "theorem: an (eps, 0)-DP mechanism is dominated by randomized response with p = e^eps / (1 + e^eps) "
+            "(Kairouz, Oh & Viswanath 2015, Thm 2.1; Dong, Roth & Su 2022, §2.2)"
+        )
 
 
 

@@ -1,9 +1,15 @@
 """The registry: which RDP bound applies to which event, what each rests on, and how "best" and "lower" combine them.
 
 Accountants never dispatch with ``isinstance`` chains: they ask :data:`privamp.coverage.REGISTRY` (populated in one
-place, :mod:`privamp.coverage`) for the bounds of an event.
+place, :mod:`privamp.coverage`) for the bounds of an event. A bound belongs to one cell: the sampling class (exactly:
+a subclass is another scheme, uncovered until it has rows of its own), the neighbouring relation and the mechanism
+families it names.
 
-Every bound states its **evidence** for each side it claims (DESIGN.md §2): a published theorem, a proof written in
+The registry and the coverage table see events and mechanisms through the two protocols below (:class:`Step`,
+:class:`BaseMechanism`), which :class:`privamp.events.SubsampledMechanism` and :class:`privamp.events.Mechanism`
+implement: the events sit above the table (``SubsampledMechanism.rdp`` asks it), never below.
+
+Every bound states its **evidence** for each side it claims: a published theorem, a proof written in
 ``docs/proofs/``, a realisable pair of neighbouring datasets (lower bounds), or numerical verification only.
 
 * ``"best"`` is the pointwise minimum over α of every upper bound that applies and rests on a proof; numerically
@@ -19,22 +25,77 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
-from privamp._types import FloatArray
+from privamp._types import FloatArray, IntArray
 from privamp.errors import UnsupportedError
 from privamp.rounding import round_down_array, round_up_array
-from privamp.sampling import Neighboring, Sampling
+from privamp.sampling import Neighboring
 from privamp.sensitivity import Scale, base_at
 from privamp.validation import check_name
 
 if TYPE_CHECKING:
-    from privamp.events import Mechanism, SubsampledMechanism
+    from privamp.bounds.amplification import BaseProfile
+    from privamp.pld.pairs import Pair
 
 BEST = "best"
 LOWER = "lower"
+
+
+class Family(StrEnum):
+    """The mechanism families the coverage table names (``Mechanism.family``)."""
+
+    GAUSSIAN = "gaussian"
+    LAPLACE = "laplace"
+    RANDOMIZED_RESPONSE = "randomized-response"
+    PURE_DP = "pure-dp"
+    CUSTOM = "custom"
+
+
+class BaseMechanism(Protocol):
+    """What the coverage table asks of a base mechanism: its facts (SciPy's pattern: each one a method of the
+    mechanism, :class:`privamp.events.Mechanism` gives the defaults)."""
+
+    family: ClassVar[str]
+    exact_pair: ClassVar[bool]
+    central_moments: ClassVar[bool]
+
+    @property
+    def epsilon_infinity(self) -> float: ...
+
+    @property
+    def noise(self) -> float: ...
+
+    def _rdp(self, alphas: FloatArray) -> FloatArray: ...
+
+    def log_central_moments(self, orders: IntArray) -> FloatArray: ...
+
+    def supports_relation(self, relation: Neighboring) -> bool: ...
+
+    def at_relation(self, relation: Neighboring) -> BaseMechanism: ...
+
+    def profile(self) -> BaseProfile: ...
+
+    def pld_pair(self) -> tuple[Pair, bool, str]: ...
+
+
+class Step(Protocol):
+    """What the coverage table asks of one step (:class:`privamp.events.SubsampledMechanism`)."""
+
+    @property
+    def mechanism(self) -> BaseMechanism: ...
+
+    @property
+    def sampling(self) -> Any: ...
+
+    @property
+    def neighboring(self) -> Neighboring: ...
+
+    def describe(self) -> str: ...
+
+    def __hash__(self) -> int: ...
 
 
 class Basis(StrEnum):
@@ -99,19 +160,20 @@ class BoundKind(StrEnum):
 
 
 #: A bound's evaluator: (the base mechanism at the bound's scale, the sampling scheme, the orders) -> RDP values.
-Evaluator = Callable[["Mechanism", Sampling, FloatArray], FloatArray]
+Evaluator = Callable[[BaseMechanism, Any, FloatArray], FloatArray]
 
 
 @dataclass(frozen=True, kw_only=True)
 class Bound:
-    """A named RDP curve for one (sampling scheme, neighbouring relation), the mechanisms it supports, the noise scale
-    it is stated for (:mod:`privamp.sensitivity`), and the evidence of its upper and/or lower claim."""
+    """A named RDP curve for one (sampling scheme, neighbouring relation), the mechanism families it supports (and a
+    further condition, ``applies``), the noise scale it is stated for (:mod:`privamp.sensitivity`), and the evidence of
+    its upper and/or lower claim."""
 
     name: str
     sampling: type
     neighboring: Neighboring
     scale: Scale
-    applies: Callable[[SubsampledMechanism], bool]
+    applies: Callable[[Step], bool]
     evaluate: Evaluator
     description: str
     upper: Evidence | None = None
@@ -122,6 +184,8 @@ class Bound:
     #: False for bounds that never beat another registered bound (e.g. τ-term approximations of an exact sum) or
     #: that are costly: they stay available by name but are not evaluated for "best" and "lower".
     in_best: bool = True
+    #: The mechanism families the bound is stated for (``None``: every mechanism ``applies`` accepts).
+    families: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.upper is None and self.lower is None:
@@ -150,7 +214,7 @@ class Bound:
             parts.append(f"lower — {self.lower}")
         return "; ".join(parts)
 
-    def values(self, event: SubsampledMechanism, alphas: FloatArray, lower: bool = False) -> FloatArray:
+    def values(self, event: Step, alphas: FloatArray, lower: bool = False) -> FloatArray:
         """The raw curve (no safety margin) of ``event`` at ``alphas``; ``lower`` asks for its certified lower side."""
         evaluate = self.evaluate_lower if lower and self.evaluate_lower is not None else self.evaluate
         return evaluate(base_at(event.mechanism, self.scale), event.sampling, alphas)
@@ -170,7 +234,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._bounds: list[Bound] = []
-        self._applicable: dict[SubsampledMechanism, list[Bound]] = {}
+        self._applicable: dict[Step, list[Bound]] = {}
 
     def register(self, bound: Bound) -> Bound:
         """Add ``bound``; returns it."""
@@ -182,7 +246,7 @@ class Registry:
         """Every registered bound, in registration order."""
         return list(self._bounds)
 
-    def bounds_for(self, event: SubsampledMechanism) -> list[Bound]:
+    def bounds_for(self, event: Step) -> list[Bound]:
         """Every registered bound that applies to ``event``, in registration order (remembered per event: every curve
         request of a search asks again)."""
         found = self._applicable.get(event)
@@ -192,14 +256,15 @@ class Registry:
             found = self._applicable[event] = [
                 b
                 for b in self._bounds
-                if isinstance(event.sampling, b.sampling)
+                if type(event.sampling) is b.sampling
                 and b.neighboring is event.neighboring
+                and (b.families is None or event.mechanism.family in b.families)
                 and (b.scale is Scale.NOISE_MULTIPLIER or event.mechanism.supports_relation(Neighboring(b.scale.value)))
                 and b.applies(event)
             ]
         return list(found)
 
-    def get(self, event: SubsampledMechanism, name: str) -> Bound:
+    def get(self, event: Step, name: str) -> Bound:
         """The bound called ``name`` for ``event``; a clear error lists the available names otherwise."""
         available = self.bounds_for(event)
         for b in available:
@@ -208,7 +273,7 @@ class Registry:
         names = ", ".join(sorted({b.name for b in available})) or "none"
         raise UnsupportedError(f"bound {name!r} does not apply to {event.describe()}; available: {names}")
 
-    def chosen(self, event: SubsampledMechanism, bound: str, allow_numerical: bool = False) -> list[Bound]:
+    def chosen(self, event: Step, bound: str, allow_numerical: bool = False) -> list[Bound]:
         """The bounds that ``bound`` ("best", "lower" or a name) combines for ``event``."""
         if bound not in (BEST, LOWER):
             return [self.get(event, bound)]
@@ -225,14 +290,14 @@ class Registry:
         exact = [b for b in wanted if b.lower is not None and b.is_guarantee(allow_numerical)]
         return exact if exact else wanted
 
-    def curve_bounds(self, event: SubsampledMechanism, bound: str, *, allow_numerical: bool = False) -> list[Bound]:
+    def curve_bounds(self, event: Step, bound: str, *, allow_numerical: bool = False) -> list[Bound]:
         """The bounds :meth:`curve` combines for ``event`` under ``bound`` (a clear error where there are none)."""
         check_name("bound", bound)
         return self.chosen(event, bound, allow_numerical)
 
     def curve(
         self,
-        event: SubsampledMechanism,
+        event: Step,
         alphas: Sequence[float] | FloatArray,
         bound: str = BEST,
         *,
@@ -246,7 +311,7 @@ class Registry:
 
 @lru_cache(maxsize=16384)
 def _cached_curve(
-    registry: Registry, event: SubsampledMechanism, alphas: tuple[float, ...], bound: str, allow_numerical: bool
+    registry: Registry, event: Step, alphas: tuple[float, ...], bound: str, allow_numerical: bool
 ) -> Curve:
     a = np.array(alphas, dtype=np.float64)
     wanted = registry.chosen(event, bound, allow_numerical)
@@ -260,7 +325,7 @@ def _cached_curve(
 
 
 @lru_cache(maxsize=65536)
-def _bound_values(bound: Bound, event: SubsampledMechanism, alphas: tuple[float, ...], lower: bool) -> FloatArray:
+def _bound_values(bound: Bound, event: Step, alphas: tuple[float, ...], lower: bool) -> FloatArray:
     """One bound's curve (or its lower side) at ``alphas`` (cached: reused by every query and calibration probe)."""
     a = np.array(alphas, dtype=np.float64)
     out = np.asarray(bound.values(event, a, lower), dtype=np.float64)

@@ -27,12 +27,9 @@ only by rules that are proven (:meth:`privamp.mechanisms.RdpCurve.at_relation`).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from privamp.sampling import Neighboring
-
-if TYPE_CHECKING:
-    from privamp.events import Mechanism
 
 
 class Scale(StrEnum):
@@ -47,7 +44,16 @@ class Scale(StrEnum):
 SENSITIVITY: dict[Neighboring, float] = {Neighboring.ADD_REMOVE: 1.0, Neighboring.REPLACE_ONE: 2.0}
 
 
-def base_at(mechanism: Mechanism, scale: Scale) -> Mechanism:
+class Rescalable(Protocol):
+    """A mechanism as the sensitivity rule sees it (:meth:`privamp.events.Mechanism.at_relation`)."""
+
+    def at_relation(self, relation: Neighboring) -> Rescalable: ...
+
+
+M = TypeVar("M", bound=Rescalable)
+
+
+def base_at(mechanism: M, scale: Scale) -> M:
     """The base mechanism a bound stated for ``scale`` must be given.
 
     ``add-remove`` / ``replace-one``: the mechanism at that relation's sensitivity (noise divided by 1 or 2 for a
@@ -55,4 +61,4 @@ def base_at(mechanism: Mechanism, scale: Scale) -> Mechanism:
     """
     if scale is Scale.NOISE_MULTIPLIER:
         return mechanism
-    return mechanism.at_relation(Neighboring(scale.value))
+    return mechanism.at_relation(Neighboring(scale.value))  # type: ignore[return-value]

@@ -98,3 +98,17 @@ def test_tight_best_includes_the_pld_interval() -> None:
     assert tight.lower_epsilon is not None and tight.lower_epsilon <= tight.epsilon
     with pytest.raises(pa.InvalidParameterError, match="best_routes"):
         pa.Accountant(best_routes=("rdp", "magic"))
+
+
+def test_the_route_interface_is_closed() -> None:
+    """Every method the accountant calls is on :class:`Route`, with a default where a route has nothing to say."""
+    comp = Composition(COMPOSITIONS[2])
+    for route in ROUTES:
+        assert isinstance(route, Route)
+    rdp, _, profile, pld = ROUTES
+    assert rdp.lower_epsilon(comp, 1e-5) is None and rdp.lower_log_delta(comp, 1.0) is None
+    assert rdp.lower_only_seconds(comp) == 0.0 and rdp.epsilon_floor(comp, 1e-5) is None
+    assert profile.rdp_floor(comp, 1e-5) is None and pld.rdp_floor(comp, 1e-5) is None
+    floor = rdp.rdp_floor(comp, 1e-5)
+    assert floor is not None and floor.value == RdpRoute().floor_epsilon(comp, 1e-5)
+    assert RdpRoute(curve="poisson-general").rdp_floor(comp, 1e-5) is None  # the floor belongs to the best curve

@@ -5,14 +5,16 @@ Divergences", NeurIPS 2018 (spec ``docs/specs/profiles.md``, cited below as "spe
 base mechanism's privacy profile (:mod:`privamp.bounds.profiles`) to the profile of the subsampled mechanism —
 advanced joint convexity (Thm 2), Poisson × add/remove (Thm 8), without replacement × replace-one (Thm 9), with
 replacement (Thms 10, 11), Poisson × replace-one (Thm 14), the membership mechanism that attains them
-(Lemma 12, Thm 13) — and the (ε, δ) subsampling lemma, with one dispatching entry point per direction
-(:func:`amplified_log_delta`, :func:`amplified_epsilon`). Conventions as in :mod:`privamp.bounds.profiles`.
+(Lemma 12, Thm 13) — and the (ε, δ) subsampling lemma. The privacy-profile route calls the theorems directly
+(typed rows of :mod:`privamp.coverage.profile`); :func:`amplified_log_delta` and :func:`amplified_epsilon` are the
+entry points by name for users. Conventions as in :mod:`privamp.bounds.profiles`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -93,6 +95,27 @@ def subsampling_lemma_inverse(
     with np.errstate(over="ignore"):  # a subnormal rate: δ'/γ is inf, δ capped at 1
         delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
+
+
+@dataclass(frozen=True)
+class BaseProfile:
+    """The privacy profile of a base mechanism at the noise scale a theorem is stated for.
+
+    ``log_delta`` is log δ(e^ε); ``group_log_delta`` its white-box group profile (``None``: none is known, the
+    black-box bound is used, :meth:`group`); ``source`` cites it. ``tight``: the profile is the mechanism's own (not
+    an upper bound on it); ``sum_tight``: Theorems 8 and 9 are tight for it too (a noisy sum: Gaussian, Laplace;
+    spec §2.8).
+    """
+
+    log_delta: LogDelta
+    group_log_delta: GroupLogDelta | None
+    source: str
+    tight: bool
+    sum_tight: bool
+
+    def group(self) -> GroupLogDelta:
+        """The group profile: white-box where known, else the black-box bound on :attr:`log_delta`."""
+        return self.group_log_delta if self.group_log_delta is not None else blackbox_group(self.log_delta)
 
 
 Sampling = Literal["poisson", "without-replacement", "with-replacement"]
@@ -378,13 +401,15 @@ def amplified_log_delta(
                 "(a fixed sample size would reveal the dataset size); use replace-one or Poisson sampling"
             )
         return wor_replace_one_log_delta(eps_prime, log_delta, n, m)
-    group = group_log_delta if group_log_delta is not None else _blackbox_group(log_delta)
+    group = group_log_delta if group_log_delta is not None else blackbox_group(log_delta)
     if r == "replace-one":
         return wr_replace_one_log_delta(eps_prime, group, n, m)
     return wr_remove_add_log_delta(eps_prime, group, n, m)
 
 
-def _blackbox_group(log_delta: LogDelta) -> GroupLogDelta:
+def blackbox_group(log_delta: LogDelta) -> GroupLogDelta:
+    """The group profiles of a black-box mechanism (:func:`privamp.bounds.profiles.blackbox_group_log_delta`)."""
+
     def group(eps: FloatArray, k: IntArray) -> FloatArray:
         return blackbox_group_log_delta(eps, k, log_delta)
 
@@ -443,19 +468,40 @@ def amplified_epsilon(
         )
 
     if scaled_rate is not None:
-        with np.errstate(over="ignore"):  # a subnormal rate: δ/γ is inf, the target 1
-            target = np.minimum(1.0, d / scaled_rate * (1.0 - ROUND))
-        if base_epsilon is not None:
-            base = np.asarray(base_epsilon(target), dtype=np.float64)
-            if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):
-                raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
-        else:
-            base = epsilon_from_log_delta(log_delta, target)
-        out = log_amplified(base, scaled_rate, rounding=1)
-        out = np.where(d >= scaled_rate, 0.0, out)
-        return _settle(forward, out, d)
+        return reduced_epsilon(d, log_delta, scaled_rate, forward, base_epsilon)
+    return inverted_epsilon(d, forward)
 
-    return epsilon_from_log_delta(forward, d)
+
+def reduced_epsilon(
+    delta_prime: ArrayLike,
+    log_delta: LogDelta,
+    rate: float,
+    forward: LogDelta,
+    base_epsilon: Callable[[FloatArray], FloatArray] | None = None,
+) -> FloatArray:
+    """ε'(δ') of Theorems 8 (Poisson × add-remove, γ = rate) and 9 (without replacement × replace-one, γ = m/n) by
+    the reduction ε' = log(1 + γ(e^{ε_M(δ'/γ)} − 1)) (spec §2.14 step 4, §3.5), settled on ``forward`` (the amplified
+    profile, log δ'(ε')). ``base_epsilon``: a conservative closed-form inverse of ``log_delta`` (else
+    :func:`epsilon_from_log_delta`); 0 when δ' ≥ γ δ_M(1). Upper bound."""
+    d = delta_array(delta_prime, "delta_prime")
+    g = check_rate("rate", rate)
+    with np.errstate(over="ignore"):  # a subnormal rate: δ/γ is inf, the target 1
+        target = np.minimum(1.0, d / g * (1.0 - ROUND))
+    if base_epsilon is not None:
+        base = np.asarray(base_epsilon(target), dtype=np.float64)
+        if base.shape != target.shape or np.any(np.isnan(base)) or np.any(base < 0):
+            raise InvalidParameterError("base_epsilon", base_epsilon, "a vectorised callable returning ε ≥ 0")
+    else:
+        base = epsilon_from_log_delta(log_delta, target)
+    out = log_amplified(base, g, rounding=1)
+    out = np.where(d >= g, 0.0, out)
+    return _settle(forward, out, d)
+
+
+def inverted_epsilon(delta_prime: ArrayLike, forward: LogDelta) -> FloatArray:
+    """ε'(δ') of an amplified profile ``forward`` with no reduction (Theorems 10, 11, 14): its conservative inverse
+    (root finding, spec §3.6). Upper bound."""
+    return epsilon_from_log_delta(forward, delta_array(delta_prime, "delta_prime"))
 
 
 def _settle(forward: LogDelta, eps: FloatArray, delta: FloatArray) -> FloatArray:

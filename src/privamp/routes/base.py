@@ -3,7 +3,9 @@
 A route turns a composition — distinct steps with their counts — into a certified (ε, δ) statement. It says whether
 it supports a composition (``unsupported`` gives the reason, or ``None``), and answers ε(δ) and log δ(ε) with an
 :class:`Answer`: the certified upper value, a rigorous lower bound on the true value where it has one, what the value
-rests on, and how it was obtained. ``tests/routes/test_contract.py`` is the contract every route passes.
+rests on, and how it was obtained. :class:`Route` is closed: every method the accountant calls is on it, with a
+default where a route has nothing to say (no lower bound without an upper one, no floor).
+``tests/routes/test_contract.py`` is the contract every route passes.
 
 ``best`` (:func:`best_of`) takes the smallest certified upper value over the routes that support the composition and,
 independently, the largest rigorous lower value: the interval in which the truth lies.
@@ -11,16 +13,11 @@ independently, the largest rigorous lower value: the interval in which the truth
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:
-    from privamp.events import SubsampledMechanism
-    from privamp.routes.composition import Composition
-
-#: Distinct steps with their counts.
-Entries = tuple[tuple["SubsampledMechanism", int], ...]
+from privamp.routes.composition import Composition
 
 
 class Floor:
@@ -73,19 +70,43 @@ class Answer:
     skipped: tuple[str, ...] = ()
 
 
-class Route(Protocol):
-    """An accounting route (RDP, analytical moments, privacy profile, PLD)."""
+class Route(ABC):
+    """An accounting route (RDP, analytical moments, privacy profile, PLD): the one interface the accountant uses."""
 
     name: str
 
     def unsupported(self, comp: Composition) -> str | None:
         """``None`` if the route answers for the composition, otherwise the reason it does not."""
+        return None
 
+    @abstractmethod
     def epsilon(self, comp: Composition, delta: float) -> Answer:
         """Certified ε at ``delta`` (raises :class:`privamp.errors.UnsupportedError` where unsupported)."""
 
+    @abstractmethod
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
         """Certified log δ at ``epsilon`` (raises :class:`privamp.errors.UnsupportedError` where unsupported)."""
+
+    def lower_epsilon(self, comp: Composition, delta: float) -> float | None:
+        """A rigorous lower bound on the true ε(δ), also where the route has no upper bound (``None``: none here)."""
+        return None
+
+    def lower_log_delta(self, comp: Composition, epsilon: float) -> float | None:
+        """A rigorous lower bound on the true log δ(ε), also where the route has no upper bound (``None``: none)."""
+        return None
+
+    def lower_only_seconds(self, comp: Composition) -> float:
+        """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (for the accountant's budget)."""
+        return 0.0
+
+    def epsilon_floor(self, comp: Composition, delta: float) -> float | None:
+        """A value below every ε :meth:`epsilon` can answer, cheaper than answering (``None``: none known): ``best``
+        does not run a route whose floor is above an answer it has."""
+        return None
+
+    def rdp_floor(self, comp: Composition, delta: float) -> Floor | None:
+        """The RDP floor at ``delta`` of a route that was not run (computed only if read; ``None``: none)."""
+        return None
 
 
 def best_of(answers: Sequence[Answer]) -> Answer:

@@ -7,18 +7,16 @@ composes under replace-one even though the adversary may choose the orientation 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from privamp._types import FloatArray
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError
+from privamp.events import SubsampledMechanism
 
-if TYPE_CHECKING:
-    from privamp.events import SubsampledMechanism
-    from privamp.routes.base import Entries
-
+#: Distinct steps with their counts.
+Entries = tuple[tuple[SubsampledMechanism, int], ...]
 #: Evidence of the composition step itself.
 RDP_COMPOSITION = "theorem: Mironov 2017, Prop. 1 (RDP composes adaptively)"
 

@@ -1,24 +1,10 @@
 """The PLD route: certified ε(δ) and δ(ε) from privacy-loss distributions of dominating pairs (:mod:`privamp.pld`).
 
-Each composed step is mapped, by its cell (sampling × relation, DESIGN.md §3), to the pairs whose PLDs
-are composed — the *upper* pairs (dominating: the engine's pessimistic side is a guarantee) and the *lower* pairs
-(realisable by two neighbouring datasets: the engine's optimistic side is a rigorous lower bound on the true value):
-
-* no sampling, either relation — upper: the base pair at the relation's scale (Gaussian μ = 1/σ at that scale,
-  Laplace, randomized response; pure ε-DP: randomized response with p = e^ε/(1+e^ε), Kairouz, Oh & Viswanath 2015);
-  lower: the same pair (it is the mechanism), none for pure DP (its pair only dominates).
-* Poisson × add/remove (Gaussian, Laplace) — the remove and the add pair composed separately, the larger δ (Zhu,
-  Dong & Wang 2022, Thm 11); exact: the same pairs give the lower bound. Poisson at rate 1 under replace-one: the base
-  pair at the replace-one scale.
-* without replacement × add/remove (Gaussian) — the Poisson add/remove pair at sensitivity 2C (μ = 2/σ), rate m/n
-  (m/(n+1) when m = n) (Birrell et al. 2024, Thm 3.1; Zhu et al. 2022, Thm 11(b)); exact (others −C, added +C).
-* without replacement × replace-one (Gaussian) — upper: the symmetrised pair of the f-DP subsampling theorem
-  (μ = 2/σ, one direction, valid against an adaptive adversary: docs/proofs/fdp-subsampling-rdp.md; Dong, Roth &
-  Su 2022, Thm 4.2); lower: the σ/2 Poisson pair in both orientations (others −C, the record +C vs −C), never an
-  upper bound (an adaptive adversary beats it).
-* Poisson × replace-one, rate < 1 (Gaussian) — unsupported: no dominating pair is proven; the antiparallel pair
-  (realisable) gives a lower bound only, through :meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`.
-* with replacement, and every other cell — unsupported.
+Each composed step is mapped, by its cell (sampling × relation × mechanism family), to the pairs whose PLDs are
+composed: the rows of :mod:`privamp.coverage.pld` — the *upper* pairs (dominating: the engine's pessimistic side is a
+guarantee) and the *lower* pairs (realisable by two neighbouring datasets: the engine's optimistic side is a rigorous
+lower bound on the true value). Where a cell has realisable pairs only (Poisson × replace-one, with replacement), the
+route gives a lower bound only, through :meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`.
 
 Heterogeneous compositions combine the steps in every direction: under add/remove the larger dataset is fixed for
 the whole run, so the remove pairs of all steps form one composition and the add pairs another (δ = the larger);
@@ -39,17 +25,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray
+from privamp.coverage.pld import TABLE, PldCell
 from privamp.errors import InvalidParameterError, UnsupportedError
-from privamp.events import Mechanism, SubsampledMechanism
-from privamp.pld import PLDAccountant, pairs
+from privamp.pld import PLDAccountant
 from privamp.pld.adaptive import adaptive_epsilon_lower
 from privamp.pld.pairs import Pair
 from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
-from privamp.routes.base import Answer, Entries
-from privamp.routes.composition import Composition
-from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
-from privamp.sensitivity import Scale, base_at
+from privamp.routes.base import Answer, Route
+from privamp.routes.composition import Composition, Entries
 
 #: Evidence of the engine's pessimistic side (the certified upper value).
 ENGINE_EVIDENCE = "theorem: Doroshenko et al. 2022 (connect-the-dots, pessimistic discretisation)"
@@ -81,136 +65,7 @@ _BISECTION_FACTOR = 12.0
 #: Engine notes that are not failures (the grid was refined and reached its target).
 _SUCCESS_NOTE = "grid refined"
 
-_AR = ("remove", "add")
 ADAPTIVE_CELL = "pld-without-replacement-replace-one"
-_SYM = ("sym",)
-
-
-@dataclass(frozen=True)
-class _Cell:
-    """The pairs of one step: upper pairs by direction (or ``None`` with a reason) and realisable lower pairs."""
-
-    label: str
-    upper: dict[str, Pair] | None
-    lower: dict[str, Pair] | None
-    evidence: tuple[str, ...]
-    lower_evidence: tuple[str, ...]
-    reason: str | None = None
-
-
-def _noise_mu(mech: Mechanism, scale: Scale, factor: float = 1.0) -> float:
-    """μ = factor · sensitivity / noise of a Gaussian or Laplace mechanism seen at ``scale``."""
-    base = base_at(mech, scale)
-    noise = float(getattr(base, "sigma" if mech.family == "gaussian" else "scale"))
-    return factor / noise
-
-
-def _base_pair(mech: Mechanism, relation: Neighboring) -> tuple[Pair, bool, str]:
-    """The pair of the mechanism on its own at ``relation``'s scale, whether it is exact, and its evidence."""
-    family = mech.family
-    scale = Scale(relation.value)
-    if family == "gaussian":
-        pair = pairs.gaussian(_noise_mu(mech, scale))
-        return pair, True, f"theorem: {pair.evidence}"
-    if family == "laplace":
-        pair = pairs.laplace(_noise_mu(mech, scale))
-        return pair, True, f"theorem: {pair.evidence}"
-    if family == "randomized-response":
-        pair = pairs.randomized_response(float(getattr(base_at(mech, scale), "p")))  # noqa: B009
-        return pair, True, f"theorem: {pair.evidence}"
-    if family == "pure-dp":
-        eps0 = float(getattr(base_at(mech, scale), "epsilon"))  # noqa: B009
-        if not math.isfinite(eps0):
-            raise UnsupportedError("pure DP with epsilon = inf gives no privacy-loss distribution")
-        # rounded up twice: randomized response with a larger p is less private, so it still dominates
-        p = min(1.0, math.nextafter(math.nextafter(1.0 / (1.0 + math.exp(-eps0)), 2.0), 2.0))
-        pair = pairs.randomized_response(p)
-        return pair, False, (
-            "theorem: an (eps, 0)-DP mechanism is dominated by randomized response with p = e^eps / (1 + e^eps) "
-            "(Kairouz, Oh & Viswanath 2015, Thm 2.1; Dong, Roth & Su 2022, §2.2)"
-        )
-    raise UnsupportedError(f"the PLD route has no pair for the {family!r} mechanism; use the RDP bounds")
-
-
-def _same(pair: Pair, keys: Sequence[str]) -> dict[str, Pair]:
-    return dict.fromkeys(keys, pair)
-
-
-def _cell(event: SubsampledMechanism) -> _Cell:
-    """The pairs of one step, or a ``_Cell`` with ``upper=None`` and the reason (UnsupportedError otherwise)."""
-    mech, sampling, relation = event.mechanism, event.sampling, event.neighboring
-    family = mech.family
-    upper_keys = _AR if relation is Neighboring.ADD_REMOVE else _SYM
-    if isinstance(sampling, WithReplacement):
-        reason = (
-            f"the PLD route gives no upper bound for sampling with replacement ({event.describe()}): no dominating "
-            "pair is proven (docs/pld.md), so the upper end is the RDP or privacy-profile bound, loose for long runs; "
-            "batches of the same size drawn without replacement have a certified interval"
-        )
-        if family != "gaussian":
-            raise UnsupportedError(reason)
-        mu, m, n = _noise_mu(mech, Scale.ADD_REMOVE), sampling.batch_size, sampling.dataset_size
-        lower = (
-            {d: pairs.with_replacement_gaussian(mu, m, n, relation.value, d) for d in _AR}
-            if relation is Neighboring.ADD_REMOVE
-            else _same(pairs.with_replacement_gaussian(mu, m, n, relation.value), _AR)
-        )
-        lower_ev = ("realisable pair: the record drawn Binomial(batch, 1/N) times, each copy contributing C "
-                    f"({'added' if relation is Neighboring.ADD_REMOVE else '+C vs -C'}), the others 0",)
-        return _Cell("with-replacement", None, lower, (), lower_ev, reason=reason)
-    full_batch = isinstance(sampling, Poisson) and sampling.rate == 1.0
-    if isinstance(sampling, NoSampling) or (full_batch and relation is Neighboring.REPLACE_ONE):
-        pair, exact, evidence = _base_pair(mech, relation)
-        lower_ev = (f"realisable pair: the worst-case neighbours of the {family} mechanism at the {relation.value} "
-                    "sensitivity (its pair is exact)",)
-        ev = (evidence,) if isinstance(sampling, NoSampling) else (
-            evidence, "theorem: Poisson sampling at rate 1 uses every record (the mechanism itself)")
-        return _Cell("base", _same(pair, upper_keys), _same(pair, _AR) if exact else None, ev,
-                     lower_ev if exact else ())
-    if family != "gaussian" and not (isinstance(sampling, Poisson) and family == "laplace"
-                                     and relation is Neighboring.ADD_REMOVE):
-        raise UnsupportedError(
-            f"the PLD route does not cover {event.describe()}: subsampled pairs are implemented for the Gaussian "
-            "(and the Laplace under Poisson x add/remove); use the RDP bounds"
-        )
-    if isinstance(sampling, Poisson) and relation is Neighboring.ADD_REMOVE:
-        mu = _noise_mu(mech, Scale.ADD_REMOVE)
-        make = pairs.poisson_gaussian if family == "gaussian" else pairs.poisson_laplace
-        dirs = {d: make(mu, sampling.rate, direction=d) for d in _AR}
-        ev = ("theorem: Zhu, Dong & Wang 2022, Thm 11 (Poisson subsampling x add/remove: the remove and the add "
-              "pair composed separately, the larger delta taken)", f"theorem: {dirs['remove'].evidence}")
-        lower_ev = ("realisable pair: the dataset and the same dataset plus one record contributing C, others 0 "
-                    "(both orientations)",)
-        return _Cell("poisson", dirs, dirs, ev, lower_ev)
-    if isinstance(sampling, Poisson):  # Gaussian × replace-one, rate < 1: only a realisable pair is known
-        anti = pairs.poisson_antiparallel_gaussian(_noise_mu(mech, Scale.ADD_REMOVE), sampling.rate)
-        lower_ev = ("realisable pair: (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), the record contributes +C vs -C, "
-                    "others 0",)
-        return _Cell("poisson-replace-one", None, _same(anti, _AR), (), lower_ev, reason=(
-            f"the PLD route gives no upper bound for {event.describe()}: no dominating pair is proven for Poisson "
-            "sampling under replace-one (the antiparallel pair is only realisable: a lower bound, see "
-            "PldRoute.lower_epsilon); use the RDP bounds (Birrell et al. 2024, Thm C.9) or the privacy profile "
-            "(Balle et al. 2018, Thm 14)"))
-    assert isinstance(sampling, WithoutReplacement)
-    m, n = sampling.batch_size, sampling.dataset_size
-    mu2 = _noise_mu(mech, Scale.NOISE_MULTIPLIER, 2.0)  # sensitivity 2C: μ = 2/σ
-    if relation is Neighboring.ADD_REMOVE:
-        q = m / n if m < n else m / (n + 1)
-        dirs = {d: pairs.poisson_gaussian(mu2, q, direction=d) for d in _AR}
-        ev = ("theorem: Birrell et al. 2024, Thm 3.1 (fixed-size batches under add/remove: the Poisson pair at "
-              "sensitivity 2C, mu = 2/sigma, rate m/n, or m/(n+1) when m = n); Zhu, Dong & Wang 2022, Thm 11(b) "
-              "(the orientation is fixed for the run: directions composed separately)",)
-        lower_ev = ("realisable pair: others contribute -C, the added record +C (Birrell et al. 2024, Lemma A.1 "
-                    "coupling)",)
-        return _Cell("without-replacement", dirs, dirs, ev, lower_ev)
-    sym = pairs.wor_symmetrised_gaussian(mu2, m / n)
-    lower = {d: pairs.poisson_gaussian(mu2, m / n, direction=d) for d in _AR}
-    ev = ("proof: docs/proofs/fdp-subsampling-rdp.md (the symmetrised pair dominates every step in either "
-          "orientation, so its composition holds against an adaptive replace-one adversary)",
-          f"theorem: {sym.evidence}")
-    lower_ev = ("realisable pair: others contribute -C, the record +C vs -C: the Poisson pair at sigma/2 "
-                "(Wang, Balle & Kasiviswanathan 2019, Prop. 11), both orientations; never an upper bound",)
-    return _Cell("without-replacement-replace-one", _same(sym, _SYM), lower, ev, lower_ev)
 
 
 def _directions(cells: Sequence[tuple[dict[str, Pair], int]]) -> list[list[tuple[Pair, int]]]:
@@ -287,7 +142,7 @@ def _warnings(side: str, notes: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"pld {side}: {n}" for n in notes if not n.startswith(_SUCCESS_NOTE))
 
 
-class PldRoute:
+class PldRoute(Route):
     """Certified ε(δ) and δ(ε) from the composed privacy-loss distributions of each step's dominating pairs, with a
     rigorous lower bound from realisable pairs (see the module docstring for the cells)."""
 
@@ -503,10 +358,10 @@ class PldRoute:
         relations = {event.neighboring for event, _ in entries}
         if len(relations) > 1:
             raise UnsupportedError("the PLD route needs one neighbouring relation for every step of a composition")
-        cells: list[tuple[_Cell, int]] = []
+        cells: list[tuple[PldCell, int]] = []
         for event, count in entries:
             try:
-                cells.append((_cell(event), count))
+                cells.append((TABLE.lookup(event).build(event), count))
             except InvalidParameterError as exc:  # e.g. noise too small for the engine's pairs
                 raise UnsupportedError(f"the PLD route cannot represent {event.describe()}: {exc}") from exc
         reasons = [c.reason for c, _ in cells if c.reason is not None]

@@ -9,10 +9,9 @@ keeps the two queries inverse to each other within a relative 1e-2 in δ and 1e-
 route"; measured: 1e-5 typically, 1.9e-3 in δ and 1.8e-4 in ε at worst over 96 Poisson × Gaussian cases of 1 to 64
 releases, where the composed ε is not unimodal in the split). Each query costs about 0.5 s for k > 1.
 
-Each amplification theorem is stated for a base relation, and sees the base mechanism at that relation's scale
-(:mod:`privamp.sensitivity`): Poisson × add/remove (Thm 8) under add/remove; without replacement × replace-one
-(Thm 9), with replacement (Thms 10, 11) and Poisson × replace-one (Thm 14 in its proof form; needs the dataset size)
-under replace-one, with group profiles at 2kC for with replacement.
+The amplification theorem of each cell (sampling × relation × mechanism family), the noise scale it sees the base
+mechanism at and its evidence are rows of the coverage table (:mod:`privamp.coverage.profile`); the base profile is
+the mechanism's own (:meth:`privamp.events.Mechanism.profile`).
 """
 
 from __future__ import annotations
@@ -20,34 +19,28 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
+from privamp.coverage.profile import TABLE, Amplified
 from privamp.errors import UnsupportedError
-from privamp.events import Mechanism, SubsampledMechanism
+from privamp.events import SubsampledMechanism
 from privamp.rounding import SAFETY_MARGIN
 from privamp.routes import profile_floor
-from privamp.routes.base import Answer
+from privamp.routes.base import Answer, Route
 from privamp.routes.composition import Composition, step_of
-from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale, base_at
 
-if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
-    from privamp.bounds import amplification, composition, profiles
+if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use
+    from privamp.bounds import composition
 else:
-    profiles = LazyModule("profiles")
-    amplification = LazyModule("amplification")
     composition = LazyModule("composition")
 
 #: Largest number of identical releases composed with the exact optimal composition theorem.
 MAX_PROFILE_COUNT = 64
-#: Largest Gaussian noise (relative to the sensitivity) whose profile is evaluated: beyond it the profile's two nearly
-#: equal terms cancel more digits than the safety margin covers (measured against mpmath). A noisier Gaussian is a
-#: post-processing of this one (add independent noise), so its profile is bounded by the profile at this noise.
-MAX_GAUSSIAN_SIGMA = 1e4
 #: Relative margin below the tight ε of a realisable pair, reported as a rigorous lower bound.
 LOWER_MARGIN = 1e-7
 #: Relative margin of :meth:`ProfileRoute.epsilon_floor` (far above the relative error of the bisections it compares).
@@ -61,118 +54,38 @@ KOV_EVIDENCE = "theorem: Kairouz, Oh & Viswanath 2015, Thm 3.4 (optimal composit
 
 @dataclass(frozen=True)
 class _Theorem:
-    log_delta: Callable[[FloatArray], FloatArray]
-    amplification: dict[str, Any]
+    """A step's row of the coverage table, applied: the amplified profile, the row's name and evidence, whether the
+    value is tight, and the row's SciPy-free lower bound on one release's ε(δ) (``None`` if it has none)."""
+
+    amplified: Amplified
     bound: str
     evidence: str
     tight: bool
-
-
-def _base_profile(mech: Mechanism) -> tuple[Callable[[FloatArray], FloatArray], Any, str]:
-    """Profile log δ(e^ε) of the base mechanism (its scale applied), its white-box group profile, and its source."""
-    family = mech.family
-    if family == "gaussian":
-        sigma = float(getattr(mech, "sigma"))  # noqa: B009
-        s = min(sigma, MAX_GAUSSIAN_SIGMA)
-        source = "Balle & Wang 2018, Thm 8 (analytic Gaussian profile)"
-        if s < sigma:
-            source += f" at noise {s:g} (a noisier Gaussian is its post-processing)"
-        return (
-            (lambda e: profiles.gaussian_log_delta(e, s)),
-            (lambda e, k: profiles.gaussian_group_log_delta(e, k, s)),
-            source,
-        )
-    if family == "laplace":
-        b = float(getattr(mech, "scale"))  # noqa: B009
-        return (
-            (lambda e: profiles.laplace_log_delta(e, b)),
-            (lambda e, k: profiles.laplace_group_log_delta(e, k, b)),
-            "Balle, Barthe & Gaboardi 2018, §4.2 (Laplace profile)",
-        )
-    if family == "randomized-response":
-        p = float(getattr(mech, "p"))  # noqa: B009
-        return (lambda e: profiles.randomized_response_log_delta(e, p)), None, "randomized-response profile"
-    if family == "pure-dp":
-        e0 = mech.epsilon_infinity
-        return (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)), None, "pure DP: delta = 0 at eps0"
-    raise UnsupportedError(f"no privacy profile is known for {mech!r}; use the RDP bounds")
+    floor: Callable[[float], float] | None
 
 
 def theorem_for(event: SubsampledMechanism) -> _Theorem:
     """The amplification theorem and base profile that apply to ``event`` (UnsupportedError otherwise)."""
-    mech, sampling, relation = event.mechanism, event.sampling, event.neighboring
-    # beyond MAX_GAUSSIAN_SIGMA the profile is that of a less noisy Gaussian: still an upper bound, no longer tight
-    noisy = mech.family == "gaussian" and float(getattr(mech, "sigma")) > MAX_GAUSSIAN_SIGMA  # noqa: B009
-    exact_sum = mech.family in ("gaussian", "laplace") and not noisy
-    if isinstance(sampling, NoSampling):
-        log_delta, _, source = _base_profile(base_at(mech, Scale(relation.value)))
-        tight = exact_sum or (mech.exact_pair and not noisy)
-        return _Theorem(log_delta, {}, "profile-base", f"theorem: {source}", tight)
-    if isinstance(sampling, Poisson) and relation is Neighboring.ADD_REMOVE:
-        log_delta, _, source = _base_profile(base_at(mech, Scale.ADD_REMOVE))
-        return _Theorem(
-            log_delta,
-            {"sampling": "poisson", "rate": sampling.rate},
-            "profile-poisson",
-            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 8 with {source}",
-            exact_sum,
-        )
-    if isinstance(sampling, Poisson) and sampling.dataset_size is not None and sampling.rate < 1:
-        log_delta, _, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
-        sizes = {"rate": sampling.rate, "dataset_size": sampling.dataset_size}
-        return _Theorem(
-            log_delta,
-            {"sampling": "poisson", **sizes},
-            "profile-poisson-replace-one",
-            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 14 (proof form) with {source}",
-            False,
-        )
-    if isinstance(sampling, WithoutReplacement) and relation is Neighboring.REPLACE_ONE:
-        log_delta, _, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
-        sizes = {"dataset_size": sampling.dataset_size, "sample_size": sampling.batch_size}
-        return _Theorem(
-            log_delta,
-            {"sampling": "without-replacement", **sizes},
-            "profile-without-replacement",
-            f"theorem: Balle, Barthe & Gaboardi 2018, Thm 9 with {source}",
-            exact_sum,
-        )
-    if isinstance(sampling, WithReplacement):
-        log_delta, group, source = _base_profile(base_at(mech, Scale.REPLACE_ONE))
-        kwargs: dict[str, Any] = {
-            "sampling": "with-replacement",
-            "dataset_size": sampling.dataset_size,
-            "sample_size": sampling.batch_size,
-        }
-        if group is not None:
-            kwargs["group_log_delta"] = group
-        which = "Thm 10" if relation is Neighboring.REPLACE_ONE else "Thm 11"
-        return _Theorem(
-            log_delta,
-            kwargs,
-            "profile-with-replacement",
-            f"theorem: Balle, Barthe & Gaboardi 2018, {which} with {source}",
-            False,
-        )
-    raise UnsupportedError(
-        f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018, Thm 14, needs the dataset "
-        "size for Poisson under replace-one: Poisson(rate, dataset_size=n); without replacement under add/remove is "
-        "not covered); use the RDP bounds"
+    row = TABLE.lookup(event)
+    mech = base_at(event.mechanism, row.scale or Scale(event.neighboring.value))
+    base = mech.profile()
+    floor = row.floor
+    return _Theorem(
+        row.amplify(event.sampling, base),
+        row.bound,
+        row.evidence_for(base),
+        # tightness is that of the mechanism as composed (a Gaussian beyond MAX_GAUSSIAN_SIGMA: an upper bound only)
+        row.tight(event.mechanism.profile()),
+        None if floor is None else (lambda delta: floor(event.sampling, mech, delta)),
     )
 
 
-def _single_epsilon(t: _Theorem, relation: Neighboring, delta: FloatArray) -> FloatArray:
-    if not t.amplification:
-        return np.asarray(profiles.epsilon_from_log_delta(t.log_delta, delta), dtype=np.float64)
-    out = amplification.amplified_epsilon(delta, t.log_delta, relation=relation.value, **t.amplification)
-    return np.asarray(out, dtype=np.float64)
+def _single_epsilon(t: _Theorem, delta: FloatArray) -> FloatArray:
+    return np.asarray(t.amplified.epsilon(delta), dtype=np.float64)
 
 
-def _single_log_delta(t: _Theorem, relation: Neighboring, epsilon: FloatArray) -> FloatArray:
-    if not t.amplification:
-        return np.asarray(t.log_delta(epsilon), dtype=np.float64)
-    out = amplification.amplified_log_delta(epsilon, t.log_delta, relation=relation.value, **t.amplification)
-    return np.asarray(out, dtype=np.float64)
+def _single_log_delta(t: _Theorem, epsilon: FloatArray) -> FloatArray:
+    return np.asarray(t.amplified.log_delta(epsilon), dtype=np.float64)
 
 
 def _golden_min(f: Callable[[float], float], lo: float, hi: float, best: float, f_best: float) -> float:
@@ -193,7 +106,7 @@ def _golden_min(f: Callable[[float], float], lo: float, hi: float, best: float, 
     return min(f_best, fc, fd)
 
 
-class ProfileRoute:
+class ProfileRoute(Route):
     """Certified ε(δ) and δ(ε) for at most :data:`MAX_PROFILE_COUNT` releases of one step."""
 
     name = "profile"
@@ -219,21 +132,19 @@ class ProfileRoute:
 
         The answer is KOV(ε₀(δ₀), δ₀, k) minimised over δ₀ < δ/k (every split tried is). KOV's δ(ε) only grows with δ₀
         (1 − (1 − δ₀)^k (1 − δ_pure(ε)) ≥ δ_pure(ε)) and with ε₀, and ε₀(δ₀) only shrinks as δ₀ grows, so every answer
-        is at least KOV(ε₀(δ/k), 0, k). For the Gaussian under Poisson sampling and add/remove (the DP-SGD step), ε₀ is
-        bounded below by a realisable pair and KOV from below, both without SciPy (:mod:`privamp.routes.profile_floor`);
-        otherwise both are this route's own values. Lowered by a relative :data:`FLOOR_MARGIN`."""
+        is at least KOV(ε₀(δ/k), 0, k). Where the step's row of :mod:`privamp.coverage.profile` has a floor (the
+        Gaussian under Poisson sampling and add/remove, the DP-SGD step), ε₀ is bounded below by a realisable pair and
+        KOV from below, both without SciPy (:mod:`privamp.routes.profile_floor`); otherwise both are this route's own
+        values. Lowered by a relative :data:`FLOOR_MARGIN`."""
         if self.unsupported(comp) is not None:
             return None
-        event, count, t = self._check(comp)
+        _, count, t = self._check(comp)
         if count == 1:
             return None
-        mech = event.mechanism
-        if t.bound == "profile-poisson" and mech.family == "gaussian":
-            sigma = float(getattr(base_at(mech, Scale.ADD_REMOVE), "sigma"))  # noqa: B009
-            rate = float(t.amplification["rate"])
-            e0 = profile_floor.pair_epsilon_lower(delta / count, rate, sigma)
+        if t.floor is not None:
+            e0 = t.floor(delta / count)
             return profile_floor.kov_pure_epsilon_lower(delta, e0, count) * (1 - FLOOR_MARGIN)
-        e0 = float(_single_epsilon(t, event.neighboring, np.array([delta / count]))[0])
+        e0 = float(_single_epsilon(t, np.array([delta / count]))[0])
         if not math.isfinite(e0):
             return None
         return float(composition.kov_optimal_epsilon(delta, e0, 0.0, count)[0]) * (1 - FLOOR_MARGIN)
@@ -249,10 +160,9 @@ class ProfileRoute:
         """One run: the amplified profile, inverted (tight for Gaussian and Laplace under Poisson × add/remove and
         without replacement × replace-one, and for no sampling: then a lower bound is reported too). A few runs: the
         exact optimal composition (KOV Thm 3.4) of a point (ε₀, δ₀) of the single-run profile, minimised over δ₀."""
-        event, count, t = self._check(comp)
-        relation = event.neighboring
+        _, count, t = self._check(comp)
         if count == 1:
-            eps = float(_single_epsilon(t, relation, np.array([delta]))[0])
+            eps = float(_single_epsilon(t, np.array([delta]))[0])
             lower = eps * (1 - LOWER_MARGIN) if t.tight and math.isfinite(eps) else None
             return self._answer(t, eps * (1 + SAFETY_MARGIN), "profile", lower)
 
@@ -261,11 +171,11 @@ class ProfileRoute:
 
         def total(log_d0: float) -> float:
             d0 = math.exp(log_d0)
-            return composed(float(_single_epsilon(t, relation, np.array([d0]))[0]), d0)
+            return composed(float(_single_epsilon(t, np.array([d0]))[0]), d0)
 
         splits = delta / count * _FRACTIONS
         logs = np.log(splits)
-        eps0 = _single_epsilon(t, relation, splits)  # one vectorised inversion for the whole grid
+        eps0 = _single_epsilon(t, splits)  # one vectorised inversion for the whole grid
         values = [composed(e0, d0) for e0, d0 in zip(eps0.tolist(), splits.tolist(), strict=True)]
         i = int(np.argmin(values))
         lo, hi = logs[max(i - 1, 0)], logs[min(i + 1, logs.size - 1)]
@@ -273,10 +183,9 @@ class ProfileRoute:
         return self._answer(t, eps * (1 + SAFETY_MARGIN), "profile+optimal-composition", None)
 
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
-        event, count, t = self._check(comp)
-        relation = event.neighboring
+        _, count, t = self._check(comp)
         if count == 1:
-            log_d = min(float(_single_log_delta(t, relation, np.array([epsilon]))[0]), 0.0)
+            log_d = min(float(_single_log_delta(t, np.array([epsilon]))[0]), 0.0)
             lower = log_d + math.log1p(-LOWER_MARGIN) if t.tight and math.isfinite(log_d) else None
             return self._answer(t, log_d, "profile", lower)
 
@@ -287,18 +196,18 @@ class ProfileRoute:
             return min(float(composition.kov_optimal_log_delta(np.array([epsilon]), e0, d0, count)[0]), 0.0)
 
         def total(e0: float) -> float:
-            return composed(e0, float(_single_log_delta(t, relation, np.array([e0]))[0]))
+            return composed(e0, float(_single_log_delta(t, np.array([e0]))[0]))
 
         # the per-release eps0 of the best split lies anywhere in (0, eps]: composition spreads it over sqrt(k)..k
         splits = np.unique(np.append(epsilon * np.geomspace(1e-3, 1.0, _FRACTIONS.size), epsilon / count))
-        log_d0 = _single_log_delta(t, relation, splits)
+        log_d0 = _single_log_delta(t, splits)
         values = [composed(e0, ld0) for e0, ld0 in zip(splits.tolist(), log_d0.tolist(), strict=True)]
         # second pass on the points the epsilon query would try at the delta just found, so that the two queries
         # search the same splits and stay inverse to each other
         guess = math.exp(min(values))
         if 0 < guess < 1:
             d0s = guess / count * _FRACTIONS
-            e0s = _single_epsilon(t, relation, d0s)
+            e0s = _single_epsilon(t, d0s)
             finite = np.isfinite(e0s)
             pairs = zip(e0s[finite].tolist(), d0s[finite].tolist(), strict=True)
             extra = [composed(e0, math.log(d0)) for e0, d0 in pairs]

@@ -26,7 +26,7 @@ from privamp.bounds.conversion import Conversion, epsilon_from_rdp, log_delta_fr
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.registry import BEST, LOWER
 from privamp.rounding import SAFETY_MARGIN, round_up
-from privamp.routes.base import Answer, Floor
+from privamp.routes.base import Answer, Floor, Route
 from privamp.routes.composition import RDP_COMPOSITION, Composition
 from privamp.validation import MAX_FINITE_ORDER, check_orders
 
@@ -78,7 +78,7 @@ class Optimum:
 Score = Callable[[FloatArray], FloatArray]
 
 
-class RdpRoute:
+class RdpRoute(Route):
     """Certified ε(δ) and δ(ε) from the composed RDP curve ``curve`` ("best" or a bound's name)."""
 
     def __init__(
@@ -148,6 +148,10 @@ class RdpRoute:
         # the smallest subnormal), which still bounds the astronomically small true δ from above
         log_delta = min(max(best.value + SAFETY_MARGIN, -sys.float_info.max), 0.0)
         return self._answer(comp, best.alpha, log_delta, self._edge_notes(best))
+
+    def rdp_floor(self, comp: Composition, delta: float) -> Floor | None:
+        """The RDP floor at ``delta`` of this route, computed only if read (the ``best`` curve's route only)."""
+        return Floor(lambda: self.floor_epsilon(comp, delta)) if self.curve == BEST else None
 
     def floor_epsilon(self, comp: Composition, delta: float, curve: str = LOWER) -> float | None:
         """The smallest ε an RDP accountant could certify at ``delta`` from the RDP lower bound ``curve``: NOT a lower

@@ -1,40 +1,38 @@
-"""The coverage matrix: every RDP bound registered for its cell (sampling × relation), with its evidence and scale.
+"""The RDP rows of the coverage table: every RDP bound registered for its cell (sampling × relation × mechanism
+families), with its evidence and scale.
 
-This is the single place that adapts events to the pure bound functions of :mod:`privamp.bounds`. Each entry declares
-the noise scale its theorem is stated for (:class:`privamp.sensitivity.Scale`); the registry hands the evaluator the
-base mechanism at that scale, so no bound rescales anything itself. DESIGN.md §3 and ``docs/coverage.md`` list the
-cells.
+This is the single place that adapts events to the pure RDP bound functions of :mod:`privamp.bounds`. Each entry
+declares the noise scale its theorem is stated for (:class:`privamp.sensitivity.Scale`); the registry hands the
+evaluator the base mechanism at that scale, so no bound rescales anything itself. ``docs/choosing.md`` ("The
+coverage matrix") lists the cells.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray, IntArray
 from privamp.registry import (
+    BaseMechanism,
     Bound,
+    Family,
     Registry,
+    Step,
     numerical,
     proof,
     realisable_pair,
     theorem,
 )
-from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from privamp.events import Mechanism, SubsampledMechanism
-    from privamp.mechanisms import Gaussian
 
 REGISTRY = Registry()
 
 if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
-    from privamp.bounds import central_moments as moments
     from privamp.bounds import fdp_subsampling as fdp
     from privamp.bounds import fixed_size, poisson, poisson_gaussian, poisson_replace_one, with_replacement
     from privamp.bounds import without_replacement as wor
@@ -42,7 +40,6 @@ else:
     poisson = LazyModule("poisson")
     poisson_gaussian = LazyModule("poisson_gaussian")
     poisson_replace_one = LazyModule("poisson_replace_one")
-    moments = LazyModule("central_moments")
     wor = LazyModule("without_replacement")
     fixed_size = LazyModule("fixed_size")
     with_replacement = LazyModule("with_replacement")
@@ -50,6 +47,9 @@ else:
 
 ADD_REMOVE = Neighboring.ADD_REMOVE
 REPLACE_ONE = Neighboring.REPLACE_ONE
+#: The families a row names (a bound stated for the Gaussian only, or for any eps-DP base mechanism).
+GAUSSIAN = frozenset({Family.GAUSSIAN})
+PURE_DP = frozenset({Family.PURE_DP, Family.RANDOMIZED_RESPONSE})
 
 #: Number of terms of the τ-term approximations registered by name.
 TAU_TERMS = 50
@@ -65,25 +65,20 @@ FDP_EVIDENCE = (
 
 
 # ---------------------------------------------------------------- what the evaluators need of an event
-def curve_of(mech: Mechanism) -> Callable[[IntArray | FloatArray], FloatArray]:
+def curve_of(mech: BaseMechanism) -> Callable[[IntArray | FloatArray], FloatArray]:
     """The base mechanism's RDP as a vectorised callable of the order (no validation: orders come from bounds)."""
     return lambda orders: mech._rdp(np.asarray(orders, dtype=np.float64))
 
 
-def sigma_of(mech: Mechanism) -> float:
-    return cast("Gaussian", mech).sigma
-
-
-def rate_of(sampling: Sampling) -> float:
+def rate_of(sampling: Poisson | WithoutReplacement) -> float:
     return float(sampling.rate)
 
 
-def sizes_of(sampling: Sampling) -> tuple[int, int]:
-    fixed = cast("WithReplacement | WithoutReplacement", sampling)
-    return fixed.batch_size, fixed.dataset_size
+def sizes_of(sampling: WithReplacement | WithoutReplacement) -> tuple[int, int]:
+    return sampling.batch_size, sampling.dataset_size
 
 
-def add_remove_rate(sampling: Sampling) -> float:
+def add_remove_rate(sampling: WithoutReplacement) -> float:
     """Largest inclusion probability of the differing record over add/remove neighbours of a dataset of size n.
 
     Removing a record leaves n − 1 records, from which a batch of m can be drawn only if m < n: then q = m/n (the
@@ -93,47 +88,36 @@ def add_remove_rate(sampling: Sampling) -> float:
     return m / n if m < n else m / (n + 1)
 
 
-def log_moments(mech: Mechanism) -> Callable[[IntArray], FloatArray]:
+def log_moments(mech: BaseMechanism) -> Callable[[IntArray], FloatArray]:
     """log E_Q[(P/Q − 1)^l] of the base mechanism's worst pair (its scale already applied), for Wang et al. Thm 21."""
-    family = mech.family
-    if family == "gaussian":
-        return lambda ls: moments.gaussian_log_central_moments(ls, sigma_of(mech))
-    if family == "laplace":
-        return lambda ls: moments.laplace_log_central_moments(ls, getattr(mech, "scale"))  # noqa: B009
-    if family == "randomized-response":
-        return lambda ls: moments.randomized_response_log_central_moments(ls, getattr(mech, "p"))  # noqa: B009
-    return lambda ls: moments.pure_dp_log_central_moments(ls, mech.epsilon_infinity)
+    return mech.log_central_moments
 
 
 # ------------------------------------------------------------------------ which events a bound applies to
-def any_mechanism(_: SubsampledMechanism) -> bool:
+def any_mechanism(_: Step) -> bool:
     return True
 
 
-def exact_pair(event: SubsampledMechanism) -> bool:
+def exact_pair(event: Step) -> bool:
     """Mechanisms whose RDP curve is the divergence of one pair satisfying Zhu & Wang's condition (4)."""
     return event.mechanism.exact_pair
 
 
-def stated_curve(event: SubsampledMechanism) -> bool:
+def stated_curve(event: Step) -> bool:
     return not event.mechanism.exact_pair
 
 
-def with_moments(event: SubsampledMechanism) -> bool:
+def with_moments(event: Step) -> bool:
     """Mechanisms whose replace-one central moments are known exactly (Wang et al. Thm 21 applies)."""
-    return event.mechanism.family in ("gaussian", "laplace", "randomized-response", "pure-dp")
+    return event.mechanism.central_moments
 
 
-def gaussian(event: SubsampledMechanism) -> bool:
-    return event.mechanism.family == "gaussian"
+def subsampled(event: Step) -> bool:
+    """A sampling rate below 1 (Birrell et al. 2024 state their bounds for q < 1)."""
+    return bool(event.sampling.rate < 1)
 
 
-def gaussian_subsampled(event: SubsampledMechanism) -> bool:
-    """Gaussian with a sampling rate below 1 (Birrell et al. 2024 state their bounds for q < 1)."""
-    return gaussian(event) and event.sampling.rate < 1
-
-
-def full_batch(event: SubsampledMechanism) -> bool:
+def full_batch(event: Step) -> bool:
     return event.sampling.rate == 1 and event.mechanism.exact_pair
 
 
@@ -175,9 +159,10 @@ REGISTRY.register(
         sampling=Poisson,
         neighboring=ADD_REMOVE,
         scale=Scale.ADD_REMOVE,
-        applies=gaussian,
-        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
-        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), sigma_of(m)),
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), m.noise),
+        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), m.noise),
         description="exact RDP of the Poisson-subsampled Gaussian at every real order",
         upper=theorem(
             "Mironov, Talwar & Zhang 2019, Thms 4-5 (the sampled Gaussian's RDP is D_a((1-q)N(0)+qN(1) || N(0)))"
@@ -265,8 +250,9 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=REPLACE_ONE,
         scale=Scale.REPLACE_ONE,
-        applies=gaussian,
-        evaluate=lambda m, s, a: fdp.fdp_subsampled_gaussian_rdp(a, rate_of(s), 1.0 / sigma_of(m)),
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: fdp.fdp_subsampled_gaussian_rdp(a, rate_of(s), 1.0 / m.noise),
         description="RDP of the dominating pair of the f-DP subsampling theorem (symmetrised trade-off), Gaussian",
         upper=proof(FDP_EVIDENCE),
     )
@@ -277,7 +263,8 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=REPLACE_ONE,
         scale=Scale.REPLACE_ONE,
-        applies=lambda e: e.mechanism.family in ("pure-dp", "randomized-response"),
+        applies=any_mechanism,
+        families=PURE_DP,
         evaluate=lambda m, s, a: fdp.fdp_subsampled_pure_dp_rdp(a, rate_of(s), m.epsilon_infinity),
         description="RDP of the dominating pair of the f-DP subsampling theorem for any eps-DP base mechanism",
         upper=proof(FDP_EVIDENCE),
@@ -289,9 +276,10 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=REPLACE_ONE,
         scale=Scale.REPLACE_ONE,
-        applies=gaussian,
-        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), sigma_of(m)),
-        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), sigma_of(m)),
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, rate_of(s), m.noise),
+        evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(a, rate_of(s), m.noise),
         description="Poisson-subsampled Gaussian at doubled sensitivity (noise sigma/2)",
         upper=numerical(
             "no published proof; searches over every configuration of three gradients in the clip ball (1-d "
@@ -335,9 +323,10 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=REPLACE_ONE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
+        applies=subsampled,
+        families=GAUSSIAN,
         evaluate=lambda m, s, a: fixed_size.fixed_size_wor_replace_one_rdp(
-            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_REPLACE_ONE
+            a, rate_of(s), m.noise, TAYLOR_ORDER_REPLACE_ONE
         ),
         description=f"fixed-size DP-SGD bound under replace-one (Taylor order {TAYLOR_ORDER_REPLACE_ONE})",
         upper=theorem("Birrell et al. 2024, Thm 3.4/3.5"),
@@ -361,8 +350,9 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=REPLACE_ONE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
-        evaluate=lambda m, s, a: fixed_size.fixed_size_wor_replace_one_rdp_lower(a, rate_of(s), sigma_of(m)),
+        applies=subsampled,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: fixed_size.fixed_size_wor_replace_one_rdp_lower(a, rate_of(s), m.noise),
         description="exact divergences of realisable pairs (dominated by wor-poisson-reduction; by name only)",
         lower=realisable_pair("Birrell et al. 2024: the pairs (2,0), (0,2), (1,-1), by quadrature"),
         in_best=False,
@@ -376,10 +366,11 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=ADD_REMOVE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian,
-        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, add_remove_rate(s), sigma_of(m) / 2),
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp(a, add_remove_rate(s), m.noise / 2),
         evaluate_lower=lambda m, s, a: poisson_gaussian.poisson_gaussian_rdp_lower(
-            a, add_remove_rate(s), sigma_of(m) / 2
+            a, add_remove_rate(s), m.noise / 2
         ),
         description="Poisson-subsampled Gaussian RDP at noise sigma/2, every real order",
         upper=theorem("Birrell et al. 2024, Thm 3.1 (the N(., sigma^2/4) mixture)"),
@@ -392,9 +383,10 @@ REGISTRY.register(
         sampling=WithoutReplacement,
         neighboring=ADD_REMOVE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
+        applies=subsampled,
+        families=GAUSSIAN,
         evaluate=lambda m, s, a: fixed_size.fixed_size_wor_add_remove_rdp(
-            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_ADD_REMOVE
+            a, rate_of(s), m.noise, TAYLOR_ORDER_ADD_REMOVE
         ),
         description="Taylor bound of the paper (an upper bound on fixed-size-add-remove; by name only)",
         upper=theorem(f"Birrell et al. 2024, Thm 3.2/3.3 (m = {TAYLOR_ORDER_ADD_REMOVE})"),
@@ -409,9 +401,10 @@ REGISTRY.register(
         sampling=Poisson,
         neighboring=REPLACE_ONE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
+        applies=subsampled,
+        families=GAUSSIAN,
         evaluate=lambda m, s, a: poisson_replace_one.poisson_replace_one_rdp(
-            a, rate_of(s), sigma_of(m), TAYLOR_ORDER_REPLACE_ONE
+            a, rate_of(s), m.noise, TAYLOR_ORDER_REPLACE_ONE
         ),
         description=f"Poisson DP-SGD under replace-one (Taylor order {TAYLOR_ORDER_REPLACE_ONE}, convexity cap)",
         upper=theorem("Birrell et al. 2024, Thm C.9"),
@@ -423,8 +416,9 @@ REGISTRY.register(
         sampling=Poisson,
         neighboring=REPLACE_ONE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
-        evaluate=lambda m, s, a: poisson_replace_one.poisson_replace_one_rdp_lower(a, rate_of(s), sigma_of(m)),
+        applies=subsampled,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: poisson_replace_one.poisson_replace_one_rdp_lower(a, rate_of(s), m.noise),
         description="exact divergence of the anti-parallel pair, by quadrature",
         lower=realisable_pair("(1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C): the record contributes +C vs -C, others 0"),
     )
@@ -450,8 +444,9 @@ REGISTRY.register(
         sampling=WithReplacement,
         neighboring=ADD_REMOVE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
-        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp(a, *sizes_of(s), sigma_of(m)),
+        applies=subsampled,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp(a, *sizes_of(s), m.noise),
         description="fixed-size with-replacement DP-SGD upper bound",
         upper=theorem("Birrell et al. 2024, Thm 3.6 (general form, eqs. 108, 112-113, per-term caps)"),
     )
@@ -462,8 +457,9 @@ REGISTRY.register(
         sampling=WithReplacement,
         neighboring=ADD_REMOVE,
         scale=Scale.NOISE_MULTIPLIER,
-        applies=gaussian_subsampled,
-        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp_lower(a, *sizes_of(s), sigma_of(m)),
+        applies=subsampled,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: with_replacement.fixed_size_wr_add_remove_rdp_lower(a, *sizes_of(s), m.noise),
         description="lower bound from the anti-parallel dataset pair (costly; by name only)",
         lower=realisable_pair("Birrell et al. 2024, Thm 3.7 and App. D.2.1 (truncated recursion)"),
         in_best=False,

@@ -1,0 +1,307 @@
+"""The PLD rows of the coverage table: per cell, the privacy-loss pairs composed by the PLD route — the *upper* pairs
+(dominating, by direction) and the *lower* pairs (realisable by two neighbouring datasets) — each with its evidence,
+and the reason where no dominating pair is proven.
+
+* no sampling, either relation — upper: the base pair at the relation's scale (Gaussian μ = 1/σ at that scale,
+  Laplace, randomized response; pure ε-DP: randomized response with p = e^ε/(1+e^ε), Kairouz, Oh & Viswanath 2015);
+  lower: the same pair (it is the mechanism), none for pure DP (its pair only dominates).
+* Poisson × add/remove (Gaussian, Laplace) — the remove and the add pair composed separately, the larger δ (Zhu,
+  Dong & Wang 2022, Thm 11); exact: the same pairs give the lower bound. Poisson at rate 1 under replace-one: the base
+  pair at the replace-one scale.
+* without replacement × add/remove (Gaussian) — the Poisson add/remove pair at sensitivity 2C (μ = 2/σ), rate m/n
+  (m/(n+1) when m = n) (Birrell et al. 2024, Thm 3.1; Zhu et al. 2022, Thm 11(b)); exact (others −C, added +C).
+* without replacement × replace-one (Gaussian) — upper: the symmetrised pair of the f-DP subsampling theorem
+  (μ = 2/σ, one direction, valid against an adaptive adversary: docs/proofs/fdp-subsampling-rdp.md; Dong, Roth &
+  Su 2022, Thm 4.2); lower: the σ/2 Poisson pair in both orientations (others −C, the record +C vs −C), never an
+  upper bound (an adaptive adversary beats it).
+* Poisson × replace-one, rate < 1 (Gaussian) — no dominating pair is proven; the antiparallel pair (realisable) gives
+  a lower bound only.
+* with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
+* every other cell — unsupported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from privamp._lazy import LazyModule
+from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
+from privamp.errors import UnsupportedError
+from privamp.registry import BaseMechanism, Family, Step
+from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+from privamp.sensitivity import Scale, base_at
+
+if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use (the PLD engine)
+    from privamp.pld import pairs
+    from privamp.pld.pairs import Pair
+else:
+    pairs = LazyModule("pairs", package="privamp.pld")
+
+S = TypeVar("S")
+#: The directions of an add/remove run (the larger dataset fixed for the whole run) and of a symmetric upper pair.
+ADD_REMOVE_KEYS = ("remove", "add")
+SYMMETRIC_KEYS = ("sym",)
+AR, RO = Neighboring.ADD_REMOVE, Neighboring.REPLACE_ONE
+GAUSSIAN = (Family.GAUSSIAN.value,)
+OTHERS = tuple(f for f in ALL_FAMILIES if f != Family.GAUSSIAN)
+#: (upper pairs by direction or None, lower pairs by direction or None, the evidence text of the pairs' theorem)
+Pairs = tuple["dict[str, Pair] | None", "dict[str, Pair] | None", str]
+
+
+@dataclass(frozen=True)
+class PldCell:
+    """The pairs of one step: upper pairs by direction (or ``None``, with the reason) and realisable lower pairs."""
+
+    label: str
+    upper: dict[str, Pair] | None
+    lower: dict[str, Pair] | None
+    evidence: tuple[str, ...]
+    lower_evidence: tuple[str, ...]
+    reason: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PldRow(Generic[S]):
+    """One row: ``pairs`` (sampling value, base mechanism at ``scale``, relation) → the pairs of the step.
+
+    ``scale`` ``None``: the relation's own scale. In ``evidence``, ``{pair}`` stands for the evidence of the pairs'
+    theorem; in ``lower_evidence``, ``{family}`` and ``{relation}`` for the step's; in ``reason`` (a row without a
+    dominating pair, or without any pair when ``pairs`` is ``None``), ``{event}`` for the step's description."""
+
+    label: str
+    scale: Scale | None
+    evidence: tuple[str, ...] = ()
+    lower_evidence: tuple[str, ...] = ()
+    reason: str | None = None
+    pairs: Callable[[S, BaseMechanism, Neighboring], Pairs] | None = None
+
+    def build(self, event: Step) -> PldCell:
+        """The pairs of ``event`` (UnsupportedError with the row's reason where it has none)."""
+        reason = None if self.reason is None else self.reason.replace("{event}", event.describe())
+        if self.pairs is None:
+            raise UnsupportedError(reason or f"the PLD route has no pair for {event.describe()}")
+        relation = event.neighboring
+        mech = base_at(event.mechanism, self.scale or Scale(relation.value))
+        upper, lower, pair_evidence = self.pairs(event.sampling, mech, relation)
+        evidence = tuple(e.replace("{pair}", pair_evidence) for e in self.evidence) if upper is not None else ()
+        lower_evidence = tuple(
+            e.replace("{family}", event.mechanism.family).replace("{relation}", relation.value)
+            for e in self.lower_evidence
+        )
+        return PldCell(self.label, upper, lower, evidence, lower_evidence if lower is not None else (), reason)
+
+
+def _uncovered(event: Step) -> str:
+    return (
+        f"the PLD route does not cover {event.describe()}: subsampled pairs are implemented for the Gaussian "
+        "(and the Laplace under Poisson x add/remove); use the RDP bounds"
+    )
+
+
+TABLE: CellTable[PldRow[Any]] = CellTable(_uncovered)
+
+
+def same(pair: Pair, keys: Sequence[str]) -> dict[str, Pair]:
+    return dict.fromkeys(keys, pair)
+
+
+def upper_keys(relation: Neighboring) -> tuple[str, ...]:
+    return ADD_REMOVE_KEYS if relation is AR else SYMMETRIC_KEYS
+
+
+def noise_mu(mech: BaseMechanism, factor: float = 1.0) -> float:
+    """μ = factor · sensitivity / noise of a noise-multiplier mechanism (already at its row's scale)."""
+    return factor / mech.noise
+
+
+# ------------------------------------------------------------------------------------------------- the pairs
+def base_pairs(_: object, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    """The mechanism's own pair at the relation's scale; realisable too where it is exact."""
+    pair, exact, evidence = mech.pld_pair()
+    return same(pair, upper_keys(relation)), same(pair, ADD_REMOVE_KEYS) if exact else None, evidence
+
+
+def poisson_pairs(make: Callable[[float, float, str], Pair]) -> Callable[[Poisson, BaseMechanism, Neighboring], Pairs]:
+    """Poisson × add/remove: the remove and the add pair of ``make`` (exact: realisable too)."""
+
+    def build(s: Poisson, mech: BaseMechanism, _: Neighboring) -> Pairs:
+        dirs = {d: make(noise_mu(mech), s.rate, d) for d in ADD_REMOVE_KEYS}
+        return dirs, dirs, dirs["remove"].evidence
+
+    return build
+
+
+def poisson_antiparallel(s: Poisson, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    return None, same(pairs.poisson_antiparallel_gaussian(noise_mu(mech), s.rate), ADD_REMOVE_KEYS), ""
+
+
+def with_replacement(s: WithReplacement, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    mu, m, n = noise_mu(mech), s.batch_size, s.dataset_size
+    lower = (
+        {d: pairs.with_replacement_gaussian(mu, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
+        if relation is AR
+        else same(pairs.with_replacement_gaussian(mu, m, n, relation.value), ADD_REMOVE_KEYS)
+    )
+    return None, lower, ""
+
+
+def without_replacement_add_remove(s: WithoutReplacement, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    m, n = s.batch_size, s.dataset_size
+    q = m / n if m < n else m / (n + 1)
+    dirs = {d: pairs.poisson_gaussian(noise_mu(mech, 2.0), q, direction=d) for d in ADD_REMOVE_KEYS}
+    return dirs, dirs, ""
+
+
+def without_replacement_replace_one(s: WithoutReplacement, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    mu2, q = noise_mu(mech, 2.0), s.batch_size / s.dataset_size  # sensitivity 2C: μ = 2/σ
+    sym = pairs.wor_symmetrised_gaussian(mu2, q)
+    lower = {d: pairs.poisson_gaussian(mu2, q, direction=d) for d in ADD_REMOVE_KEYS}
+    return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
+
+
+def _poisson_gaussian(mu: float, rate: float, direction: str) -> Pair:
+    return pairs.poisson_gaussian(mu, rate, direction=direction)
+
+
+def _poisson_laplace(mu: float, rate: float, direction: str) -> Pair:
+    return pairs.poisson_laplace(mu, rate, direction=direction)
+
+
+def _full_batch(s: Poisson) -> bool:
+    return s.rate == 1.0
+
+
+def _subsampled(s: Poisson) -> bool:
+    return s.rate != 1.0
+
+
+# --------------------------------------------------------------------------------------------------------- rows
+WITH_REPLACEMENT_REASON = (
+    "the PLD route gives no upper bound for sampling with replacement ({event}): no dominating pair is proven "
+    "(docs/pld.md), so the upper end is the RDP or privacy-profile bound, loose for long runs; batches of the same "
+    "size drawn without replacement have a certified interval"
+)
+for _relation, _how in ((AR, "added"), (RO, "+C vs -C")):
+    TABLE.register(
+        WithReplacement,
+        (_relation,),
+        GAUSSIAN,
+        PldRow(
+            label="with-replacement",
+            scale=Scale.ADD_REMOVE,
+            lower_evidence=(
+                "realisable pair: the record drawn Binomial(batch, 1/N) times, each copy contributing C "
+                f"({_how}), the others 0",
+            ),
+            reason=WITH_REPLACEMENT_REASON,
+            pairs=with_replacement,
+        ),
+    )
+TABLE.register(
+    WithReplacement,
+    BOTH_RELATIONS,
+    OTHERS,
+    PldRow(label="with-replacement", scale=None, reason=WITH_REPLACEMENT_REASON),
+)
+BASE_LOWER = (
+    "realisable pair: the worst-case neighbours of the {family} mechanism at the {relation} sensitivity (its pair is "
+    "exact)",
+)
+TABLE.register(
+    NoSampling,
+    BOTH_RELATIONS,
+    ALL_FAMILIES,
+    PldRow(label="base", scale=None, evidence=("{pair}",), lower_evidence=BASE_LOWER, pairs=base_pairs),
+)
+TABLE.register(
+    Poisson,
+    (RO,),
+    ALL_FAMILIES,
+    PldRow(
+        label="base",
+        scale=None,
+        evidence=("{pair}", "theorem: Poisson sampling at rate 1 uses every record (the mechanism itself)"),
+        lower_evidence=BASE_LOWER,
+        pairs=base_pairs,
+    ),
+    applies=_full_batch,
+)
+POISSON_EVIDENCE = (
+    "theorem: Zhu, Dong & Wang 2022, Thm 11 (Poisson subsampling x add/remove: the remove and the add pair composed "
+    "separately, the larger delta taken)",
+    "theorem: {pair}",
+)
+POISSON_LOWER = (
+    "realisable pair: the dataset and the same dataset plus one record contributing C, others 0 (both orientations)",
+)
+for _family, _make in ((Family.GAUSSIAN, _poisson_gaussian), (Family.LAPLACE, _poisson_laplace)):
+    TABLE.register(
+        Poisson,
+        (AR,),
+        (_family.value,),
+        PldRow(
+            label="poisson",
+            scale=Scale.ADD_REMOVE,
+            evidence=POISSON_EVIDENCE,
+            lower_evidence=POISSON_LOWER,
+            pairs=poisson_pairs(_make),
+        ),
+    )
+TABLE.register(
+    Poisson,
+    (RO,),
+    GAUSSIAN,
+    PldRow(
+        label="poisson-replace-one",
+        scale=Scale.ADD_REMOVE,
+        lower_evidence=(
+            "realisable pair: (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), the record contributes +C vs -C, others 0",
+        ),
+        reason=(
+            "the PLD route gives no upper bound for {event}: no dominating pair is proven for Poisson sampling under "
+            "replace-one (the antiparallel pair is only realisable: a lower bound, see PldRoute.lower_epsilon); use "
+            "the RDP bounds (Birrell et al. 2024, Thm C.9) or the privacy profile (Balle et al. 2018, Thm 14)"
+        ),
+        pairs=poisson_antiparallel,
+    ),
+    applies=_subsampled,
+)
+TABLE.register(
+    WithoutReplacement,
+    (AR,),
+    GAUSSIAN,
+    PldRow(
+        label="without-replacement",
+        scale=Scale.NOISE_MULTIPLIER,
+        evidence=(
+            "theorem: Birrell et al. 2024, Thm 3.1 (fixed-size batches under add/remove: the Poisson pair at "
+            "sensitivity 2C, mu = 2/sigma, rate m/n, or m/(n+1) when m = n); Zhu, Dong & Wang 2022, Thm 11(b) (the "
+            "orientation is fixed for the run: directions composed separately)",
+        ),
+        lower_evidence=(
+            "realisable pair: others contribute -C, the added record +C (Birrell et al. 2024, Lemma A.1 coupling)",
+        ),
+        pairs=without_replacement_add_remove,
+    ),
+)
+TABLE.register(
+    WithoutReplacement,
+    (RO,),
+    GAUSSIAN,
+    PldRow(
+        label="without-replacement-replace-one",
+        scale=Scale.NOISE_MULTIPLIER,
+        evidence=(
+            "proof: docs/proofs/fdp-subsampling-rdp.md (the symmetrised pair dominates every step in either "
+            "orientation, so its composition holds against an adaptive replace-one adversary)",
+            "theorem: {pair}",
+        ),
+        lower_evidence=(
+            "realisable pair: others contribute -C, the record +C vs -C: the Poisson pair at sigma/2 (Wang, Balle & "
+            "Kasiviswanathan 2019, Prop. 11), both orientations; never an upper bound",
+        ),
+        pairs=without_replacement_replace_one,
+    ),
+)
