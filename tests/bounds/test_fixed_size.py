@@ -1,8 +1,8 @@
 """Tests of privamp.bounds.fixed_size (Birrell, Ebrahimi, Behnia & Pacheco 2024).
 
-References are independent of the code under test: the spec's tables (spec/fixed-size.md §4.6, §5), mpmath sums and
-quadratures written here at 30–600 digits, NumPy Gauss–Hermite quadrature for the 2-d worst-case mixture, closed-form
-limits (§2.12) and brute-force enumeration with fractions (§2.13).
+References are independent of the code under test: the spec's tables (docs/specs/fixed-size.md §4.6, §5), mpmath
+sums and quadratures written here at 30–600 digits, NumPy Gauss–Hermite quadrature for the 2-d worst-case mixture,
+closed-form limits (§2.12) and brute-force enumeration with fractions (§2.13).
 """
 
 from __future__ import annotations
