@@ -9,7 +9,6 @@ import functools as ft
 import math
 from collections.abc import Callable
 
-import mpmath as mp
 import numpy as np
 import pytest
 
@@ -32,13 +31,6 @@ def gaussian_profile(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
 def laplace_profile(scale: float) -> Callable[[np.ndarray], np.ndarray]:
     """log δ(e^ε) of the Laplace mechanism at ``scale`` (sensitivity 1)."""
     return lambda e: pr.laplace_log_delta(e, scale)
-
-
-def mp_gauss_delta(eps: float, eta: float) -> mp.mpf:
-    """δ(e^ε) = Φ(η/2 − ε/η) − e^ε Φ(−η/2 − ε/η) (Balle et al. 2018, Theorem 4, eq. (7)) at 400 digits."""
-    with mp.workdps(400):
-        e, h = mp.mpf(eps), mp.mpf(eta)
-        return +(mp.ncdf(h / 2 - e / h) - mp.exp(e) * mp.ncdf(-h / 2 - e / h))
 
 
 def wor_gaussian(sigma: float) -> tuple:

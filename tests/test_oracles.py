@@ -1,5 +1,6 @@
-"""Self-test of tests/oracles.py: every oracle against an independent form (closed form vs quadrature, special
-cases, known values) to far more digits than any privamp test asks of it, and the data tables' format."""
+"""Self-test of the oracle library tests/oracles: every oracle against an independent form (closed form vs quadrature,
+the cells' definitions against the closed forms, special cases, known values) to far more digits than any privamp
+test asks of it, and the data tables' format."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 import mpmath as mp
 import oracles as o
 import pytest
+from oracles import cells
 
 TIGHT = mp.mpf(10) ** -25
 
@@ -180,3 +182,85 @@ def test_load_table_format() -> None:
         assert len(table["records"]) == len(table["rows"]) > 0
     with pytest.raises(FileNotFoundError, match="available"):
         o.load_table("no-such-table")
+
+
+# ------------------------------------------------------------------------------------------------- oracles.cells
+# The cells compute divergences from their definitions (quadrature, half-line events, finite sums); each check below
+# compares them with a closed form derived differently, at 40-digit precision where the closed form is exact.
+DIGITS = mp.mpf(10) ** -30
+
+
+def inverse(x: float) -> mp.mpf:
+    """1/x at 60 digits (the references take the ratio Δ/σ; the cells' pairs have σ = x exactly)."""
+    with mp.workdps(60):
+        return 1 / mp.mpf(x)
+
+
+def test_gaussian_renyi_matches_closed_form() -> None:
+    pair = cells.cell("none", "add-remove", "gaussian", 0.7).pairs[0]
+    assert close(cells.renyi(pair, 3.3), o.gaussian_renyi(3.3, inverse(0.7)), DIGITS)
+
+
+@pytest.mark.parametrize(("alpha", "q", "sigma"), [(6, 0.2, 0.8)])
+def test_poisson_gaussian_renyi_matches_binomial_expansion(alpha: int, q: float, sigma: float) -> None:
+    """Mironov, Talwar & Zhang 2019, §3.3: the integer-order binomial sum of the remove direction."""
+    pair = cells.cell("poisson", "add-remove", "gaussian", sigma, rate=q).pairs[0]
+    assert close(cells.renyi(pair, alpha), o.poisson_gaussian_renyi_binomial(alpha, q, sigma), DIGITS)
+
+
+def test_laplace_renyi_matches_closed_form() -> None:
+    pair = cells.cell("none", "replace-one", "laplace", 1.5).pairs[0]  # shift 2
+    assert close(cells.renyi(pair, 2.5), o.laplace_renyi(2.5, 1.5, shift=2.0), DIGITS)
+
+
+@pytest.mark.parametrize("alpha", [1.25, 7.0, mp.inf])
+def test_randomized_response_renyi_matches_closed_form(alpha: float) -> None:
+    pair = cells.cell("none", "add-remove", "randomized-response", 0.8).pairs[0]
+    assert close(cells.renyi(pair, alpha), o.randomized_response_renyi(alpha, 0.8), DIGITS)
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.3, 2.0, 6.0])
+def test_gaussian_hockey_stick_matches_closed_form(eps: float) -> None:
+    """Balle & Wang 2018, Thm 8."""
+    c = cells.cell("none", "add-remove", "gaussian", 0.9)
+    assert close(c.delta(eps), o.gaussian_hockey_stick(eps, inverse(0.9)), DIGITS)
+
+
+@pytest.mark.parametrize(("eps", "direction"), [(0.1, "remove"), (1.0, "remove"), (0.05, "add"), (0.5, "add")])
+def test_poisson_gaussian_hockey_stick_matches_closed_form(eps: float, direction: str) -> None:
+    pair = cells.cell("poisson", "add-remove", "gaussian", 1.3, rate=0.1).pairs[0]
+    pair = pair if direction == "remove" else pair.swapped()
+    ref = o.poisson_gaussian_hockey_stick(eps, 0.1, inverse(1.3), direction)  # type: ignore[arg-type]
+    assert close(cells.hockey_stick(pair, eps), ref, DIGITS)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5])
+def test_laplace_hockey_stick_matches_closed_form(eps: float) -> None:
+    """δ(ε) = 1 − exp((ε − Δ/b)/2) for Lap(Δ, b) vs Lap(0, b), ε ≤ Δ/b (docs/specs/profiles.md §2.3)."""
+    c = cells.cell("none", "add-remove", "laplace", 1.0)
+    with mp.workdps(60):
+        assert close(c.delta(eps), 1 - mp.exp((mp.mpf(eps) - 1) / 2), DIGITS)
+
+
+def test_pure_dp_composition_matches_kairouz_oh_viswanath() -> None:
+    """T-fold randomized response at e^ε₀/(1 + e^ε₀) attains the optimal composition theorem (KOV 2015, Thm 3.4)."""
+    p, not_p = cells.rr_probs(cells.pure_dp_p(0.4))
+    for eps in (0.0, 0.8, 2.0):
+        assert close(cells.composed_binary_delta(p, not_p, 9, eps), o.kov_composition_delta(eps, 0.4, 0, 9), DIGITS)
+
+
+def test_composition_lower_bound_is_exact_for_the_gaussian() -> None:
+    """With q = 1 the sum is sufficient, so the T-fold lower bound is the exact profile of N(√T/σ) vs N(0); with
+    q < 1 it is positive and below that profile (subsampling only helps: post-processing of the q = 1 pair)."""
+    exact = o.gaussian_hockey_stick(1.0, 4 * inverse(2.0))
+    lower = cells.composed_shift_mixture_delta_lower([(0.0, 0.0), (1.0, 1.0)], 2.0, 16, 1.0, [(1.0, 0.0), (0.0, 0.0)])
+    assert lower <= exact
+    assert close(lower, exact, mp.mpf(10) ** -12)
+    sub = cells.composed_shift_mixture_delta_lower([(0.9, 0.0), (0.1, 1.0)], 2.0, 16, 1.0, [(1.0, 0.0), (0.0, 0.0)])
+    assert 0 < sub < exact
+
+
+def test_epsilon_for_inverts_the_profile() -> None:
+    """The inverse of the Gaussian profile (its closed form, tests/o.py, by its own bisection)."""
+    eps = cells.cell("none", "add-remove", "gaussian", 0.8).epsilon(1e-6)
+    assert close(eps, o.gaussian_epsilon(1e-6, inverse(0.8)), mp.mpf(10) ** -12)

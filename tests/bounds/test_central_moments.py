@@ -1,6 +1,6 @@
 """Tests of privamp.bounds.central_moments (the moments B(ε, l) of Wang, Balle & Kasiviswanathan 2019, Thm 21).
 
-Moved from tests/bounds/test_without_replacement.py. References: the spec values (shared/spec/without-replacement.md),
+Moved from tests/bounds/test_without_replacement.py. References: the spec values (docs/specs/without-replacement.md),
 the positive power series of the Gaussian central moments and quadrature of positive integrands for the Laplace
 moments, in mpmath at 50+ digits, written in this file.
 """

@@ -1,8 +1,8 @@
 """Tests of privamp.bounds.fixed_size (Birrell, Ebrahimi, Behnia & Pacheco 2024).
 
-References are independent of the code under test: the spec's tables (spec/fixed-size.md §4.6, §5), mpmath sums and
-quadratures written here at 30–600 digits, NumPy Gauss–Hermite quadrature for the 2-d worst-case mixture, closed-form
-limits (§2.12) and brute-force enumeration with fractions (§2.13).
+References are independent of the code under test: the spec's tables (docs/specs/fixed-size.md §4.6, §5), mpmath
+sums and quadratures written here at 30–600 digits, NumPy Gauss–Hermite quadrature for the 2-d worst-case mixture,
+closed-form limits (§2.12) and brute-force enumeration with fractions (§2.13).
 """
 
 from __future__ import annotations
@@ -445,3 +445,85 @@ def test_infinite_order() -> None:
     assert fs.fixed_size_wor_add_remove_rdp([np.inf, 2.0], Q, SIGMA)[0] == np.inf
     assert fs.fixed_size_wor_replace_one_rdp([np.inf], Q, SIGMA)[0] == np.inf
     assert wrep.fixed_size_wr_add_remove_rdp([np.inf], 10, 100, SIGMA)[0] == np.inf
+
+
+# -------------------------------------------------------------------------------------------------------------------
+# Written to kill mutants that survived the tests above (`python benchmarks/soundness.py mutation`): each asserts a
+# value against an independent reference (a published closed form, tests/oracles at 40 digits) or a property the
+# theory fixes exactly.
+# -------------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("alpha", "q", "sigma"), [(2, 0.1, 1.0), (9, 0.01, 2.0), (33, 0.002, 4.0)])
+def test_fixed_size_add_remove_exact_and_lower(alpha: int, q: float, sigma: float) -> None:
+    """Birrell et al. 2024, Thm 3.1: the Poisson pair at noise σ/2 (40-digit binomial expansion); the exact form is
+    rounded up, the lower form down, each within 1e-10 of the reference; at a real order the lower form is below the
+    reference quadrature."""
+    want = float(oracles.poisson_gaussian_renyi_binomial(alpha, q, sigma / 2))
+    exact = float(fs.fixed_size_wor_add_remove_rdp_exact(np.array([alpha]), q, sigma)[0])
+    lower = float(fs.fixed_size_wor_add_remove_rdp_lower(np.array([float(alpha)]), q, sigma)[0])
+    assert want <= exact <= want * (1 + 1e-10)
+    assert want * (1 - 1e-10) <= lower <= want
+    real = float(oracles.gaussian_mixture_renyi(alpha + 0.5, q, sigma / 2, 1.0))
+    lower_real = float(fs.fixed_size_wor_add_remove_rdp_lower(np.array([alpha + 0.5]), q, sigma)[0])
+    assert real * (1 - 1e-8) <= lower_real <= real
+
+
+def test_fixed_size_replace_one_lower_is_below_its_pairs() -> None:
+    """The replace-one lower bound is the largest divergence of the realisable pairs (2, 0), (0, 2), (1, −1)
+    (Birrell et al. 2024) at noise σ: never above the largest, and within 1e-8 of it."""
+    q, sigma, alpha = 0.05, 2.0, 6.5
+    pairs = [(2.0, 0.0), (0.0, 2.0), (1.0, -1.0)]
+    want = max(float(oracles.gaussian_mixture_renyi(alpha, q, sigma, a, b)) for a, b in pairs)
+    got = float(fs.fixed_size_wor_replace_one_rdp_lower(np.array([alpha]), q, sigma)[0])
+    assert want * (1 - 1e-8) <= got <= want
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: fs.fixed_size_wor_add_remove_rdp_exact([2], 1.5, 1.0), "rate"),
+        (lambda: fs.fixed_size_wor_add_remove_rdp_exact([2], 0.1, -1.0), "sigma"),
+        (lambda: fs.fixed_size_wor_add_remove_rdp_exact([2_000_000], 0.1, 1.0), "orders"),
+        (lambda: fs.fixed_size_wor_add_remove_rdp_lower([2], 0.0, 1.0), "rate"),
+        (lambda: fs.fixed_size_wor_add_remove_rdp_lower([2], 0.1, 0.0), "sigma"),
+        (lambda: fs.fixed_size_wor_replace_one_rdp_lower([2], 1.0, 1.0), "rate"),
+        (lambda: fs.fixed_size_wor_replace_one_rdp_lower([2], 0.1, math.nan), "sigma"),
+    ],
+)
+def test_fixed_size_errors_name_the_parameter(call: object, name: str) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        call()  # type: ignore[operator]
+    text = str(info.value)
+    assert text.startswith(name) and "XX" not in text
+
+
+def test_fixed_size_gradient_variances_by_enumeration() -> None:
+    """The three estimators' variances against brute-force enumeration of every batch (values 0, 1, 2, 3, 5;
+    |B| = 2): uniform 2-subsets, ordered pairs of uniform draws, and Poisson inclusion at q = |B|/|D|."""
+    a, m = [0, 1, 2, 3, 5], 2
+    q = Fraction(m, len(a))
+
+    def variance(weighted: list[tuple[Fraction, Fraction]]) -> Fraction:
+        mean = sum(w * z for w, z in weighted)
+        return sum(w * (z - mean) ** 2 for w, z in weighted)
+
+    subsets = list(itertools.combinations(a, m))
+    wor = [(Fraction(1, len(subsets)), Fraction(sum(c), m)) for c in subsets]
+    wr = [(Fraction(1, len(a) ** m), Fraction(sum(c), m)) for c in itertools.product(a, repeat=m)]
+    poisson = [
+        (q ** sum(inc) * (1 - q) ** (len(a) - sum(inc)), Fraction(sum(x for x, i in zip(a, inc, strict=True) if i), m))
+        for inc in itertools.product([0, 1], repeat=len(a))
+    ]
+    v = fs.fixed_size_gradient_variances(a, m)
+    assert v == {"poisson": variance(poisson), "without_replacement": variance(wor), "with_replacement": variance(wr)}
+
+
+def test_fixed_size_gradient_variances_batch_limits() -> None:
+    """|B| = 1 is valid (every estimator is one record's value: variance Var_P for both fixed-size schemes);
+    |B| = 0 and |B| = |D| are refused with the parameter and its range [1, |D| − 1] named."""
+    v = fs.fixed_size_gradient_variances([0, 2, 4], 1)
+    assert v["without_replacement"] == v["with_replacement"] == Fraction(8, 3)
+    for bad, allowed in ((0, ">= 1"), (3, "[1, 2]")):
+        with pytest.raises(InvalidParameterError) as info:
+            fs.fixed_size_gradient_variances([0, 2, 4], bad)
+        text = str(info.value)
+        assert text.startswith("batch_size") and allowed in text and f"got {bad}" in text and "XX" not in text

@@ -1,7 +1,7 @@
 """Tests of privamp.bounds.profile_rdp (RDP curves from privacy profiles, Balle, Barthe & Gaboardi 2018).
 
 Moved from tests/bounds/test_profiles.py; references are 60-digit mpmath formulas written here and the spec values
-(shared/spec/profiles.md §4.2).
+(docs/specs/profiles.md §4.2).
 """
 
 from __future__ import annotations

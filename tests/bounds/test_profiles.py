@@ -1,6 +1,6 @@
 """Privacy profiles and amplification by subsampling (Balle, Barthe & Gaboardi 2018) against independent references.
 
-References used here: the spec's §4.2 tables (shared/spec/profiles.md), 50–60 digit mpmath formulas written
+References used here: the spec's §4.2 tables (docs/specs/profiles.md), 50–60 digit mpmath formulas written
 in this file, scipy quadrature of the defining integrals, and brute-force enumeration of subsampled
 mechanisms on small datasets with exact fractions (spec §3.10, oracles O1–O21 of §5).
 """
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from cases import gaussian_profile as gauss
 from cases import laplace_profile as lap
-from cases import mp_gauss_delta, rel
+from cases import rel
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import gaussian_hockey_stick, load_table
+from oracles import gaussian_hockey_stick, gaussian_hockey_stick_integral, load_table
 from scipy import integrate, stats
 
 from privamp.bounds import amplification as am
@@ -30,12 +30,6 @@ from privamp.errors import InvalidParameterError
 mp.mp.dps = 60
 
 RNG_SEED = 20180917
-
-
-def mp_gauss_delta_integral(eps: float, eta: float) -> mp.mpf:
-    """Positive-integrand form δ(ε) = ∫_ε^∞ e^t Φ(−η/2 − t/η) dt (spec §2.3), no cancellation."""
-    h = mp.mpf(eta)
-    return mp.quad(lambda t: mp.exp(t) * mp.ncdf(-h / 2 - t / h), [mp.mpf(eps), mp.mpf(eps) + 5 * h, mp.inf])
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -97,14 +91,14 @@ GAUSS_TABLE = load_table("profiles_gaussian")["rows"]
 def test_gaussian_reference_table(eta: float, eps: float, log_delta: float) -> None:
     got = float(pr.gaussian_log_delta(eps, 1.0 / eta)[0])
     assert rel(got, log_delta) < 1e-12
-    assert rel(got, float(mp.log(mp_gauss_delta(eps, 1.0 / (1.0 / eta))))) < 1e-12
+    assert rel(got, float(mp.log(gaussian_hockey_stick(eps, 1.0 / (1.0 / eta), dps=400)))) < 1e-12
 
 
 @pytest.mark.parametrize("eta", [1e-4, 0.01, 0.1, 0.5, 1.0, 3.0, 20.0, 50.0])
 @pytest.mark.parametrize("eps", [0.0, 1e-8, 0.01, 0.3, 1.0, 4.0, 20.0, 100.0])
 def test_gaussian_log_delta_against_mpmath(eta: float, eps: float) -> None:
     sigma = 1.0 / eta
-    ref = mp_gauss_delta(eps, 1.0 / sigma)
+    ref = gaussian_hockey_stick(eps, 1.0 / sigma, dps=400)
     got = float(pr.gaussian_log_delta(eps, sigma)[0])
     assert np.isfinite(got)
     # the a ≥ 0 branch loses ~|log η| digits for tiny η by cancellation (spec §3.4); elsewhere ≈ 1e-15
@@ -120,15 +114,15 @@ def test_gaussian_deep_tail_and_inverse_at_1e_minus_300(eta: float, log10_delta:
     target = 10.0**log10_delta
     eps = float(pr.gaussian_epsilon(target, sigma)[0])
     assert 0 < eps < 1e4
-    ref = mp_gauss_delta(eps, 1.0 / sigma)
+    ref = gaussian_hockey_stick(eps, 1.0 / sigma, dps=400)
     assert ref <= mp.mpf(target)
     assert rel(float(pr.gaussian_log_delta(eps, sigma)[0]), float(mp.log(ref))) < 1e-12
-    assert mp_gauss_delta(eps - 1e-9 * max(1.0, eps), 1.0 / sigma) > mp.mpf(target)
+    assert gaussian_hockey_stick(eps - 1e-9 * max(1.0, eps), 1.0 / sigma, dps=400) > mp.mpf(target)
 
 
 def test_gaussian_positive_integral_representation() -> None:
     for eta, eps in [(1.0, 0.5), (0.5, 2.0), (2.0, 6.0)]:
-        assert rel(float(pr.gaussian_delta(eps, 1 / eta)[0]), float(mp_gauss_delta_integral(eps, eta))) < 1e-12
+        assert rel(float(pr.gaussian_delta(eps, 1 / eta)[0]), float(gaussian_hockey_stick_integral(eps, eta))) < 1e-12
 
 
 @pytest.mark.parametrize("eta", [0.3, 1.0, 2.0])
@@ -187,7 +181,7 @@ GAUSS_INVERSE_TABLE = load_table("profiles_gaussian_inverse")["rows"]
 def test_gaussian_inverse_reference_table(eta: float, delta: float, eps: float) -> None:
     got = float(pr.gaussian_epsilon(delta, 1.0 / eta)[0])
     assert rel(got, eps) < 1e-12
-    assert mp_gauss_delta(got, 1.0 / (1.0 / eta)) <= mp.mpf(delta)
+    assert gaussian_hockey_stick(got, 1.0 / (1.0 / eta), dps=400) <= mp.mpf(delta)
 
 
 def test_gaussian_classical_sigma_values_reach_delta() -> None:

@@ -1,7 +1,7 @@
 """Tests of privamp.bounds.taylor_bounds (central moments and absolute-moment bounds, Birrell et al. 2024 eq. 44).
 
 Moved from tests/bounds/test_fixed_size.py; references are mpmath sums at high precision and the spec values
-(spec/fixed-size.md §4.6).
+(docs/specs/fixed-size.md §4.6).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tests of privamp.bounds.with_replacement (fixed-size sampling with replacement, Birrell et al. 2024).
 
-Moved from tests/bounds/test_fixed_size.py; references are the spec values (spec/fixed-size.md), mpmath quadrature of
-the exact pair and brute-force enumeration written here.
+Moved from tests/bounds/test_fixed_size.py; references are the spec values (docs/specs/fixed-size.md), mpmath quadrature
+of the exact pair and brute-force enumeration written here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tests of privamp.bounds.without_replacement (Wang, Balle & Kasiviswanathan 2019).
 
 References used here, all independent of the code under test:
-* the spec's reference tables (shared/spec/without-replacement.md §7), cross-validated there against
+* the spec's reference tables (docs/specs/without-replacement.md §7), cross-validated there against
   autodp and dp_accounting;
 * mpmath evaluations written in this file: direct summation of Theorem 9 / Theorem 21 / the PRINTED
   form of Proposition 11 at 50+ digits, the positive power series of the Gaussian central moments

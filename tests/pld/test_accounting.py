@@ -7,6 +7,7 @@ import time
 
 import mpmath as mp
 import numpy as np
+import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,9 +21,14 @@ from privamp.rounding import SAFETY_MARGIN
 mp.mp.dps = 50
 
 
-def _gauss_delta(mu_t: float, eps: float) -> float:
-    e = mp.mpf(eps)
-    return float(mp.ncdf(-e / mu_t + mu_t / 2) - mp.e ** e * mp.ncdf(-e / mu_t - mu_t / 2))
+def _gauss_delta(mu: float, eps: float) -> float:
+    """δ(ε) of N(μ, 1) vs N(0, 1) (tests/oracles)."""
+    return float(oracles.gaussian_hockey_stick(eps, mu))
+
+
+def _gauss_epsilon(mu: float, delta: float) -> float:
+    """ε(δ) of N(μ, 1) vs N(0, 1) (tests/oracles; also the CLT approximation of a many-step composition)."""
+    return float(oracles.gaussian_epsilon(delta, mu))
 
 
 @settings(max_examples=10, deadline=None)
@@ -117,17 +123,6 @@ def test_invalid_inputs() -> None:
         PLDAccountant([[(pairs.gaussian(1.0), 0)]])
 
 
-def _clt_epsilon(mu_eff: float, delta: float) -> float:
-    lo, hi = mp.mpf(0), mp.mpf(500)
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if _gauss_delta(mu_eff, float(mid)) > delta:
-            lo = mid
-        else:
-            hi = mid
-    return float(lo)
-
-
 def test_billion_steps_small_rate_in_seconds() -> None:
     # q = 1e-3, σ = 10, T = 1e9: the composed loss is close to Gaussian with μ = q·√(T(e^{1/σ²} − 1)) (CLT)
     q, mu, steps = 1e-3, 0.1, 10**9
@@ -135,7 +130,7 @@ def test_billion_steps_small_rate_in_seconds() -> None:
     r = pld_epsilon([[(pairs.poisson_gaussian(mu, q, "remove"), steps)],
                      [(pairs.poisson_gaussian(mu, q, "add"), steps)]], 1e-5, rel_accuracy=1e-3)
     assert time.perf_counter() - t < 20
-    clt = _clt_epsilon(q * math.sqrt(steps * math.expm1(mu * mu)), 1e-5)
+    clt = _gauss_epsilon(q * math.sqrt(steps * math.expm1(mu * mu)), 1e-5)
     assert r.lower[0] <= r.upper[0] < math.inf
     assert r.upper[0] - r.lower[0] <= 5e-3 * r.upper[0]
     assert abs(clt - r.upper[0]) <= 2e-3 * clt  # the CLT is only an approximation: a sanity check
@@ -148,7 +143,7 @@ def test_billion_steps_tiny_rate_is_certified_but_wide() -> None:
     q, steps = 1e-5, 10**9
     r = pld_epsilon([[(pairs.poisson_gaussian(1.0, q, "remove"), steps)],
                      [(pairs.poisson_gaussian(1.0, q, "add"), steps)]], 1e-5, rel_accuracy=1e-3)
-    clt = _clt_epsilon(q * math.sqrt(steps * math.expm1(1.0)), 1e-5)
+    clt = _gauss_epsilon(q * math.sqrt(steps * math.expm1(1.0)), 1e-5)
     assert r.lower[0] <= clt <= r.upper[0] < math.inf
     assert r.notes
 
@@ -232,23 +227,12 @@ def test_gaussian_pairs_merge_exactly() -> None:
     mu_t = math.sqrt(10**9) / 0.3
     acc = PLDAccountant([[(pairs.gaussian(1 / 0.3), 10**9)]])
     r = acc.epsilon(1e-5)
-    exact = _clt_epsilon_big(mu_t, 1e-5)
+    exact = _gauss_epsilon(mu_t, 1e-5)
     assert r.lower[0] <= exact <= r.upper[0]
     assert r.upper[0] - r.lower[0] <= 1e-6 * exact
     assert any("Cor. 3.3" in e for e in r.evidence)
     mixed = PLDAccountant([[(pairs.gaussian(0.6), 4), (pairs.laplace(0.5), 2), (pairs.gaussian(0.8), 1)]])
     assert [c for _, c in mixed.directions[0].parts] == [1, 2]
-
-
-def _clt_epsilon_big(mu: float, delta: float) -> float:
-    """ε(δ) of N(μ,1) vs N(0,1) for large μ, by bisection on the closed form in mpmath."""
-    with mp.workdps(60):
-        lo, hi = mp.mpf(0), mp.mpf(mu) ** 2
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            d = mp.ncdf(-mid / mu + mp.mpf(mu) / 2) - mp.e ** mid * mp.ncdf(-mid / mu - mp.mpf(mu) / 2)
-            lo, hi = (mid, hi) if d > delta else (lo, mid)
-        return float(hi)
 
 
 def test_delta_after_epsilon_reuses_the_tilt() -> None:

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from oracles import gaussian_hockey_stick
 
 import privamp as pa
 from privamp.pld import PLDAccountant, pairs
@@ -16,7 +17,6 @@ from privamp.pld.distributions import Atom
 from privamp.pld.pairs import Pair
 from privamp.routes.composition import Composition
 from privamp.routes.pld import ADAPTIVE_EVIDENCE, PldRoute
-from tests.oracles import gaussian_hockey_stick
 
 P_A = (0.5, 0.3, 0.2)
 Q_A = (0.5, 0.45, 0.05)

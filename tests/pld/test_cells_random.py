@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import mpmath as mp
 import pytest
+from oracles import hockey_stick_quad
 
 import privamp as pa
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
-from tests.oracles import hockey_stick_quad
 
 N = 10_000
 Density = Callable[[mp.mpf], mp.mpf]

@@ -7,10 +7,10 @@ import math
 
 import mpmath as mp
 import pytest
+from oracles import hockey_stick_quad
 
 import privamp as pa
 from privamp.pld import PLDAccountant, pairs
-from tests.oracles import hockey_stick_quad
 
 
 def _binomial_mixture(mu: float, batch: int, n: int, sign: int) -> object:

@@ -1,6 +1,6 @@
 """Bad-input and extreme-value calls of every public function and CLI option, and the contract each must meet.
 
-Contract (README "What the numbers mean", src/privamp/errors.py, DESIGN.md §5): a call either raises a subclass of
+Contract (README "What the numbers mean", src/privamp/errors.py, docs/cli.md): a call either raises a subclass of
 ValueError whose message names the parameter, or returns finite (or documented infinite) numbers, never NaN; the
 CLI either prints one line on stderr and exits with status 2 (nothing on stdout), or exits 0 with output free of NaN.
 Every call is timed; ``benchmarks/soundness.py`` reports the slow ones (no timing assertion in the unit tests).

@@ -22,7 +22,8 @@ from typing import ParamSpec
 import mpmath as mp
 import numpy as np
 from hypothesis import HealthCheck, settings
-from soundness import oracle, table_grid
+from oracles import cells
+from soundness import table_grid
 
 import privamp as pa
 from privamp.coverage import REGISTRY
@@ -109,8 +110,8 @@ def setting(
     )
 
 
-def oracle_cell(s: table_grid.Setting) -> oracle.Cell:
-    return oracle.cell(
+def oracle_cell(s: table_grid.Setting) -> cells.Cell:
+    return cells.cell(
         s["sampling"], s["relation"], s["mechanism"], s["param"], rate=s["rate"], batch=s["batch"], size=s["size"]
     )
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from soundness import bad_input, oracle
+from oracles import cells
+from soundness import bad_input
 from soundness.common import SOUNDNESS, edge_orders_allowed
 
 import privamp as pa
@@ -102,7 +103,7 @@ def test_extreme_values(scheme: tuple[str, str], sigma: float, rate: float, step
     assert not math.isnan(res.epsilon) and res.epsilon >= 0, res
     if math.isinf(res.epsilon) or sampling == "wr":
         return  # (with replacement: the oracle's pair has a component per possible count; covered by the sweeps)
-    c = oracle.cell(sampling, relation, "gaussian", sigma, rate=rate, batch=batch, size=n)
+    c = cells.cell(sampling, relation, "gaussian", sigma, rate=rate, batch=batch, size=n)
     assert c.delta(res.epsilon) <= delta * (1 + 1e-9), res
     if res.lower_epsilon is not None:
         assert res.lower_epsilon <= res.epsilon

@@ -1,5 +1,5 @@
 """Random sweeps (Hypothesis, derandomized: profile ``soundness`` in tests/soundness/common.py): every cell of the
-coverage matrix, every named bound, every route, against the independent oracle (tests/soundness/oracle.py).
+coverage matrix, every named bound, every route, against the independent oracle (tests/oracles/cells.py).
 
 * Rényi sweeps (200 examples per cell): upper bounds ≥ the truth, lower bounds ≤ it, at random real orders. The
   continuous cells read the oracle's 40-digit table on a grid (tests/soundness/data/oracle_table.json) and use only
@@ -20,7 +20,8 @@ import mpmath as mp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from soundness import oracle, table_grid
+from oracles import cells
+from soundness import table_grid
 from soundness.common import (
     SOUNDNESS,
     Findings,
@@ -142,7 +143,7 @@ def test_composed_gaussian_without_sampling(sigma: float, steps: int, eps: float
     """T releases at noise σ are one release at σ/√T (exact); every route's δ(ε) ≥ it, its lower bounds ≤ it."""
     with mp.workdps(60):
         sigma_t = mp.mpf(sigma) / mp.sqrt(steps)
-    truth = float(oracle.cell("none", "add-remove", "gaussian", sigma_t).delta(eps))
+    truth = float(cells.cell("none", "add-remove", "gaussian", sigma_t).delta(eps))
     acct = pa.Accountant().compose(pa.Gaussian(sigma), steps)
     found = Findings()
     for route, d in answers(acct.delta, eps):
@@ -164,9 +165,9 @@ def test_composed_gaussian_without_sampling(sigma: float, steps: int, eps: float
 def test_composed_randomized_response(p: float, rate: float, steps: int, delta: float) -> None:
     """Poisson-subsampled randomized response is a Bernoulli pair, its T-fold composition a binomial pair (exact):
     ε(δ) from every route must reach δ_T(ε) ≤ δ."""
-    c = oracle.cell("poisson" if rate < 1 else "none", "add-remove", "randomized-response", p, rate=rate)
+    c = cells.cell("poisson" if rate < 1 else "none", "add-remove", "randomized-response", p, rate=rate)
     pair = c.pairs[0]
-    assert isinstance(pair.p, oracle.Discrete) and isinstance(pair.q, oracle.Discrete)
+    assert isinstance(pair.p, cells.Discrete) and isinstance(pair.q, cells.Discrete)
     p1, q1 = pair.p.probs[1], pair.q.probs[1]
     step = pa.RandomizedResponse(p).subsampled(pa.Poisson(rate) if rate < 1 else pa.NoSampling())
     acct = pa.Accountant().compose(step, steps)
@@ -176,8 +177,8 @@ def test_composed_randomized_response(p: float, rate: float, steps: int, delta: 
         if math.isinf(e.epsilon):
             continue
         truth = max(
-            oracle.composed_binary_delta(p1, q1, steps, e.epsilon),
-            oracle.composed_binary_delta(q1, p1, steps, e.epsilon),
+            cells.composed_binary_delta(p1, q1, steps, e.epsilon),
+            cells.composed_binary_delta(q1, p1, steps, e.epsilon),
         )
         if not truth <= delta * (1 + 1e-9):
             found.violations.append(f"RR p={p} q={rate} T={steps} {route}: delta_T({e.epsilon!r}) = {truth} > {delta}")

@@ -1,4 +1,4 @@
-"""Shared, independent references for the tests: exact divergences of the mechanisms and pairs privamp accounts for.
+"""Closed forms and quadratures of the named mechanisms and pairs privamp accounts for (part of tests/oracles).
 
 Everything here is computed with mpmath at ``DPS`` (40) significant digits or more, from the textbook definition or a
 published closed form, and imports nothing from privamp: an oracle that shared code with the library could not catch
@@ -14,10 +14,9 @@ Contents
   Rényi divergences   gaussian_renyi, gaussian_renyi_quad, laplace_renyi, laplace_renyi_quad,
                       randomized_response_renyi, gaussian_mixture_renyi, laplace_mixture_renyi,
                       poisson_gaussian_renyi_binomial, renyi_quad
-  moments             gaussian_log_central_moment
+  moments             gaussian_log_central_moment, gaussian_moment_series
   hockey-stick        gaussian_hockey_stick, gaussian_log_hockey_stick, gaussian_hockey_stick_integral,
                       gaussian_epsilon, poisson_gaussian_hockey_stick, hockey_stick_quad, kov_composition_delta
-  data tables         load_table (tests/data/*.json)
 
 Every function is checked against an independent form (closed form vs quadrature, or a known special case) in
 tests/test_oracles.py.
@@ -26,16 +25,13 @@ tests/test_oracles.py.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import mpmath as mp
 
 __all__ = [
-    "DATA",
     "DPS",
     "gaussian_epsilon",
     "gaussian_hockey_stick",
@@ -43,6 +39,7 @@ __all__ = [
     "gaussian_log_central_moment",
     "gaussian_log_hockey_stick",
     "gaussian_mixture_renyi",
+    "gaussian_moment_series",
     "gaussian_renyi",
     "gaussian_renyi_quad",
     "hockey_stick_quad",
@@ -50,7 +47,6 @@ __all__ = [
     "laplace_mixture_renyi",
     "laplace_renyi",
     "laplace_renyi_quad",
-    "load_table",
     "poisson_gaussian_hockey_stick",
     "poisson_gaussian_renyi_binomial",
     "randomized_response_renyi",
@@ -59,8 +55,6 @@ __all__ = [
 
 DPS = 40
 """Default working precision (significant decimal digits) of every oracle; never below 30."""
-
-DATA = Path(__file__).resolve().parent / "data"
 
 Real = float | int | mp.mpf
 Density = Callable[[mp.mpf], mp.mpf]
@@ -400,42 +394,3 @@ def kov_composition_delta(eps: Real, eps0: Real, delta0: Real, k: int, dps: int 
         inner = mp.fsum(terms) / (1 + mp.exp(e0)) ** k
         value = 1 - (1 - mp.mpf(delta0)) ** k * (1 - inner)
     return value
-
-
-# ------------------------------------------------------------------------------------------------- data tables
-
-
-def load_table(name: str) -> dict[str, Any]:
-    """Load ``tests/data/<name>.json``: a reference table with its provenance.
-
-    Every file is one JSON object with at least ``source`` (paper or spec section each number comes from),
-    ``description``, ``columns`` (names of the fields of a row) and ``rows`` (a list of lists, one per row, in the
-    order of ``columns``), and ``held_in`` (the test constant the numbers were copied from); other keys give the
-    table's fixed parameters (e.g. ``orders``, ``rate``). Floats are written by ``repr``, so they round-trip exactly;
-    the strings ``"inf"`` / ``"-inf"`` stand for infinities (decoded to floats everywhere but in ``source`` and
-    ``description``); tuples of the original constants are JSON lists. A ``records`` list of ``{column: value}``
-    dicts is added to the returned object.
-    """
-    path = DATA / f"{name}.json"
-    if not path.is_file():
-        available = sorted(p.stem for p in DATA.glob("*.json"))
-        raise FileNotFoundError(f"no table {name!r} in {DATA}; available: {available}")
-    table: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("source", "description", "held_in", "columns", "rows"):
-        if key not in table:
-            raise ValueError(f"{path}: missing {key!r}")
-
-    def decode(v: Any) -> Any:
-        if isinstance(v, str) and v in ("inf", "-inf", "+inf"):
-            return float(v)
-        if isinstance(v, list):
-            return [decode(x) for x in v]
-        return v
-
-    table = {key: value if key in ("source", "description") else decode(value) for key, value in table.items()}
-    columns, rows = table["columns"], table["rows"]
-    for row in rows:
-        if len(row) != len(columns):
-            raise ValueError(f"{path}: row {row!r} does not have the {len(columns)} columns {columns}")
-    table["records"] = [dict(zip(columns, row, strict=True)) for row in rows]
-    return table

@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath as mp
 import numpy as np
 import pytest
-from soundness.test_kill_poisson_gaussian import ACCURACY, REFERENCE
+from bounds.poisson_gaussian.test_reference_points import ACCURACY, REFERENCE
 
 from privamp.bounds import poisson_gaussian
 from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp, poisson_gaussian_rdp_lower

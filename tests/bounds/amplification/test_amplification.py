@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from cases import gaussian_profile as gauss
 from cases import laplace_profile as lap
-from cases import mp_gauss_delta, rel
+from cases import rel
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import gaussian_hockey_stick as mp_gauss_delta
 from oracles import load_table
 from scipy import integrate
 

@@ -1,5 +1,5 @@
-"""Checks written to kill mutants of privamp.bounds.poisson that survived tests/bounds/test_poisson.py (``python
-benchmarks/soundness.py mutation``), against Zhu & Wang 2019's formulas evaluated in mpmath as printed in
+"""Checks written to kill mutants of privamp.bounds.poisson that survived tests/bounds/poisson/test_poisson.py
+(``python benchmarks/soundness.py mutation``), against Zhu & Wang 2019's formulas evaluated in mpmath as printed in
 docs/specs/poisson.md (T6 §2.1, T5 §2.3, the closed forms of Theorems 11, 11', 20 and the two-sided analogue §2.5-2.6,
 Lemma 4 §2.7) and the shared oracle of the Poisson-subsampled Gaussian: the τ-term approximations at the ends of their
 exact ranges and with several orders in one call, the base-curve orders they use, tiny rates and tiny base RDP (where

@@ -1,4 +1,5 @@
-"""The soundness oracle: exact divergences of the decisive pairs of every cell of privamp's coverage matrix.
+"""Exact divergences of explicit pairs of output distributions, and the decisive pairs of every cell of privamp's
+coverage matrix (part of tests/oracles; the soundness sweeps of tests/soundness use it).
 
 Independent of privamp by construction: this module imports nothing from ``privamp`` and shares no formula with it.
 Every value comes from the *definition* of the divergence, evaluated with mpmath at ``DPS`` (≥ 40) significant
@@ -16,7 +17,7 @@ digits on explicit pairs of output distributions:
   statistic), and a rigorous *lower bound* for subsampled Gaussian pairs from the event {Σ x_i > t} (the sum is a
   binomial mixture of Gaussians, whose tails are exact; truncated binomial mass is dropped from P and added to Q).
 
-The cells (``cell_pairs``) follow docs/semantics.md and /work/shared/spec/*.md: for each sampling scheme × relation
+The cells (``cell``) follow docs/semantics.md and docs/specs/*.md: for each sampling scheme × relation
 and mechanism, the pair(s) of output distributions realised by neighbouring datasets, and whether they are the worst
 case (``exact``: the true divergence of the mechanism) or only realisable (a lower bound on the truth).
 """
@@ -30,9 +31,10 @@ from typing import Literal
 
 import mpmath as mp
 
-DPS = 40
-"""Working precision (significant decimal digits); every function works at ``DPS`` + ``GUARD``."""
+from oracles.closed_forms import DPS
+
 GUARD = 10
+"""Every function works at ``DPS`` (the library's working precision) + ``GUARD`` significant decimal digits."""
 
 Kind = Literal["gauss", "laplace"]
 Real = float | int | mp.mpf

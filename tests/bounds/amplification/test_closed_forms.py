@@ -1,8 +1,9 @@
-"""Checks written to kill mutants of privamp.bounds.amplification that survived tests/bounds/test_amplification.py
-(``python benchmarks/soundness.py mutation``): the closed forms of Balle, Barthe & Gaboardi 2018 (Theorems 2, 8, 9,
-10, 14, Lemma 12; spec ``docs/specs/profiles.md``) evaluated in mpmath at 40 digits, upper bounds strictly above them
-and lower bounds strictly below, the documented truncation of the binomial mixtures (all but e^-1000 of the mass kept,
-the rest added with δ ≤ 1), the ends of the parameter ranges and the error messages naming each parameter."""
+"""Checks written to kill mutants of privamp.bounds.amplification that survived
+tests/bounds/amplification/test_amplification.py (``python benchmarks/soundness.py mutation``): the closed forms of
+Balle, Barthe & Gaboardi 2018 (Theorems 2, 8, 9, 10, 14, Lemma 12; spec ``docs/specs/profiles.md``) evaluated in
+mpmath at 40 digits, upper bounds strictly above them and lower bounds strictly below, the documented truncation of
+the binomial mixtures (all but e^-1000 of the mass kept, the rest added with δ ≤ 1), the ends of the parameter ranges
+and the error messages naming each parameter."""
 
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
-"""Checks written to kill the mutants of privamp.bounds.poisson_gaussian that survived its module tests
-(``python benchmarks/soundness.py mutation``): the exact RDP at points whose integrand sits in the graded quadrature
-panels (σ from 0.01 to 1000, γ from 1e-8 to 0.99999, α from 1.001 to 1000.5), both sides, to the accuracy the unmutated
-code achieves there.
+"""Checks written to kill the mutants of privamp.bounds.poisson_gaussian that survived
+tests/bounds/poisson_gaussian/test_poisson_gaussian.py (``python benchmarks/soundness.py mutation``): the exact RDP
+at points whose integrand sits in the graded quadrature panels (σ from 0.01 to 1000, γ from 1e-8 to 0.99999, α from
+1.001 to 1000.5), both sides, to the accuracy the unmutated code achieves there.
 
-``REFERENCE`` holds D_α((1 − γ)N(0, σ²) + γN(1, σ²) ‖ N(0, σ²)) to 25 digits from tests/oracles.py
-(``gaussian_mixture_renyi``: tanh-sinh quadrature of p^α q^(1−α) at 50 digits), which shares no formula with the
-library (Gauss–Legendre panels of the excess integrand); the slow test recomputes every entry. The values were also
-checked, when the table was written, against a separate 50-digit quadrature of the excess integrand
-φ(t)[(1 + u)^α − 1 − αu] split at the bulk, the likelihood-ratio transition and the peak t = α/σ (agreement to 40
-digits or more). Measured accuracy of the unmutated code at these points: upper bound 1e-14 to 4.0e-12 above the
-reference, lower bound 1.0e-12 to 5.1e-12 below it; asserted: within 1e-11 on the right side. Every surviving
-mutant that these points kill moves the value by more than 1e-9 relative at one of them.
+``REFERENCE`` holds D_α((1 − γ)N(0, σ²) + γN(1, σ²) ‖ N(0, σ²)) to 25 digits from tests/oracles
+(``gaussian_mixture_renyi``: tanh-sinh quadrature of p^α q^(1−α) at 50 digits), which shares no formula with the library
+(Gauss–Legendre panels of the excess integrand); the slow test recomputes every entry. The values were also checked,
+when the table was written, against a separate 50-digit quadrature of the excess integrand φ(t)[(1 + u)^α − 1 − αu]
+split at the bulk, the likelihood-ratio transition and the peak t = α/σ (agreement to 40 digits or more). Measured
+accuracy of the unmutated code at these points: upper bound 1e-14 to 4.0e-12 above the reference, lower bound 1.0e-12 to
+5.1e-12 below it; asserted: within 1e-11 on the right side. Every surviving mutant that these points kill moves the
+value by more than 1e-9 relative at one of them.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from privamp.errors import InvalidParameterError
 
 BOTH_SIDES = [poisson_gaussian_rdp, poisson_gaussian_rdp_lower]
 
-#: (α, γ, σ) → the exact RDP, 25 digits (tests/oracles.py, 50-digit quadrature).
+#: (α, γ, σ) → the exact RDP, 25 digits (tests/oracles, 50-digit quadrature).
 REFERENCE: dict[tuple[float, float, float], str] = {
     (1.001, 0.1, 0.1): "4.784286458788837953402608",
     (1.01, 0.5, 0.05): "144.4486192596955790486213",
@@ -68,7 +68,7 @@ def test_reference_table(alpha: float, rate: float, sigma: float) -> None:
 
 
 #: Points where the integrand's mass lies where s = (2z − 1)/(2σ²) is just above 700 (σ ≈ 0.03, α → 1), 25 digits
-#: (tests/oracles.py; a separate 50-digit quadrature of the excess integrand agrees to 48 digits).
+#: (tests/oracles; a separate 50-digit quadrature of the excess integrand agrees to 48 digits).
 LOG_SPACE_SWITCH: dict[tuple[float, float, float], str] = {
     (1.01, 1e-4, 0.03): "2.453430245536918947453598",
     (1.001, 1e-4, 0.03): "0.07268632178498617083285662",
