@@ -109,7 +109,7 @@ def test_laplace_single_release(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (["epsilon", *DPSGD, "--delta", "1e-5", "--bound", "nope"], "nope"),
         (["epsilon", *DPSGD, "--delta", "1e-5", "--neighboring", "swap"], "neighboring"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "unknown command frobnicate; the commands are: epsilon, delta, compare, calibrate"),
     ],
 )
 def test_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:

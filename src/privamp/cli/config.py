@@ -21,7 +21,8 @@ from fractions import Fraction
 from typing import Any
 
 from privamp.cli.errors import UsageError
-from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER, ascii_number
+from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.cli.values import MAX_COUNT, ascii_number
 from privamp.dpsgd import DpSgdConfig
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
