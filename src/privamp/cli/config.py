@@ -75,15 +75,31 @@ def _scheme(args: argparse.Namespace) -> tuple[str, str | None]:
         return "poisson", "--sample-rate"
     if args.batch_size is not None:
         raise UsageError(
-            "--batch-size needs --sampling without-replacement or --sampling with-replacement (fixed-size batches); "
-            "for Poisson sampling give --sample-rate instead"
+            "--batch-size needs a scheme: --sampling poisson (rate batch-size / dataset-size), --sampling "
+            "without-replacement or --sampling with-replacement"
         )
     if args.dataset_size is not None:
         raise UsageError(
-            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q, or --sampling "
-            "without-replacement|with-replacement --batch-size M"
+            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q (or --batch-size M), or "
+            "--sampling without-replacement|with-replacement --batch-size M"
         )
     return "none", None
+
+
+def poisson_rate(args: argparse.Namespace) -> float | None:
+    """The Poisson rate of the options: ``--sample-rate``, or ``--batch-size M --dataset-size N`` (rate M/N)."""
+    if args.batch_size is None:
+        return None if args.sample_rate is None else float(args.sample_rate)
+    if args.sample_rate is not None:
+        raise UsageError(
+            "--sample-rate and --batch-size both give the rate of --sampling poisson: give --sample-rate Q, or "
+            "--batch-size M --dataset-size N (rate M/N)"
+        )
+    if args.dataset_size is None:
+        raise UsageError("--sampling poisson --batch-size M needs --dataset-size N (the rate is M/N)")
+    if args.batch_size > args.dataset_size:
+        raise UsageError(f"--batch-size must be at most --dataset-size = {args.dataset_size}; got {args.batch_size}")
+    return float(args.batch_size / args.dataset_size)
 
 
 def _refuse(args: argparse.Namespace, names: Sequence[str], where: str, why: str) -> None:
@@ -101,20 +117,13 @@ def _sampling(args: argparse.Namespace, inputs: dict[str, Any]) -> Sampling:
         _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
         return NoSampling()
     if scheme == "poisson":
-        if args.batch_size is not None:
-            hint = ""
-            if args.dataset_size is not None:
-                hint = f" (expected batch size / dataset size = {args.batch_size / args.dataset_size:.6g})"
-            raise UsageError(
-                f"--batch-size does not apply to {where}: Poisson batches have no fixed size; give the rate "
-                f"--sample-rate{hint}"
-            )
-        if args.sample_rate is None:
-            raise UsageError("--sampling poisson needs --sample-rate")
-        inputs["sample_rate"] = args.sample_rate
-        if args.dataset_size is not None:
-            inputs["dataset_size"] = args.dataset_size
-        return Poisson(args.sample_rate, args.dataset_size)
+        rate = poisson_rate(args)
+        if rate is None:
+            raise UsageError("--sampling poisson needs --sample-rate Q, or --batch-size M and --dataset-size N")
+        for key in ("sample_rate", "batch_size", "dataset_size"):
+            if getattr(args, key) is not None:
+                inputs[key] = getattr(args, key)
+        return Poisson(rate, args.dataset_size)
     _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
     if args.batch_size is None or args.dataset_size is None:
         raise UsageError(f"--sampling {scheme} needs --batch-size and --dataset-size")
@@ -132,12 +141,13 @@ def count_steps(args: argparse.Namespace, sampling: Sampling) -> tuple[int, str]
     """The number of steps and the rule that gave it (echoed in the answer)."""
     if args.epochs is None:
         if args.steps is None:
-            return 1, "the default when neither --steps nor --epochs is given"
+            raise UsageError(f"privamp {args.command} needs --steps T or --epochs E (the number of steps)")
         return int(args.steps), "given by --steps"
     epochs = _exact(args.epochs)
     e = f"{args.epochs:g}"
     if isinstance(sampling, Poisson):
-        exact = epochs / _exact(sampling.rate)
+        sizes = args.batch_size is not None and args.dataset_size is not None
+        exact = epochs / (Fraction(args.batch_size, args.dataset_size) if sizes else _exact(sampling.rate))
         rule = f"Poisson: steps = ceil(epochs / sample-rate) = ceil({e} / {sampling.rate:g})"
     elif isinstance(sampling, WithoutReplacement | WithReplacement):
         per_epoch = sampling.dataset_size // sampling.batch_size
@@ -242,12 +252,10 @@ def _dpsgd_sampling(args: argparse.Namespace, inputs: dict[str, Any], solving: s
             )
         _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
     elif scheme == "poisson":
-        if args.batch_size is not None:
-            raise UsageError(f"--batch-size does not apply to {where}: Poisson batches have no fixed size")
         if solving_batch and args.dataset_size is None:
             raise UsageError("--solve batch-size with --sampling poisson needs --dataset-size (rate = batch / n)")
-        if not solving_batch and args.sample_rate is None:
-            raise UsageError("--sampling poisson needs --sample-rate")
+        if not solving_batch and poisson_rate(args) is None:
+            raise UsageError("--sampling poisson needs --sample-rate Q, or --batch-size M and --dataset-size N")
     else:
         _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
         if args.dataset_size is None or (args.batch_size is None and not solving_batch):
@@ -262,7 +270,7 @@ def _dpsgd_sampling(args: argparse.Namespace, inputs: dict[str, Any], solving: s
 def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tuple[DpSgdConfig, dict[str, Any]]:
     """The DP-SGD run the options describe (``solving``: the parameter left to solve for), and its echoed inputs.
 
-    Without ``--steps`` or ``--epochs`` the run has 1 step, as for ``epsilon``; ``--sigma`` is required unless solved.
+    ``--steps`` or ``--epochs`` and ``--sigma`` are required unless solved for.
     """
     gaussian_only(args)
     where = f"--solve {solving}" if solving else f"privamp {args.command}"
@@ -280,7 +288,7 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
     inputs["neighboring"] = relation
     steps = args.steps
     if steps is None and args.epochs is None and solving not in ("steps", "epochs"):
-        steps = 1
+        raise UsageError(f"{where} needs --steps T or --epochs E (the number of steps)")
     config = DpSgdConfig(
         noise_multiplier=args.sigma,
         sampling=scheme,
