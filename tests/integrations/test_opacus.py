@@ -22,7 +22,8 @@ from torch.utils.data import DataLoader, TensorDataset
 import privamp as pa
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.integrations import opacus as pao
-from privamp.integrations.opacus import PrivampAccountant, SamplingMismatchWarning, _passes
+from privamp.integrations.opacus import PrivampAccountant, SamplingMismatchWarning
+from privamp.integrations.opacus_accountant import _passes
 from privamp.integrations.samplers import FixedSizeBatchSampler, ShuffledBatchSampler
 
 pytestmark = [

@@ -1,13 +1,12 @@
 """A DP-SGD run in DP-SGD's own words: :class:`DpSgdConfig` (one phase), :class:`Schedule` (phases composed in order),
-the epochs → steps rule of each sampling scheme (written once, in ``DpSgdConfig._per_epoch``) and loading a
-schedule from JSON (:func:`load_schedule`)."""
+each phase counted by its sampling scheme's epochs → steps rule
+(:meth:`privamp.sampling.SamplingScheme.count`) and loading a schedule from JSON (:func:`load_schedule`)."""
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -15,16 +14,8 @@ from typing import Any
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian
-from privamp.sampling import (
-    Neighboring,
-    NoSampling,
-    Poisson,
-    Sampling,
-    WithoutReplacement,
-    WithReplacement,
-    check_shuffled_relation,
-)
-from privamp.validation import MAX_STEPS, check_int, check_open_unit, check_positive, check_rate, check_steps
+from privamp.sampling import POISSON, SCHEMES, Batches, Neighboring, Sampling, SamplingScheme, parse_scheme
+from privamp.validation import check_open_unit, check_positive, check_steps
 
 __all__ = [
     "SAMPLINGS",
@@ -36,22 +27,8 @@ __all__ = [
     "schedule_from_dict",
 ]
 
-#: The sampling schemes a DP-SGD run may declare.
-SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "shuffle", "none")
-_FIXED = ("without-replacement", "with-replacement", "shuffle")
-
-
-def _exact(x: float | int) -> Fraction:
-    """The decimal the user typed (the shortest repr of a float), as an exact fraction."""
-    return Fraction(x) if isinstance(x, int) else Fraction(repr(float(x)))
-
-
-def _parse_sampling(value: object) -> str:
-    if isinstance(value, str):
-        key = value.strip().lower().replace("_", "-")
-        if key in SAMPLINGS:
-            return key
-    raise InvalidParameterError("sampling", value, "one of " + ", ".join(repr(s) for s in SAMPLINGS))
+#: The names of the sampling schemes a DP-SGD run may declare (those of :data:`privamp.sampling.SCHEMES`).
+SAMPLINGS = tuple(SCHEMES)
 
 
 # ------------------------------------------------------------------------------------------------------ the run
@@ -84,7 +61,7 @@ class DpSgdConfig:
     """
 
     noise_multiplier: float | None = None
-    sampling: str = "poisson"
+    sampling: SamplingScheme | str = POISSON
     batch_size: int | None = None
     sample_rate: float | None = None
     dataset_size: int | None = None
@@ -98,20 +75,13 @@ class DpSgdConfig:
         put = object.__setattr__
         if self.noise_multiplier is not None:
             put(self, "noise_multiplier", check_positive("noise_multiplier", self.noise_multiplier))
-        scheme = _parse_sampling(self.sampling)
+        scheme = parse_scheme(self.sampling)
         put(self, "sampling", scheme)
-        put(self, "neighboring", Neighboring.parse(self.neighboring).value)
-        if scheme == "shuffle":
-            check_shuffled_relation(self.neighboring)
-        if self.dataset_size is not None:
-            put(self, "dataset_size", check_int("dataset_size", self.dataset_size, minimum=1))
-        if self.batch_size is not None:
-            m = check_int("batch_size", self.batch_size, minimum=1)
-            if self.dataset_size is not None and m > self.dataset_size:
-                raise InvalidParameterError("batch_size", m, f"at most dataset_size = {self.dataset_size}")
-            put(self, "batch_size", m)
-        if self.sample_rate is not None:
-            put(self, "sample_rate", check_rate("sample_rate", self.sample_rate))
+        put(self, "neighboring", scheme.check_relation(self.neighboring).value)
+        batches = Batches(self.batch_size, self.dataset_size, self.sample_rate)
+        put(self, "dataset_size", batches.dataset_size)
+        put(self, "batch_size", batches.batch_size)
+        put(self, "sample_rate", batches.sample_rate)
         if self.epochs is not None:
             e = check_positive("epochs", self.epochs)
             put(self, "epochs", int(e) if e.is_integer() else e)
@@ -123,145 +93,65 @@ class DpSgdConfig:
             put(self, "target_epsilon", check_positive("target_epsilon", self.target_epsilon))
         if self.target_delta is not None:
             put(self, "target_delta", check_open_unit("target_delta", self.target_delta))
-        self._check_sizes(scheme)
-
-    def _check_sizes(self, scheme: str) -> None:
-        b, n, q = self.batch_size, self.dataset_size, self.sample_rate
-        if scheme == "poisson":
-            if q is None and b is not None and n is None:
-                raise InvalidParameterError("dataset_size", None, "given with batch_size (rate = batch_size / n)")
-            if q is not None and b is not None and n is not None and not math.isclose(q, b / n, rel_tol=1e-9):
-                raise InvalidParameterError("sample_rate", q, f"batch_size / dataset_size = {b / n:.6g}, or omitted")
-            return
-        if scheme == "none":
-            if b is not None and n is not None and b != n:
-                raise InvalidParameterError("batch_size", b, f"dataset_size = {n} (full batch), or omitted")
-            if q is not None and q != 1:
-                raise InvalidParameterError("sample_rate", q, "1 (full batch), or omitted")
-            return
-        if n is None:
-            raise InvalidParameterError("dataset_size", None, f"given: sampling={scheme!r} needs it")
-        if q is not None and b is None:
-            raise InvalidParameterError(
-                "batch_size", None, f"given: sampling={scheme!r} takes a batch size, not a rate"
-            )
-        if q is not None and b is not None and not math.isclose(q, b / n, rel_tol=1e-9):
-            raise InvalidParameterError("sample_rate", q, f"batch_size / dataset_size = {b / n:.6g}, or omitted")
+        scheme.check(batches)
 
     # ------------------------------------------------------------------------------------------------ derived
-    def _rate(self) -> Fraction | None:
-        if self.sampling == "none":
-            return Fraction(1)
-        if self.batch_size is not None and self.dataset_size is not None:
-            return Fraction(self.batch_size, self.dataset_size)
-        return None if self.sample_rate is None else _exact(self.sample_rate)
+    @property
+    def scheme(self) -> SamplingScheme:
+        """``sampling``, typed: the scheme value (a name given is parsed into it on construction)."""
+        return parse_scheme(self.sampling)
+
+    @property
+    def batches(self) -> Batches:
+        """The batch parameters, as the scheme reads them."""
+        return Batches(self.batch_size, self.dataset_size, self.sample_rate)
 
     @property
     def rate(self) -> float:
         """The sampling ratio q (Poisson rate, or batch_size / dataset_size; 1 for full batch)."""
-        q = self._rate()
-        if q is None:
-            raise InvalidParameterError("sample_rate", None, "given (or batch_size and dataset_size)")
-        return self.sample_rate if self.sample_rate is not None and self.sampling == "poisson" else float(q)
+        return self.scheme.rate(self.batches)
 
-    def sampling_scheme(self) -> Sampling:
-        """The privamp sampling of one step (shuffle: no sampling, accounted per epoch)."""
-        if self.sampling in _FIXED and self.batch_size is None:
-            raise InvalidParameterError("batch_size", None, f"given: sampling={self.sampling!r} needs it")
-        if self.sampling == "poisson":
-            return Poisson(self.rate, self.dataset_size)
-        if self.sampling == "without-replacement":
-            return WithoutReplacement(self.batch_size or 0, self.dataset_size or 0)
-        if self.sampling == "with-replacement":
-            return WithReplacement(self.batch_size or 0, self.dataset_size or 0)
-        return NoSampling()
+    def exact_rate(self) -> Fraction | None:
+        """The sampling ratio q exactly (``None`` if the parameters do not give it)."""
+        return self.scheme.exact_rate(self.batches)
+
+    def steps_per_epoch(self) -> Fraction:
+        """Optimiser steps per epoch, exactly, by the scheme's rule."""
+        return self.scheme.steps_per_epoch(self.batches)
+
+    def step_sampling(self) -> Sampling:
+        """The privamp sampling of one accounted release (shuffle: no sampling, accounted per epoch)."""
+        return self.scheme.sampling(self.batches)
 
     def event(self) -> SubsampledMechanism:
         """The privamp step accounted (for ``"shuffle"``: one epoch, an unsampled release of the Gaussian)."""
         if self.noise_multiplier is None:
             raise InvalidParameterError("noise_multiplier", None, "given (a real number > 0)")
-        return Gaussian(self.noise_multiplier).subsampled(self.sampling_scheme(), self.neighboring)
+        return Gaussian(self.noise_multiplier).subsampled(self.step_sampling(), self.neighboring)
 
     def plan(self) -> StepPlan:
         """The step event, how many times it is composed, the number of optimiser steps, and the rule applied."""
         event = self.event()
-        steps, rule = self._steps()
-        count = steps
-        if self.sampling == "shuffle":
-            count = math.ceil(Fraction(steps) / self._per_epoch())
-            rule += (
-                f"; shuffled batches: no amplification bound is known, each of the {count} epochs started is "
-                "accounted as one release of the Gaussian on the whole dataset"
-            )
-        return StepPlan(event=event, count=count, steps=steps, rule=rule, lower_holds=self.sampling != "shuffle")
+        counted = self.scheme.count(self.batches, epochs=self.epochs, steps=self.steps)
+        return StepPlan(
+            event=event,
+            count=counted.count,
+            steps=counted.steps,
+            rule=counted.rule,
+            lower_holds=self.scheme.lower_holds,
+        )
 
     def total_steps(self) -> int:
         """The number of optimiser steps (from ``steps``, or ``epochs`` by the rule of the scheme)."""
-        return self._steps()[0]
-
-    def _per_epoch(self) -> Fraction:
-        """Optimiser steps per epoch, exactly: Poisson 1 / q; fixed-size batches (with or without replacement,
-        shuffle) ``floor(dataset_size / batch_size)``, a loader with ``drop_last``; full batch 1."""
-        if self.sampling == "poisson":
-            q = self._rate()
-            if q is None:
-                raise InvalidParameterError("sample_rate", None, "given (or batch_size and dataset_size)")
-            return 1 / q
-        if self.sampling == "none":
-            return Fraction(1)
-        return Fraction((self.dataset_size or 0) // (self.batch_size or 1))
-
-    def _steps(self) -> tuple[int, str]:
-        if self.steps is not None:
-            return self.steps, "steps given"
-        if self.epochs is None:
-            raise InvalidParameterError("steps", None, "given (or epochs)")
-        per_epoch = self._per_epoch()
-        exact = _exact(self.epochs) * per_epoch
-        if self.sampling == "poisson":
-            rule = f"Poisson: steps = ceil(epochs / q) = ceil({self.epochs:g} / {float(1 / per_epoch):g})"
-        elif self.sampling == "none":
-            rule = f"full batch: one step per epoch, steps = ceil(epochs) = ceil({self.epochs:g})"
-        else:
-            rule = (
-                f"fixed-size batches, drop_last: floor({self.dataset_size} / {self.batch_size}) = {per_epoch} steps "
-                f"per epoch, steps = ceil(epochs * {per_epoch}) = ceil({self.epochs:g} * {per_epoch})"
-            )
-        steps = max(1, math.ceil(exact))
-        if steps > MAX_STEPS:
-            raise InvalidParameterError("epochs", self.epochs, f"small enough that steps <= 2**53 (got {steps})")
-        return steps, rule
+        return self.scheme.count(self.batches, epochs=self.epochs, steps=self.steps).steps
 
     def assumptions(self) -> tuple[str, ...]:
         """What the guarantee assumes, in words."""
         return _assumptions(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _sampling_words(c: DpSgdConfig) -> str:
-    n, b = c.dataset_size, c.batch_size
-    if c.sampling == "poisson":
-        size = f" of the {n} records" if n is not None else ""
-        return (
-            f"Poisson sampling: at every step each record{size} joins the batch independently with probability "
-            f"q = {c.rate:.6g}"
-        )
-    if c.sampling == "without-replacement":
-        return (
-            f"sampling without replacement: every batch is a fresh uniformly random subset of exactly {b} of the {n} "
-            "records, drawn independently at every step (not a shuffle cut into batches)"
-        )
-    if c.sampling == "with-replacement":
-        return f"sampling with replacement: every batch is {b} independent uniform draws from the {n} records"
-    if c.sampling == "shuffle":
-        return (
-            f"shuffling: the {n} records are shuffled once per epoch and cut into batches of {b}; no amplification "
-            "upper bound is known for this scheme, so each epoch is accounted as one release of the Gaussian "
-            "mechanism on the whole dataset (no amplification by sampling)"
-        )
-    return "full batch: every step uses the whole dataset (no amplification by sampling)"
+        """The fields, JSON-able: the scheme by its name."""
+        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "sampling": self.scheme.name}
 
 
 def _assumptions(c: DpSgdConfig) -> tuple[str, ...]:
@@ -275,7 +165,7 @@ def _assumptions(c: DpSgdConfig) -> tuple[str, ...]:
     return (
         f"each per-example gradient is clipped to norm C and Gaussian noise of standard deviation {sigma}*C is added "
         "to their sum at every step",
-        _sampling_words(c),
+        c.scheme.words(c.batches),
         relation,
         "every intermediate model is released; other uses of the data (e.g. hyper-parameter tuning) are not covered",
     )
@@ -322,7 +212,11 @@ class Schedule:
         return tuple(seen)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "phases": tuple(p.to_dict() for p in self.phases),
+            "target_epsilon": self.target_epsilon,
+            "target_delta": self.target_delta,
+        }
 
 
 Run = DpSgdConfig | Schedule | Sequence[DpSgdConfig]
@@ -373,7 +267,8 @@ def schedule_from_dict(data: object) -> Schedule:
         for mine, other in (("steps", "epochs"), ("epochs", "steps"), ("batch_size", "sample_rate")):
             if mine in own and other not in own:
                 values.pop(other, None)
-        if "sample_rate" in own and "batch_size" not in own and values.get("sampling", "poisson") == "poisson":
+        rated = parse_scheme(values.get("sampling", POISSON)).takes_rate
+        if "sample_rate" in own and "batch_size" not in own and rated:
             values.pop("batch_size", None)
         configs.append(DpSgdConfig(**values))
     return Schedule(tuple(configs))

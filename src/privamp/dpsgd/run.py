@@ -189,17 +189,15 @@ def _steps_space(config: DpSgdConfig) -> tuple[SearchSpace, str]:
 
 
 def _epochs_space(config: DpSgdConfig) -> tuple[SearchSpace, str]:
-    config.sampling_scheme()  # names a missing batch size
-    if config._rate() is None:
-        raise InvalidParameterError("sample_rate", None, "given (or batch_size and dataset_size)")
-    most = max(1, math.floor(MAX_STEPS / config._per_epoch()))
+    config.step_sampling()  # names a missing batch size or rate
+    most = max(1, math.floor(MAX_STEPS / config.steps_per_epoch()))
     first = None if config.epochs is None else max(1, round(config.epochs))
     space = SearchSpace("epochs", 1, most, increasing=True, integer=True, start=first, monotonicity=_COMPOSITION)
     return space, "noise multiplier and sampling"
 
 
 def _batch_size_space(config: DpSgdConfig) -> tuple[SearchSpace, str]:
-    if config.sampling == "none":
+    if "batch_size" not in config.scheme.parameters:
         raise InvalidParameterError("solve", "batch-size", "not 'batch-size' for full-batch training")
     n = config.dataset_size
     if n is None:
@@ -210,7 +208,7 @@ def _batch_size_space(config: DpSgdConfig) -> tuple[SearchSpace, str]:
 
 
 def _sample_rate_space(config: DpSgdConfig) -> tuple[SearchSpace, str]:
-    if config.sampling != "poisson":
+    if not config.scheme.takes_rate:
         raise InvalidParameterError(
             "solve", "sample-rate", "'batch-size' for fixed-size batches ('sample-rate': Poisson)"
         )

@@ -12,12 +12,13 @@ from typing import Any, TypedDict
 from privamp.dpsgd.config import DpSgdConfig, Run, Schedule, _schedule
 from privamp.dpsgd.run import Calibration, RunEpsilon, _delta, _run_epsilon, calibrate
 from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
+from privamp.sampling import FULL_BATCH, SCHEMES, SamplingScheme
 from privamp.validation import check_positive
 
 __all__ = ["Check", "Statement", "Verdict", "check", "statement"]
 
 #: The schemes a statement compares the run with (all but full batch).
-_COMPARED = ("poisson", "without-replacement", "with-replacement", "shuffle")
+_COMPARED = tuple(s for s in SCHEMES.values() if s != FULL_BATCH)
 #: The parameters a statement solves for to reach a target.
 _REACHED = ("sigma", "epochs")
 
@@ -107,10 +108,10 @@ def _attempt(schedule: Schedule, d: float, bound: str, allow_numerical: bool) ->
     }
 
 
-def _as_scheme(c: DpSgdConfig, scheme: str) -> DpSgdConfig:
+def _as_scheme(c: DpSgdConfig, scheme: SamplingScheme) -> DpSgdConfig:
     """The same phase under another scheme (same batch size and dataset size, same steps or epochs)."""
-    if scheme == "poisson" or c.sampling != "poisson":
-        return replace(c, sampling=scheme, sample_rate=None if scheme != "poisson" else c.sample_rate)
+    if scheme.takes_rate or not c.scheme.takes_rate:
+        return replace(c, sampling=scheme, sample_rate=c.sample_rate if scheme.takes_rate else None)
     b, n = c.batch_size, c.dataset_size
     if b is None and n is not None and c.sample_rate is not None:
         b = round(c.sample_rate * n)
@@ -120,15 +121,17 @@ def _as_scheme(c: DpSgdConfig, scheme: str) -> DpSgdConfig:
 
 
 def _unamplified(c: DpSgdConfig) -> DpSgdConfig:
-    return replace(c, sampling="none", batch_size=None, sample_rate=None, epochs=None, steps=c.total_steps())
+    return replace(c, sampling=FULL_BATCH, batch_size=None, sample_rate=None, epochs=None, steps=c.total_steps())
 
 
-def _other_scheme(schedule: Schedule, scheme: str, d: float, bound: str, allow_numerical: bool) -> Attempt:
+def _other_scheme(
+    schedule: Schedule, scheme: SamplingScheme, d: float, bound: str, allow_numerical: bool
+) -> Attempt:
     try:
         alt = Schedule(tuple(_as_scheme(p, scheme) for p in schedule.phases))
-        return {"sampling": scheme, **_attempt(alt, d, bound, allow_numerical)}
+        return {"sampling": scheme.name, **_attempt(alt, d, bound, allow_numerical)}
     except PrivampError as exc:
-        return {"sampling": scheme, "supported": False, "reason": str(exc)}
+        return {"sampling": scheme.name, "supported": False, "reason": str(exc)}
 
 
 def statement(
@@ -150,7 +153,7 @@ def statement(
     plain = _attempt(bare, d, bound, allow_numerical)
     others: tuple[Attempt, ...] | None = None
     if compare:
-        current = {p.sampling for p in schedule.phases}
+        current = {p.scheme for p in schedule.phases}
         others = tuple(
             _other_scheme(schedule, scheme, d, bound, allow_numerical) for scheme in _COMPARED if current != {scheme}
         )

@@ -53,7 +53,7 @@ add/remove Δ = C and both readings agree; under replace-one they differ by a fa
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from fractions import Fraction
 from importlib import import_module
 from typing import Any
@@ -63,7 +63,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
-from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import SCHEMES, Neighboring, NoSampling, SamplingScheme
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_int
 
@@ -80,13 +80,8 @@ __all__ = [
 NOISE_SCALES = ("record", "relation")
 #: privamp's composition: the distinct steps with their counts, as :attr:`Accountant.entries`.
 Entries = tuple[tuple[SubsampledMechanism, int], ...]
-#: dp_accounting's sampled events: class name → privamp's sampling scheme (given the event and, for Poisson, the
-#: dataset size).
-_SAMPLED: dict[str, Callable[[Any, int | None], Sampling]] = {
-    "PoissonSampledDpEvent": lambda e, n: Poisson(e.sampling_probability, n),
-    "SampledWithoutReplacementDpEvent": lambda e, n: WithoutReplacement(e.sample_size, e.source_dataset_size),
-    "SampledWithReplacementDpEvent": lambda e, n: WithReplacement(e.sample_size, e.source_dataset_size),
-}
+#: dp_accounting's sampled events: class name → the privamp scheme that reads it (``SamplingScheme.from_dp_event``).
+_SAMPLED: dict[str, SamplingScheme] = {s.dp_event_name: s for s in SCHEMES.values() if s.dp_event_name is not None}
 
 #: Why some events have no privamp counterpart (the others: privamp has no accounting for them).
 _REASONS = {
@@ -168,7 +163,7 @@ class _Reader:
         elif name in _SAMPLED:
             mechanism = self.sampled_mechanism(event, event.event)
             if mechanism is not None and not _samples_nothing(event):
-                sampling = _SAMPLED[name](event, self.dataset_size)
+                sampling = _SAMPLED[name].from_dp_event(event, self.dataset_size)
                 self.add(SubsampledMechanism(mechanism, sampling, self.relation), count)
         else:
             mechanism = self.mechanism(event)
@@ -358,14 +353,7 @@ def _pairs(steps: Any) -> Entries:
 def _step_event(dp_event: Any, step: SubsampledMechanism, count: int, noise_scale: str) -> Any:
     leaf = _mechanism_event(dp_event, step, noise_scale)
     sampling = step.sampling
-    if isinstance(sampling, Poisson):
-        event = dp_event.PoissonSampledDpEvent(sampling.rate, leaf)
-    elif isinstance(sampling, WithoutReplacement):
-        event = dp_event.SampledWithoutReplacementDpEvent(sampling.dataset_size, sampling.batch_size, leaf)
-    elif isinstance(sampling, WithReplacement):
-        event = dp_event.SampledWithReplacementDpEvent(sampling.dataset_size, sampling.batch_size, leaf)
-    else:
-        event = leaf
+    event = sampling.scheme.to_dp_event(dp_event, sampling, leaf)  # a scheme without an event raises
     return event if count == 1 else dp_event.SelfComposedDpEvent(event, count)
 
 

@@ -1,7 +1,10 @@
 """PyTorch batch samplers that do what privamp accounts, each carrying the description the accountant must use.
 
-Use them as ``DataLoader(dataset, batch_sampler=sampler)``. Every sampler has
+Use them as ``DataLoader(dataset, batch_sampler=sampler)``, or build one from a scheme:
+``privamp.sampling.SCHEMES["shuffle"].sampler(Batches(batch_size=64, dataset_size=1000), seed=0)``. Every sampler has
 
+- ``scheme`` — the kind of batch it draws (a :class:`~privamp.sampling.SamplingScheme` of
+  :data:`~privamp.sampling.SCHEMES`);
 - ``sampling`` — the privamp sampling scheme of one accounted release (:mod:`privamp.sampling`);
 - ``steps_per_release`` — how many optimizer steps one accounted release covers: 1 for the amplified schemes, one
   epoch for shuffled epochs;
@@ -54,15 +57,16 @@ from torch.utils.data import Sampler
 from privamp.errors import InvalidParameterError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import (
+    POISSON,
+    SHUFFLE,
+    WITH_REPLACEMENT,
+    WITHOUT_REPLACEMENT,
+    Batches,
     Neighboring,
-    NoSampling,
-    Poisson,
     Sampling,
-    WithoutReplacement,
-    WithReplacement,
-    check_shuffled_relation,
+    SamplingScheme,
 )
-from privamp.validation import check_int, check_rate
+from privamp.validation import check_int
 
 __all__ = ["FixedSizeBatchSampler", "PoissonBatchSampler", "PrivampBatchSampler", "ShuffledBatchSampler"]
 
@@ -83,10 +87,13 @@ def _generator(seed: int | None, generator: torch.Generator | None) -> torch.Gen
 
 
 class PrivampBatchSampler(Sampler[list[int]]):
-    """Common interface (see the module docstring). Subclasses set ``sampling``, ``steps_per_epoch`` and
+    """Common interface (see the module docstring). Subclasses set ``scheme``, ``sampling``, ``steps_per_epoch`` and
     ``steps_per_release`` and implement :meth:`_batch` (amplified schemes) or :meth:`__iter__`."""
 
+    scheme: SamplingScheme
     sampling: Sampling
+    #: Whether a batch may be empty (a loader must then collate empty batches).
+    empty_batches: bool = False
     dataset_size: int
     steps_per_epoch: int
     #: Optimizer steps covered by one accounted release of ``sampling``.
@@ -140,6 +147,9 @@ class PoissonBatchSampler(PrivampBatchSampler):
     ``sampling`` is ``Poisson(sample_rate, dataset_size)``; the count to compose is the number of steps.
     """
 
+    scheme = POISSON
+    empty_batches = True
+
     def __init__(
         self,
         dataset_size: int,
@@ -150,13 +160,13 @@ class PoissonBatchSampler(PrivampBatchSampler):
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__(dataset_size, seed=seed, generator=generator)
-        self.sample_rate = check_rate("sample_rate", sample_rate)
+        self.sampling = self.scheme.sampling(Batches(dataset_size=self.dataset_size, sample_rate=sample_rate))
+        self.sample_rate = self.sampling.rate
         self.steps_per_epoch = (
             max(1, round(1 / self.sample_rate))
             if steps_per_epoch is None
             else check_int("steps_per_epoch", steps_per_epoch)
         )
-        self.sampling = Poisson(self.sample_rate, self.dataset_size)
 
     def _batch(self) -> list[int]:
         mask = torch.rand(self.dataset_size, generator=self.generator) < self.sample_rate
@@ -187,9 +197,10 @@ class FixedSizeBatchSampler(PrivampBatchSampler):
         super().__init__(dataset_size, seed=seed, generator=generator)
         if not isinstance(replacement, bool):
             raise InvalidParameterError("replacement", replacement, "True or False")
-        scheme = WithReplacement if replacement else WithoutReplacement
-        self.sampling = scheme(batch_size, self.dataset_size)
-        self.batch_size = self.sampling.batch_size
+        self.scheme = WITH_REPLACEMENT if replacement else WITHOUT_REPLACEMENT
+        batches = Batches(batch_size=batch_size, dataset_size=self.dataset_size)
+        self.sampling = self.scheme.sampling(batches)
+        self.batch_size = self.scheme.fixed_batch_size(self.sampling)
         self.replacement = replacement
         self.steps_per_epoch = (
             self.dataset_size // self.batch_size
@@ -219,6 +230,8 @@ class ShuffledBatchSampler(PrivampBatchSampler):
     add/remove.
     """
 
+    scheme = SHUFFLE
+
     def __init__(
         self,
         dataset_size: int,
@@ -228,11 +241,10 @@ class ShuffledBatchSampler(PrivampBatchSampler):
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__(dataset_size, seed=seed, generator=generator)
-        self.batch_size = check_int("batch_size", batch_size)
-        if self.batch_size > self.dataset_size:
-            raise InvalidParameterError("batch_size", batch_size, f"at most dataset_size = {self.dataset_size}")
-        self.sampling = NoSampling()
-        self.steps_per_epoch = self.dataset_size // self.batch_size
+        batches = Batches(batch_size=batch_size, dataset_size=self.dataset_size)
+        self.sampling = self.scheme.sampling(batches)
+        self.batch_size = self.scheme.sizes(batches)[0]
+        self.steps_per_epoch = int(self.scheme.steps_per_epoch(batches))
         self.steps_per_release = self.steps_per_epoch
 
     def accounting(
@@ -244,7 +256,7 @@ class ShuffledBatchSampler(PrivampBatchSampler):
         neighboring: Neighboring | str = Neighboring.REPLACE_ONE,
     ) -> list[tuple[SubsampledMechanism, int]]:
         """As :meth:`PrivampBatchSampler.accounting`, under replace-one (the default; add/remove is refused)."""
-        check_shuffled_relation(neighboring)
+        self.scheme.check_relation(neighboring)
         return super().accounting(mechanism, steps=steps, epochs=epochs, neighboring=neighboring)
 
     def __iter__(self) -> Iterator[list[int]]:

@@ -1,0 +1,51 @@
+"""Sampling schemes and neighbouring relations: *how the batch was drawn* and *which datasets are adjacent*.
+
+These are plain immutable values; they carry no privacy mathematics. Sampling is what the data loader does at every
+step: Poisson (each record independently), without replacement (a fresh uniformly random subset of exactly m records
+at every step) or with replacement (m independent uniform draws). Shuffling the dataset once per epoch and cutting it
+into consecutive batches is none of these: no amplification upper bound is known for it, and accounting it as any of
+these schemes can under-report ε; it is accounted per epoch, without amplification (:mod:`privamp.sampling.shuffled`).
+
+Two kinds of value:
+
+* a **scheme** (:class:`~privamp.sampling.scheme.SamplingScheme`), the kind of batch, by name in :data:`SCHEMES`
+  (``poisson``, ``without-replacement``, ``with-replacement``, ``shuffle``, ``none``; :func:`parse_scheme` reads
+  names, aliases, scheme values and step values). It carries its parameters' validation, its step, its epochs →
+  steps rule, its words, its ``dp_accounting`` event and its PyTorch batch sampler;
+* a **step** (:data:`Sampling`: :class:`Poisson`, :class:`WithoutReplacement`, :class:`WithReplacement`,
+  :class:`NoSampling`), one draw with its numbers, as events compose it; ``step.scheme`` is its scheme.
+
+One module per scheme (:mod:`~privamp.sampling.poisson`, :mod:`~privamp.sampling.fixed_size`,
+:mod:`~privamp.sampling.shuffled`, :mod:`~privamp.sampling.full_batch`), the table in :mod:`~privamp.sampling.table`.
+"""
+
+from __future__ import annotations
+
+from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
+from privamp.sampling.full_batch import FULL_BATCH, NoSampling
+from privamp.sampling.poisson import POISSON, Poisson
+from privamp.sampling.relations import Neighboring, check_shuffled_relation
+from privamp.sampling.scheme import Batches, SamplingScheme, StepCount
+from privamp.sampling.shuffled import SHUFFLE
+from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, parse_scheme
+
+__all__ = [
+    "FULL_BATCH",
+    "POISSON",
+    "SAMPLING_TYPES",
+    "SCHEMES",
+    "SHUFFLE",
+    "WITHOUT_REPLACEMENT",
+    "WITH_REPLACEMENT",
+    "Batches",
+    "Neighboring",
+    "NoSampling",
+    "Poisson",
+    "Sampling",
+    "SamplingScheme",
+    "StepCount",
+    "WithReplacement",
+    "WithoutReplacement",
+    "check_shuffled_relation",
+    "parse_scheme",
+]
