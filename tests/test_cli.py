@@ -279,10 +279,10 @@ def test_sampling_inferred_from_sample_rate_is_stated(capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("argv", "steps", "rule"),
     [
-        (["--sample-rate", "0.01", "--epochs", "2.5"], 250, "ceil(epochs / sample-rate)"),
+        (["--sample-rate", "0.01", "--epochs", "2.5"], 250, "ceil(epochs / q)"),
         # Decimal inputs are divided exactly: 0.3 / 0.1 is 2.9999999999999996 in floats, 3 epochs-worth here.
-        (["--sample-rate", "0.1", "--epochs", "0.3"], 3, "ceil(epochs / sample-rate)"),
-        (["--sample-rate", "0.1", "--epochs", "0.7"], 7, "ceil(epochs / sample-rate)"),
+        (["--sample-rate", "0.1", "--epochs", "0.3"], 3, "ceil(epochs / q)"),
+        (["--sample-rate", "0.1", "--epochs", "0.7"], 7, "ceil(epochs / q)"),
         ([*WOR, "--epochs", "60"], 60 * 195, "drop_last"),
         ([*WOR, "--epochs", "0.5"], 98, "drop_last"),
         (
@@ -291,7 +291,7 @@ def test_sampling_inferred_from_sample_rate_is_stated(capsys: pytest.CaptureFixt
             "drop_last",
         ),
         (["--epochs", "2.5"], 3, "ceil(epochs)"),
-        (["--sample-rate", "0.01", "--steps", "17"], 17, "--steps"),
+        (["--sample-rate", "0.01", "--steps", "17"], 17, "steps given"),
     ],
 )
 def test_epochs_to_steps_rule_is_stated(
@@ -393,7 +393,7 @@ def test_every_option_has_help(capsys: pytest.CaptureFixture[str], command: str)
 def test_help_states_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "epsilon", "--help")
     flat = " ".join(out.split())
-    assert code == 0 and "drop_last" in flat and "ceil(epochs / sample-rate)" in flat
+    assert code == 0 and "drop_last" in flat and "ceil(epochs / q)" in flat
     assert "inferred only from --sample-rate" in flat
 
 
@@ -429,7 +429,7 @@ def test_json_echoes_inputs(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "compare", "--sigma", "3", "--sample-rate", "0.1", "--epochs", "1", "--delta", "1e-5", "--json"
     )
     data = json.loads(out)
-    assert code == 0 and data["inputs"]["sampling"] == ["poisson"] and data["inputs"]["steps"] == 10
+    assert code == 0 and data["inputs"]["sampling"] == ["poisson"] and data["steps"] == {"poisson": 10}
     assert data["inputs"]["delta"] == 1e-5 and "steps_rule" in data
 
 
@@ -438,7 +438,7 @@ def test_calibrate_json_echoes_inputs(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "calibrate", *argv)
     data = json.loads(out)
     assert code == 0 and data["steps"] == 100 and data["inputs"]["target_epsilon"] == 3.0
-    assert data["inputs"]["sampling"] == "poisson" and "ceil(epochs / sample-rate)" in data["steps_rule"]
+    assert data["inputs"]["sampling"] == "poisson" and "ceil(epochs / q)" in data["steps_rule"]
 
 
 @pytest.mark.parametrize(
@@ -478,7 +478,7 @@ def test_compare_tiny_sigma_has_no_traceback(capsys: pytest.CaptureFixture[str])
     rows = json.loads(out)["rows"]
     assert rows and all(len(r.get("note", "")) <= 400 for r in rows)
     code, out, err = run(capsys, "compare", *argv)
-    assert code == 0 and "Traceback" not in err and out.startswith("10 steps")
+    assert code == 0 and "Traceback" not in err and out.startswith("delta = 1e-05; each scheme at the steps")
 
 
 class _Exploding:

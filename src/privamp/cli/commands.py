@@ -21,7 +21,7 @@ from privamp.cli.config import (
     Config,
     compared_schemes,
     configure,
-    count_steps,
+    count_of,
     dpsgd_config,
     gaussian_only,
     orders,
@@ -31,7 +31,7 @@ from privamp.cli.errors import NUMERIC_ERRORS, UsageError, message
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
 from privamp.registry import BEST, LOWER, BoundKind
-from privamp.sampling import Neighboring, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import Neighboring
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
 Answer = dict[str, Any]
@@ -82,7 +82,7 @@ def settings(args: argparse.Namespace, accountant: type[Accountant], config: Con
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
     """The configuration of the options, and the accountant of its steps (:func:`settings`)."""
     config = configure(args)
-    return config, settings(args, accountant, config).compose(config.event(), config.steps)
+    return config, settings(args, accountant, config).compose(config.event(), config.count)
 
 
 @command("epsilon", text=output.epsilon_text)
@@ -184,7 +184,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         args.target_epsilon,
         args.delta,
         config.sampling,
-        config.steps,
+        config.count,
         config.relation,
         accountant=acct,
         bound=args.bound,
@@ -243,29 +243,23 @@ def statement(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     return {**r.to_dict(), "inputs": inputs}
 
 
-def _scheme_name(sampling: Sampling) -> str:
-    names = {Poisson: "poisson", WithoutReplacement: "without-replacement", WithReplacement: "with-replacement"}
-    return names.get(type(sampling), "none")
-
-
 @command("compare", text=output.compare_text)
 def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    """Every sampling scheme x neighboring relation x bound; a failure fills its row's note, not the command."""
+    """Every sampling scheme x neighboring relation x bound, each scheme at the steps of its own epochs -> steps rule
+    (stated per scheme); a failure fills its row's note, not the command."""
     inputs: dict[str, Any] = {}
     mechanism = parse_mechanism(args, inputs)
     schemes = compared_schemes(args, inputs)
-    # One step count for every row, by the rule of the scheme the options describe (fixed-size when batch-size
-    # is given, so that the Poisson row at rate m/n is compared at the same number of steps).
-    steps, rule = count_steps(args, schemes[0])
-    schemes = [s for s in schemes if isinstance(s, Poisson)] + [s for s in schemes if not isinstance(s, Poisson)]
-    inputs.update(neighboring=[n.value for n in Neighboring], steps=steps, epochs=args.epochs)
+    counts = {scheme.name: count_of(args, scheme, batches) for scheme, batches in schemes}
+    inputs.update(neighboring=[n.value for n in Neighboring], steps=args.steps, epochs=args.epochs)
     inputs.update(delta=args.delta, conversion=args.conversion)
     rows: list[dict[str, Any]] = []
-    for sampling in schemes:
+    for scheme, batches in schemes:
+        steps = counts[scheme.name].count
         for relation in Neighboring:
-            base = {"sampling": _scheme_name(sampling), "neighboring": relation.value}
+            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
             try:
-                event = SubsampledMechanism(mechanism, sampling, relation)
+                event = SubsampledMechanism(mechanism, scheme.sampling(batches), relation)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
                 bounds = list(REGISTRY.bounds_for(event))
             except NUMERIC_ERRORS as exc:
@@ -277,7 +271,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                         "evidence": None,
                         "epsilon": None,
                         "alpha": None,
-                        "note": message(exc),
+                        "note": message(exc, cut=False),
                     }
                 )
                 continue
@@ -288,7 +282,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                 best.update(epsilon=r.epsilon, lower_epsilon=r.lower_epsilon, alpha=r.alpha,
                             evidence=f"{r.bound}: " + "; ".join(r.evidence))
             except NUMERIC_ERRORS as exc:
-                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc))
+                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))
             rows.append(best)
             for bound in bounds:
                 row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
@@ -300,12 +294,12 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                     else:
                         row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
                 except NUMERIC_ERRORS as exc:
-                    row.update(epsilon=None, alpha=None, note=message(exc))
+                    row.update(epsilon=None, alpha=None, note=message(exc, cut=False))
                 rows.append(row)
     return {
         "delta": args.delta,
-        "steps": steps,
-        "steps_rule": rule,
+        "steps": {name: c.steps for name, c in counts.items()},
+        "steps_rule": {name: c.rule for name, c in counts.items()},
         "conversion": args.conversion,
         "rows": rows,
         "inputs": inputs,

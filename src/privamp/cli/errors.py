@@ -87,13 +87,13 @@ def plain(text: str) -> str:
     return _QUOTED.sub(r"\1", text)
 
 
-def shorten(message: str) -> str:
+def shorten(message: str, *, cut: bool = True) -> str:
     """One line without Python reprs (:func:`plain`), with function reprs collapsed and long literals (arrays, lists)
-    cut to ~100 characters."""
+    cut to ~100 characters; the whole line at most ~400 characters unless not ``cut``."""
     text = " ".join(str(message).split())
     text = _FUNCTION_REPR.sub(lambda m: "<" + m.group(1) + ">", text)
     text = plain(_LONG_BRACKETS.sub(lambda m: m.group(0)[: MAX_REPR - 2] + "…" + m.group(0)[-1], text))
-    return text if len(text) <= 4 * MAX_REPR else text[: 4 * MAX_REPR - 1] + "…"
+    return text if len(text) <= 4 * MAX_REPR or not cut else text[: 4 * MAX_REPR - 1] + "…"
 
 
 def _typed(value: object) -> str:
@@ -105,15 +105,15 @@ def _typed(value: object) -> str:
     return short_repr(value)
 
 
-def message(exc: BaseException) -> str:
+def message(exc: BaseException, *, cut: bool = True) -> str:
     """The one-line message for ``exc``: the parameter and its allowed range (the library's message already quotes the
     value shortened, :func:`privamp.errors.short_repr`), or what failed."""
     if isinstance(exc, InvalidParameterError) and exc.name in OPTIONS:
         got = "" if exc.value is None else f"; got {_typed(exc.value)}"
         allowed = _SNAKE.sub(lambda m: OPTIONS[m.group(0)], exc.allowed)
-        return shorten(f"{OPTIONS[exc.name]} must be {allowed}{got}")
+        return shorten(f"{OPTIONS[exc.name]} must be {allowed}{got}", cut=cut)
     if isinstance(exc, UsageError | PrivampError):
-        return shorten(str(exc))
+        return shorten(str(exc), cut=cut)
     detail = str(exc) or "no message"
     return shorten(
         f"the computation failed ({type(exc).__name__}: {detail}); the inputs may be outside the numerically "

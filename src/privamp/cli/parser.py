@@ -14,27 +14,31 @@ from typing import NoReturn
 from privamp import __version__
 from privamp.cli import values
 from privamp.cli.errors import fail
-from privamp.sampling import Neighboring
+from privamp.sampling import SCHEMES, Neighboring
 
 #: The one parameter of each mechanism (its option is ``--<name>``).
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
 MECHANISMS = tuple(MECHANISM_PARAMETER)
-SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
+#: The sampling schemes of the DP-SGD commands (check, statement, calibrate --solve): every scheme of the table.
+SAMPLINGS = tuple(SCHEMES)
+#: The schemes of the commands that report a lower bound beside the upper one (epsilon, delta, compare, rdp, curves,
+#: calibrate): those whose accounted event's lower bound is one for the run (not shuffle, accounted per epoch from
+#: above only).
+STEP_SCHEMES = tuple(name for name, scheme in SCHEMES.items() if scheme.lower_holds)
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
 
 EPILOG = """\
 sampling scheme:
   --sampling is inferred only from --sample-rate (Poisson, the only scheme with a rate);
-  --batch-size/--dataset-size need an explicit --sampling without-replacement|with-replacement.
+  --batch-size/--dataset-size need an explicit --sampling (poisson: rate batch-size / dataset-size).
   An option that does not fit the chosen mechanism or scheme is an error (exit status 2).
-epochs to steps:
-  poisson:     steps = ceil(epochs / sample-rate)
+epochs to steps (give --steps or --epochs; the rule used is printed with the answer):
+  poisson:     steps = ceil(epochs / q), q = sample-rate or batch-size / dataset-size
   fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
   none:        steps = ceil(epochs)  (one full-batch step per epoch)
   Pass --steps if your loader runs a different number of steps.
 """
-
 
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors and exit status 2; a wrong choice lists every choice, as typed on the command
@@ -84,20 +88,29 @@ def _add_mechanism(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
+def _add_sampling(
+    p: argparse.ArgumentParser, *, compare: bool = False, schemes: tuple[str, ...] = STEP_SCHEMES
+) -> None:
     g = p.add_argument_group("sampling (how each batch is drawn)")
     # compare tabulates every scheme and both relations: --sampling and --neighboring are refused with a message
     # there, not listed.
+    shuffle = (
+        "; shuffle: shuffled once per epoch and cut into batches of --batch-size (no amplification bound is known: "
+        "each epoch is accounted as one full-batch release, under replace-one only)"
+        if "shuffle" in schemes
+        else ""
+    )
     g.add_argument(
         "--sampling",
-        choices=SAMPLINGS,
+        choices=schemes,
         help=argparse.SUPPRESS
         if compare
         else "poisson: each record joins a batch independently with probability --sample-rate; "
         "without-replacement: a fresh uniform subset of exactly --batch-size of --dataset-size records at "
         "every step; with-replacement: --batch-size indices drawn uniformly with replacement; none: every "
-        "step uses the whole dataset. Default: poisson if --sample-rate is given, none if no sampling option "
-        "is given; --batch-size/--dataset-size need an explicit --sampling",
+        "step uses the whole dataset" + shuffle + ". Default: poisson if --sample-rate is given, none if no "
+        "sampling option is given; --batch-size/--dataset-size need an explicit --sampling (poisson: rate "
+        "batch-size / dataset-size)",
     )
     g.add_argument(
         "--sample-rate",
@@ -130,20 +143,20 @@ def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("steps (give one; default 1 step)").add_mutually_exclusive_group()
+    g = p.add_argument_group("steps (give one)").add_mutually_exclusive_group()
     g.add_argument(
         "--steps",
         type=values.count,
         metavar="T",
         help="number of steps (compositions); an integer in [1, 2**53], scientific notation allowed when "
-        "integral (1e6). Default 1",
+        "integral (1e6)",
     )
     g.add_argument(
         "--epochs",
         type=values.positive,
         metavar="E",
         help="number of epochs, a finite number > 0; converted to steps by the rule of the sampling scheme "
-        "(poisson: ceil(E / sample-rate); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
+        "(poisson: ceil(E / q); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
         "The rule is printed with the answer",
     )
 
@@ -303,7 +316,7 @@ def _check_command(sub: _Subparsers[_Parser]) -> None:
     )
     cmd = _command(sub, "check", what)
     _add_gaussian(cmd, _SIGMA + ". Required")
-    _add_sampling(cmd)
+    _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
     cmd.add_argument(
         "--claimed-epsilon",
@@ -325,7 +338,7 @@ def _statement_command(sub: _Subparsers[_Parser]) -> None:
     )
     cmd = _command(sub, "statement", what)
     _add_gaussian(cmd, _SIGMA + ". Required")
-    _add_sampling(cmd)
+    _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
     _add_delta(cmd)
     cmd.add_argument(

@@ -144,7 +144,7 @@ def _cell(event: SubsampledMechanism) -> _Cell:
     if isinstance(sampling, WithReplacement):
         reason = (
             f"the PLD route gives no upper bound for sampling with replacement ({event.describe()}): no dominating "
-            "pair is proven (docs/pld.md), so the upper end is the RDP or privacy-profile bound, loose for long runs; "
+            "pair is proven (docs/pld.md), so an upper end can come only from another route; "
             "batches of the same size drawn without replacement have a certified interval"
         )
         if family != "gaussian":
