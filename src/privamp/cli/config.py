@@ -20,10 +20,12 @@ import argparse
 from dataclasses import dataclass, field
 from typing import Any
 
+from privamp.accountant import Accountant
 from privamp.cli.errors import OPTIONS, UsageError
 from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.cli.schedule import read_schedule
 from privamp.cli.values import ascii_number
-from privamp.dpsgd import DpSgdConfig
+from privamp.dpsgd import DpSgdConfig, Schedule, StepPlan
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
@@ -59,11 +61,26 @@ class Config:
     steps: int = 1
     count: int = 1
     steps_rule: str = ""
+    #: The phases of a schedule (``--config``), composed in order instead of ``count`` steps of :meth:`event`.
+    plans: tuple[StepPlan, ...] = ()
 
     def event(self) -> SubsampledMechanism:
-        """One step: the mechanism run on a batch drawn by the sampling scheme."""
+        """One step: the mechanism run on a batch drawn by the sampling scheme (of the first phase of a schedule)."""
         assert self.mechanism is not None
         return SubsampledMechanism(self.mechanism, self.sampling, self.relation)
+
+    def compose(self, accountant: Accountant) -> Accountant:
+        """``accountant`` with the run composed: ``count`` steps, or every phase of the schedule in order."""
+        if not self.plans:
+            return accountant.compose(self.event(), self.count)
+        for plan in self.plans:
+            accountant = accountant.compose(plan.event, plan.count)
+        return accountant
+
+    @property
+    def lower_holds(self) -> bool:
+        """Whether the lower bound of the accounted steps is one for the run (not for shuffled phases)."""
+        return self.scheme.lower_holds and all(plan.lower_holds for plan in self.plans)
 
 
 def parse_mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechanism:
@@ -176,6 +193,32 @@ def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_ste
         config.steps, config.count, config.steps_rule = counted.steps, counted.count, counted.rule
         inputs.update(steps=config.steps, epochs=args.epochs)
     return config
+
+
+def schedule_inputs(args: argparse.Namespace, schedule: Schedule) -> dict[str, Any]:
+    """The inputs echoed for a schedule of ``--config``: the file and its phases."""
+    return {
+        "config": args.config,
+        "mechanism": "gaussian",
+        "phases": [p.to_dict() for p in schedule.phases],
+        "neighboring": schedule.phases[0].neighboring,
+    }
+
+
+def configure_schedule(args: argparse.Namespace) -> tuple[Config, Schedule]:
+    """The configuration of a schedule file (``--config``): its phases, counted each by its own scheme's rule."""
+    schedule = read_schedule(args)
+    plans = schedule.plans()
+    first = schedule.phases[0]
+    event = first.event()
+    inputs = schedule_inputs(args, schedule)
+    steps = sum(p.steps for p in plans)
+    rule = "; ".join(f"phase {i}: {p.steps} steps, {p.rule}" for i, p in enumerate(plans, 1))
+    inputs.update(steps=steps)
+    config = Config(
+        event.mechanism, first.scheme, event.sampling, event.neighboring, inputs, steps, plans[0].count, rule, plans
+    )
+    return config, schedule
 
 
 def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[tuple[SamplingScheme, Batches]]:

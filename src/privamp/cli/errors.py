@@ -96,12 +96,12 @@ def shorten(message: str, *, cut: bool = True) -> str:
     return text if len(text) <= 4 * MAX_REPR or not cut else text[: 4 * MAX_REPR - 1] + "…"
 
 
-def _typed(value: object) -> str:
+def typed_value(value: object) -> str:
     """A value as the command line would write it: strings bare, lists comma-separated."""
     if isinstance(value, str):
         return value
     if isinstance(value, list | tuple) and len(value) <= 6:
-        return ", ".join(_typed(v) for v in value)
+        return ", ".join(typed_value(v) for v in value)
     return short_repr(value)
 
 
@@ -109,7 +109,7 @@ def message(exc: BaseException, *, cut: bool = True) -> str:
     """The one-line message for ``exc``: the parameter and its allowed range (the library's message already quotes the
     value shortened, :func:`privamp.errors.short_repr`), or what failed."""
     if isinstance(exc, InvalidParameterError) and exc.name in OPTIONS:
-        got = "" if exc.value is None else f"; got {_typed(exc.value)}"
+        got = "" if exc.value is None else f"; got {typed_value(exc.value)}"
         allowed = _SNAKE.sub(lambda m: OPTIONS[m.group(0)], exc.allowed)
         return shorten(f"{OPTIONS[exc.name]} must be {allowed}{got}", cut=cut)
     if isinstance(exc, UsageError | PrivampError):

@@ -36,7 +36,20 @@ def _differs(a: float, b: float) -> bool:
     return not math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-9)
 
 
+def _describe_phases(inputs: dict[str, Any]) -> str:
+    """The phases of a schedule file (``--config``), one clause each."""
+    phases = []
+    for i, p in enumerate(inputs["phases"], 1):
+        sizes = ", ".join(f"{k.replace('_', '-')} {p[k]:g}" for k in ("sample_rate", "batch_size", "dataset_size")
+                          if p.get(k) is not None)
+        length = f"{p['steps']} steps" if p.get("steps") is not None else f"{p['epochs']:g} epochs"
+        phases.append(f"phase {i}: sigma {p['noise_multiplier']:g}, {p['sampling']} ({sizes}), {length}")
+    return f"inputs: schedule {inputs['config']}; " + "; ".join(phases) + f"; {inputs['neighboring']}"
+
+
 def _describe_inputs(inputs: dict[str, Any]) -> str:
+    if "config" in inputs:
+        return _describe_phases(inputs)
     mech = inputs["mechanism"]
     param = MECHANISM_PARAMETER[mech]
     parts = [f"{mech} {param} = {inputs[param]:g}" if param in inputs else f"{mech} ({param} solved for)"]

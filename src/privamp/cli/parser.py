@@ -220,8 +220,22 @@ def _add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
     )
 
 
-def _add_delta(p: argparse.ArgumentParser, help_text: str = "target delta; in the open interval (0, 1)") -> None:
-    p.add_argument("--delta", type=values.open_unit, required=True, metavar="D", help=help_text)
+def _add_delta(
+    p: argparse.ArgumentParser, help_text: str = "target delta; in the open interval (0, 1)", *, schedule: bool = False
+) -> None:
+    """``--delta`` (required; with ``schedule``, the ``target_delta`` of a ``--config`` file may give it)."""
+    more = "; required unless the --config file gives target_delta" if schedule else ""
+    p.add_argument("--delta", type=values.open_unit, required=not schedule, metavar="D", help=help_text + more)
+
+
+def _add_config(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a DP-SGD schedule of one or more phases (JSON, or TOML for a .toml file; the schema of "
+        "privamp.dpsgd.load_schedule: keys of DpSgdConfig, keys beside 'phases' are defaults of every phase). It "
+        "gives the whole run: the options of the mechanism, the sampling and the steps are then refused",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -244,7 +258,8 @@ def _epsilon_command(sub: _Subparsers[_Parser]) -> None:
     _add_mechanism(cmd)
     _add_sampling(cmd)
     _add_steps(cmd)
-    _add_delta(cmd)
+    _add_config(cmd)
+    _add_delta(cmd, schedule=True)
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
     _add_accountant_options(cmd)
@@ -256,6 +271,7 @@ def _delta_command(sub: _Subparsers[_Parser]) -> None:
     _add_mechanism(cmd)
     _add_sampling(cmd)
     _add_steps(cmd)
+    _add_config(cmd)
     cmd.add_argument(
         "--epsilon", type=values.nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0"
     )
@@ -318,6 +334,7 @@ def _check_command(sub: _Subparsers[_Parser]) -> None:
     _add_gaussian(cmd, _SIGMA + ". Required")
     _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
+    _add_config(cmd)
     cmd.add_argument(
         "--claimed-epsilon",
         type=values.real,
@@ -325,7 +342,7 @@ def _check_command(sub: _Subparsers[_Parser]) -> None:
         metavar="E",
         help="the claimed epsilon; a number > 0 (or inf)",
     )
-    _add_delta(cmd, "the claimed delta; in the open interval (0, 1)")
+    _add_delta(cmd, "the claimed delta; in the open interval (0, 1)", schedule=True)
     _add_bound(cmd, _DPSGD_BOUND)
     _add_tight(cmd)
     _add_json(cmd)
@@ -340,7 +357,8 @@ def _statement_command(sub: _Subparsers[_Parser]) -> None:
     _add_gaussian(cmd, _SIGMA + ". Required")
     _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
-    _add_delta(cmd)
+    _add_config(cmd)
+    _add_delta(cmd, schedule=True)
     cmd.add_argument(
         "--target-epsilon",
         type=values.positive,
