@@ -108,7 +108,7 @@ def test_calibrate_refuses_misfits(capsys: pytest.CaptureFixture[str], argv: lis
 
 def test_calibrate_unreachable_target_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--sigma", "1", "--sampling", "without-replacement", "--dataset-size", "1000", "--steps", "100"]
-    assert "target_epsilon" in one_line_error(
+    assert "--target-epsilon" in one_line_error(
         capsys, "calibrate", "--solve", "batch-size", *argv, "--target-epsilon", "2", *DELTA
     )
 
@@ -158,7 +158,7 @@ def test_check_undecided_without_lower_bound(capsys: pytest.CaptureFixture[str])
         (["--sample-rate", "0.01"], "--sigma"),
         (["--sigma", "1", "--batch-size", "10", "--dataset-size", "100"], "--sampling"),
         (["--sigma", "1", "--sampling", "poisson", "--sample-rate", "0.01", "--batch-size", "10"], "--batch-size"),
-        (["--sigma", "0", "--sample-rate", "0.01"], "noise_multiplier"),
+        (["--sigma", "0", "--sample-rate", "0.01", "--steps", "1"], "--sigma must be"),
     ],
 )
 def test_check_refuses_misfits(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:

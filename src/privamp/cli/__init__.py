@@ -5,7 +5,8 @@ Every command prints a human-readable answer (``curves``: CSV), or with ``--json
 Errors print one line on stderr and exit with status 2, with nothing on stdout. Infinite values
 are written as the string ``"inf"`` in JSON (JSON has no infinity).
 
-The package, one job a module: :mod:`~privamp.cli.parser` (options, help texts, value parsers),
+The package, one job a module: :mod:`~privamp.cli.parser` (commands, options, help texts),
+:mod:`~privamp.cli.values` (the value parsers),
 :mod:`~privamp.cli.config` (options to mechanism, sampling and steps; refusal of options that do not fit),
 :mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.curve_commands` (``curves`` and
 ``figures``, whose answers are tables and files), :mod:`~privamp.cli.output` (text and JSON),

@@ -21,17 +21,20 @@ from privamp.cli.config import (
     Config,
     compared_schemes,
     configure,
-    count_steps,
+    configure_schedule,
+    count_of,
     dpsgd_config,
     gaussian_only,
     orders,
     parse_mechanism,
+    schedule_inputs,
 )
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, message
+from privamp.cli.schedule import agreed, read_schedule
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
 from privamp.registry import BEST, LOWER, BoundKind
-from privamp.sampling import Neighboring, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import Neighboring
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
 Answer = dict[str, Any]
@@ -80,22 +83,38 @@ def settings(args: argparse.Namespace, accountant: type[Accountant], config: Con
 
 
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
-    """The configuration of the options, and the accountant of its steps (:func:`settings`)."""
-    config = configure(args)
-    return config, settings(args, accountant, config).compose(config.event(), config.steps)
+    """The configuration of the options (or of the schedule of ``--config``), and the accountant of its steps
+    (:func:`settings`)."""
+    if getattr(args, "config", None) is not None:
+        config, schedule = configure_schedule(args)
+        config.inputs["target_delta"] = schedule.target_delta
+    else:
+        config = configure(args)
+    return config, config.compose(settings(args, accountant, config))
+
+
+def _delta(args: argparse.Namespace, config: Config) -> float:
+    """``--delta``, or the schedule file's ``target_delta`` (they must agree when both are given)."""
+    d = args.delta
+    if getattr(args, "config", None) is not None:
+        d = agreed("--delta", d, "target_delta", config.inputs.pop("target_delta"), args.config)
+    if d is None:
+        raise UsageError("the following arguments are required: --delta (or target_delta in the --config file)")
+    return float(d)
 
 
 @command("epsilon", text=output.epsilon_text)
 def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     config, acct = composed(args, accountant)
-    r = acct.epsilon(args.delta, bound=args.bound)
-    config.inputs.update(delta=args.delta, bound=args.bound, conversion=args.conversion)
+    d = _delta(args, config)
+    r = acct.epsilon(d, bound=args.bound)
+    config.inputs.update(delta=d, bound=args.bound, conversion=args.conversion)
     return {
         "epsilon": r.epsilon,
         "delta": r.delta,
         "alpha": r.alpha,
         "bound": r.bound,
-        "lower_epsilon": r.lower_epsilon,
+        "lower_epsilon": r.lower_epsilon if config.lower_holds else None,
         "rdp_floor_epsilon": r.rdp_floor_epsilon,
         "conversion": r.conversion,
         "method": r.method,
@@ -112,6 +131,7 @@ def epsilon(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 @command("delta", text=output.delta_text)
 def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     config, acct = composed(args, accountant)
+    config.inputs.pop("target_delta", None)
     d = acct.delta(args.epsilon, bound=args.bound)
     config.inputs.update(epsilon=args.epsilon, bound=args.bound, conversion=args.conversion)
     return {
@@ -124,7 +144,7 @@ def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         "method": d.method,
         "route": d.route,
         "evidence": list(d.evidence),
-        "lower_delta": d.lower_delta,
+        "lower_delta": d.lower_delta if config.lower_holds else None,
         "steps": config.steps,
         "steps_rule": config.steps_rule,
         "warnings": list(d.warnings),
@@ -184,7 +204,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         args.target_epsilon,
         args.delta,
         config.sampling,
-        config.steps,
+        config.count,
         config.relation,
         accountant=acct,
         bound=args.bound,
@@ -217,55 +237,56 @@ def _calibrate_dpsgd(args: argparse.Namespace, solving: str) -> Answer:
     return {**r.to_dict(), "inputs": inputs}
 
 
+def _run(args: argparse.Namespace) -> tuple[dpsgd.Run, dict[str, Any], float, float | None]:
+    """The DP-SGD run of the options or of ``--config``, its echoed inputs, the delta and the target epsilon (given,
+    or the schedule file's)."""
+    if args.config is None:
+        if args.delta is None:
+            raise UsageError("the following arguments are required: --delta")
+        run, inputs = dpsgd_config(args)
+        return run, inputs, args.delta, getattr(args, "target_epsilon", None)
+    schedule = read_schedule(args)
+    d = agreed("--delta", args.delta, "target_delta", schedule.target_delta, args.config)
+    if d is None:
+        raise UsageError("the following arguments are required: --delta (or target_delta in the --config file)")
+    target = getattr(args, "target_epsilon", None)
+    target = agreed("--target-epsilon", target, "target_epsilon", schedule.target_epsilon, args.config)
+    return schedule, schedule_inputs(args, schedule), d, target
+
+
 @command("check", text=output.check_text)
 def check(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    config, inputs = dpsgd_config(args)
-    r = dpsgd.check(config, args.claimed_epsilon, args.delta, bound=args.bound, allow_numerical=args.allow_numerical)
-    inputs.update(
-        claimed_epsilon=args.claimed_epsilon, delta=args.delta, bound=args.bound, allow_numerical=args.allow_numerical
-    )
+    run, inputs, d, _ = _run(args)
+    r = dpsgd.check(run, args.claimed_epsilon, d, bound=args.bound, allow_numerical=args.allow_numerical)
+    inputs.update(claimed_epsilon=args.claimed_epsilon, delta=d, bound=args.bound, allow_numerical=args.allow_numerical)
     return {**r.to_dict(), "inputs": inputs}
 
 
 @command("statement", text=output.statement_text)
 def statement(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    config, inputs = dpsgd_config(args)
-    r = dpsgd.statement(
-        config,
-        args.delta,
-        target_epsilon=args.target_epsilon,
-        bound=args.bound,
-        allow_numerical=args.allow_numerical,
-    )
-    inputs.update(
-        delta=args.delta, target_epsilon=args.target_epsilon, bound=args.bound, allow_numerical=args.allow_numerical
-    )
+    run, inputs, d, target = _run(args)
+    r = dpsgd.statement(run, d, target_epsilon=target, bound=args.bound, allow_numerical=args.allow_numerical)
+    inputs.update(delta=d, target_epsilon=target, bound=args.bound, allow_numerical=args.allow_numerical)
     return {**r.to_dict(), "inputs": inputs}
-
-
-def _scheme_name(sampling: Sampling) -> str:
-    names = {Poisson: "poisson", WithoutReplacement: "without-replacement", WithReplacement: "with-replacement"}
-    return names.get(type(sampling), "none")
 
 
 @command("compare", text=output.compare_text)
 def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
-    """Every sampling scheme x neighboring relation x bound; a failure fills its row's note, not the command."""
+    """Every sampling scheme x neighboring relation x bound, each scheme at the steps of its own epochs -> steps rule
+    (stated per scheme); a failure fills its row's note, not the command."""
     inputs: dict[str, Any] = {}
     mechanism = parse_mechanism(args, inputs)
     schemes = compared_schemes(args, inputs)
-    # One step count for every row, by the rule of the scheme the options describe (fixed-size when batch-size
-    # is given, so that the Poisson row at rate m/n is compared at the same number of steps).
-    steps, rule = count_steps(args, schemes[0])
-    schemes = [s for s in schemes if isinstance(s, Poisson)] + [s for s in schemes if not isinstance(s, Poisson)]
-    inputs.update(neighboring=[n.value for n in Neighboring], steps=steps, epochs=args.epochs)
+    counts = {scheme.name: count_of(args, scheme, batches) for scheme, batches in schemes}
+    inputs.update(neighboring=[n.value for n in Neighboring], steps=args.steps, epochs=args.epochs)
     inputs.update(delta=args.delta, conversion=args.conversion)
     rows: list[dict[str, Any]] = []
-    for sampling in schemes:
+    for scheme, batches in schemes:
+        steps = counts[scheme.name].count
         for relation in Neighboring:
-            base = {"sampling": _scheme_name(sampling), "neighboring": relation.value}
+            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
             try:
-                event = SubsampledMechanism(mechanism, sampling, relation)
+                event = SubsampledMechanism(mechanism, scheme.sampling(batches), relation)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
                 bounds = list(REGISTRY.bounds_for(event))
             except NUMERIC_ERRORS as exc:
@@ -277,7 +298,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                         "evidence": None,
                         "epsilon": None,
                         "alpha": None,
-                        "note": message(exc),
+                        "note": message(exc, cut=False),
                     }
                 )
                 continue
@@ -288,7 +309,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                 best.update(epsilon=r.epsilon, lower_epsilon=r.lower_epsilon, alpha=r.alpha,
                             evidence=f"{r.bound}: " + "; ".join(r.evidence))
             except NUMERIC_ERRORS as exc:
-                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc))
+                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))
             rows.append(best)
             for bound in bounds:
                 row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
@@ -300,12 +321,12 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
                     else:
                         row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
                 except NUMERIC_ERRORS as exc:
-                    row.update(epsilon=None, alpha=None, note=message(exc))
+                    row.update(epsilon=None, alpha=None, note=message(exc, cut=False))
                 rows.append(row)
     return {
         "delta": args.delta,
-        "steps": steps,
-        "steps_rule": rule,
+        "steps": {name: c.steps for name, c in counts.items()},
+        "steps_rule": {name: c.rule for name, c in counts.items()},
         "conversion": args.conversion,
         "rows": rows,
         "inputs": inputs,

@@ -1,50 +1,86 @@
 """From options to what is accounted for: mechanism, sampling scheme, neighboring relation and number of steps.
 
-Every option must fit the chosen mechanism and sampling scheme; one that does not is refused with a
-:class:`~privamp.cli.errors.UsageError`, never ignored. The rules (stated in ``--help`` and echoed in every answer):
+The options are parsed once into typed values: the scheme of :data:`privamp.sampling.SCHEMES`, its
+:class:`~privamp.sampling.Batches` (batch size, dataset size, rate) and the steps its own epochs → steps rule gives
+(:meth:`privamp.sampling.SamplingScheme.count`, the one rule of the library). Every option must fit the chosen
+mechanism and sampling scheme; one that does not is refused with a :class:`~privamp.cli.errors.UsageError`, never
+ignored. The rules (stated in ``--help`` and echoed in every answer):
 
 * The sampling scheme is inferred only where a single option names it: ``--sample-rate`` without ``--sampling``
   means Poisson sampling (the only scheme with a rate). ``--batch-size``/``--dataset-size`` without ``--sampling``
-  is an error, because fixed-size batches can be drawn with or without replacement.
-* Epochs to steps: Poisson, ``steps = ceil(epochs / sample-rate)``; fixed-size batches (with or without
-  replacement) follow a loader with ``drop_last``, ``floor(dataset-size / batch-size)`` steps per epoch, so
-  ``steps = ceil(epochs * floor(dataset-size / batch-size))``; no sampling (full batch), ``steps = ceil(epochs)``.
+  is an error, because batches of m out of n records can be drawn in several ways (``--sampling poisson`` reads them
+  as the rate m/n).
+* The number of steps is given (``--steps``) or counted from ``--epochs`` by the scheme's rule; one of them is
+  required.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from privamp.cli.errors import UsageError
-from privamp.cli.parser import MAX_COUNT, MECHANISM_PARAMETER, ascii_number
-from privamp.dpsgd import DpSgdConfig
+from privamp.accountant import Accountant
+from privamp.cli.errors import OPTIONS, UsageError
+from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.cli.schedule import read_schedule
+from privamp.cli.values import ascii_number
+from privamp.dpsgd import DpSgdConfig, Schedule, StepPlan
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
-from privamp.sampling import Neighboring, NoSampling, Poisson, Sampling, WithoutReplacement, WithReplacement
+from privamp.sampling import (
+    FULL_BATCH,
+    POISSON,
+    SCHEMES,
+    WITH_REPLACEMENT,
+    WITHOUT_REPLACEMENT,
+    Batches,
+    Neighboring,
+    Sampling,
+    SamplingScheme,
+    StepCount,
+    parse_scheme,
+)
 from privamp.validation import check_orders
+
+#: The batch options, by the name of the parameter they set.
+BATCH_OPTIONS = ("sample_rate", "batch_size", "dataset_size")
 
 
 @dataclass
 class Config:
-    """What the command answers for; ``inputs`` is echoed as ``"inputs"`` in JSON and as text."""
+    """What the command answers for; ``inputs`` is echoed as ``"inputs"`` in JSON and as text. ``steps`` optimiser
+    steps by ``steps_rule``; ``count`` accounted releases of the step (the steps, for a scheme accounted per step)."""
 
     mechanism: Mechanism | None  # None for calibrate, which solves for the Gaussian's sigma
+    scheme: SamplingScheme
     sampling: Sampling
     relation: Neighboring
     inputs: dict[str, Any] = field(default_factory=dict)
     steps: int = 1
+    count: int = 1
     steps_rule: str = ""
+    #: The phases of a schedule (``--config``), composed in order instead of ``count`` steps of :meth:`event`.
+    plans: tuple[StepPlan, ...] = ()
 
     def event(self) -> SubsampledMechanism:
-        """One step: the mechanism run on a batch drawn by the sampling scheme."""
+        """One step: the mechanism run on a batch drawn by the sampling scheme (of the first phase of a schedule)."""
         assert self.mechanism is not None
         return SubsampledMechanism(self.mechanism, self.sampling, self.relation)
+
+    def compose(self, accountant: Accountant) -> Accountant:
+        """``accountant`` with the run composed: ``count`` steps, or every phase of the schedule in order."""
+        if not self.plans:
+            return accountant.compose(self.event(), self.count)
+        for plan in self.plans:
+            accountant = accountant.compose(plan.event, plan.count)
+        return accountant
+
+    @property
+    def lower_holds(self) -> bool:
+        """Whether the lower bound of the accounted steps is one for the run (not for shuffled phases)."""
+        return self.scheme.lower_holds and all(plan.lower_holds for plan in self.plans)
 
 
 def parse_mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechanism:
@@ -66,93 +102,79 @@ def parse_mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechani
     return RandomizedResponse(value)
 
 
-def _scheme(args: argparse.Namespace) -> tuple[str, str | None]:
-    """The sampling scheme and, if it was inferred, the option it was inferred from."""
+def _option(name: str) -> str:
+    return OPTIONS.get(name, "--" + name.replace("_", "-"))
+
+
+def scheme_of(args: argparse.Namespace, inputs: dict[str, Any]) -> tuple[SamplingScheme, str]:
+    """The sampling scheme of the options, and how the messages name it (``--sampling NAME``, and the option it was
+    inferred from, if so); recorded in ``inputs``."""
+    inferred = None
     if args.sampling is not None:
-        return str(args.sampling), None
-    if args.sample_rate is not None:
-        return "poisson", "--sample-rate"
-    if args.batch_size is not None:
+        scheme = parse_scheme(args.sampling)
+    elif args.sample_rate is not None:
+        scheme, inferred = POISSON, "--sample-rate"
+    elif args.batch_size is not None:
         raise UsageError(
-            "--batch-size needs --sampling without-replacement or --sampling with-replacement (fixed-size batches); "
-            "for Poisson sampling give --sample-rate instead"
+            "--batch-size needs a scheme: --sampling poisson (rate batch-size / dataset-size), --sampling "
+            "without-replacement or --sampling with-replacement"
         )
-    if args.dataset_size is not None:
+    elif args.dataset_size is not None:
         raise UsageError(
-            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q, or --sampling "
-            "without-replacement|with-replacement --batch-size M"
-        )
-    return "none", None
-
-
-def _refuse(args: argparse.Namespace, names: Sequence[str], where: str, why: str) -> None:
-    for name in names:
-        if getattr(args, name) is not None:
-            raise UsageError(f"--{name.replace('_', '-')} does not apply to {where}: {why}")
-
-
-def _sampling(args: argparse.Namespace, inputs: dict[str, Any]) -> Sampling:
-    scheme, inferred = _scheme(args)
-    where = f"--sampling {scheme}" + (f" (inferred from {inferred})" if inferred else "")
-    inputs["sampling"] = scheme
-    inputs["sampling_inferred_from"] = inferred
-    if scheme == "none":
-        _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
-        return NoSampling()
-    if scheme == "poisson":
-        if args.batch_size is not None:
-            hint = ""
-            if args.dataset_size is not None:
-                hint = f" (expected batch size / dataset size = {args.batch_size / args.dataset_size:.6g})"
-            raise UsageError(
-                f"--batch-size does not apply to {where}: Poisson batches have no fixed size; give the rate "
-                f"--sample-rate{hint}"
-            )
-        if args.sample_rate is None:
-            raise UsageError("--sampling poisson needs --sample-rate")
-        inputs["sample_rate"] = args.sample_rate
-        if args.dataset_size is not None:
-            inputs["dataset_size"] = args.dataset_size
-        return Poisson(args.sample_rate, args.dataset_size)
-    _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
-    if args.batch_size is None or args.dataset_size is None:
-        raise UsageError(f"--sampling {scheme} needs --batch-size and --dataset-size")
-    inputs.update(batch_size=args.batch_size, dataset_size=args.dataset_size)
-    cls = WithoutReplacement if scheme == "without-replacement" else WithReplacement
-    return cls(args.batch_size, args.dataset_size)
-
-
-def _exact(x: float) -> Fraction:
-    """The decimal the user typed (the shortest repr of the float), as an exact fraction."""
-    return Fraction(repr(x))
-
-
-def count_steps(args: argparse.Namespace, sampling: Sampling) -> tuple[int, str]:
-    """The number of steps and the rule that gave it (echoed in the answer)."""
-    if args.epochs is None:
-        if args.steps is None:
-            return 1, "the default when neither --steps nor --epochs is given"
-        return int(args.steps), "given by --steps"
-    epochs = _exact(args.epochs)
-    e = f"{args.epochs:g}"
-    if isinstance(sampling, Poisson):
-        exact = epochs / _exact(sampling.rate)
-        rule = f"Poisson: steps = ceil(epochs / sample-rate) = ceil({e} / {sampling.rate:g})"
-    elif isinstance(sampling, WithoutReplacement | WithReplacement):
-        per_epoch = sampling.dataset_size // sampling.batch_size
-        exact = epochs * per_epoch
-        rule = (
-            f"fixed-size batches, drop_last: floor(dataset-size / batch-size) = {per_epoch} steps per epoch, "
-            f"steps = ceil(epochs * {per_epoch}) = ceil({e} * {per_epoch})"
+            "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q (or --batch-size M), or "
+            "--sampling without-replacement|with-replacement --batch-size M"
         )
     else:
-        exact = epochs
-        rule = f"no sampling: one full-batch step per epoch, steps = ceil(epochs) = ceil({e})"
-    steps = math.ceil(exact)
-    if steps > MAX_COUNT:
-        limit = Fraction(MAX_COUNT) * epochs / exact
-        raise InvalidParameterError("epochs", args.epochs, f"at most {float(limit):g} here (steps <= 2**53)")
-    return max(1, steps), rule
+        scheme = FULL_BATCH
+    inputs.update(sampling=scheme.name, sampling_inferred_from=inferred)
+    return scheme, f"--sampling {scheme.name}" + (f" (inferred from {inferred})" if inferred else "")
+
+
+def batches_of(args: argparse.Namespace, scheme: SamplingScheme, where: str, inputs: dict[str, Any]) -> Batches:
+    """The batch options as typed values, refused where the scheme does not take them; recorded in ``inputs``."""
+    why = f"it takes {' and '.join(_option(p) for p in scheme.parameters)}" if scheme.parameters else (
+        "every step uses the whole dataset"
+    )
+    if scheme.takes_rate and args.sample_rate is not None and args.batch_size is not None:
+        raise UsageError(
+            f"--sample-rate and --batch-size both give the rate of {where}: give --sample-rate Q, or --batch-size M "
+            "--dataset-size N (rate M/N)"
+        )
+    for name in BATCH_OPTIONS:
+        if getattr(args, name) is not None:
+            if name not in scheme.parameters:
+                raise UsageError(f"{_option(name)} does not apply to {where}: {why}")
+            inputs[name] = getattr(args, name)
+    try:
+        batches = Batches(args.batch_size, args.dataset_size, args.sample_rate)
+        scheme.check(batches)
+    except InvalidParameterError as exc:
+        raise _needed(exc, where) from None
+    return batches
+
+
+def _needed(exc: InvalidParameterError, where: str) -> Exception:
+    """A parameter the scheme needs, missing, as a usage error naming the option; any other error unchanged."""
+    if exc.value is None and exc.name in OPTIONS:
+        return UsageError(f"{where} needs {OPTIONS[exc.name]}")
+    return exc
+
+
+def step_of(scheme: SamplingScheme, batches: Batches, where: str) -> Sampling:
+    """The step the scheme accounts, with its numbers."""
+    try:
+        return scheme.sampling(batches)
+    except InvalidParameterError as exc:
+        if exc.name == "sample_rate" and exc.value is None:
+            raise UsageError(f"{where} needs --sample-rate Q, or --batch-size M and --dataset-size N") from None
+        raise _needed(exc, where) from None
+
+
+def count_of(args: argparse.Namespace, scheme: SamplingScheme, batches: Batches) -> StepCount:
+    """The run's steps, by ``--steps`` or by the scheme's own epochs → steps rule (one of them is required)."""
+    if args.steps is None and args.epochs is None:
+        raise UsageError(f"privamp {args.command} needs --steps T or --epochs E (the number of steps)")
+    return scheme.count(batches, epochs=args.epochs, steps=args.steps)
 
 
 def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_steps: bool = True) -> Config:
@@ -161,18 +183,47 @@ def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_ste
     chosen = parse_mechanism(args, inputs) if with_mechanism else None
     if chosen is None:
         inputs["mechanism"] = "gaussian"
-    sampling = _sampling(args, inputs)
-    relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value)
+    scheme, where = scheme_of(args, inputs)
+    batches = batches_of(args, scheme, where, inputs)
+    relation = scheme.check_relation(args.neighboring or Neighboring.ADD_REMOVE.value)
     inputs["neighboring"] = relation.value
-    config = Config(chosen, sampling, relation, inputs)
+    config = Config(chosen, scheme, step_of(scheme, batches, where), relation, inputs)
     if with_steps:
-        config.steps, config.steps_rule = count_steps(args, sampling)
+        counted = count_of(args, scheme, batches)
+        config.steps, config.count, config.steps_rule = counted.steps, counted.count, counted.rule
         inputs.update(steps=config.steps, epochs=args.epochs)
     return config
 
 
-def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[Sampling]:
-    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known."""
+def schedule_inputs(args: argparse.Namespace, schedule: Schedule) -> dict[str, Any]:
+    """The inputs echoed for a schedule of ``--config``: the file and its phases."""
+    return {
+        "config": args.config,
+        "mechanism": "gaussian",
+        "phases": [p.to_dict() for p in schedule.phases],
+        "neighboring": schedule.phases[0].neighboring,
+    }
+
+
+def configure_schedule(args: argparse.Namespace) -> tuple[Config, Schedule]:
+    """The configuration of a schedule file (``--config``): its phases, counted each by its own scheme's rule."""
+    schedule = read_schedule(args)
+    plans = schedule.plans()
+    first = schedule.phases[0]
+    event = first.event()
+    inputs = schedule_inputs(args, schedule)
+    steps = sum(p.steps for p in plans)
+    rule = "; ".join(f"phase {i}: {p.steps} steps, {p.rule}" for i, p in enumerate(plans, 1))
+    inputs.update(steps=steps)
+    config = Config(
+        event.mechanism, first.scheme, event.sampling, event.neighboring, inputs, steps, plans[0].count, rule, plans
+    )
+    return config, schedule
+
+
+def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[tuple[SamplingScheme, Batches]]:
+    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known (each
+    counted by its own epochs → steps rule)."""
     for name in ("sampling", "neighboring"):
         if getattr(args, name) is not None:
             raise UsageError(
@@ -185,19 +236,19 @@ def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[S
             )
         if args.dataset_size is None:
             raise UsageError("compare with --batch-size needs --dataset-size (or give only --sample-rate)")
-        m, n = args.batch_size, args.dataset_size
-        inputs.update(sampling=["poisson", "without-replacement", "with-replacement"], batch_size=m, dataset_size=n)
-        wor = WithoutReplacement(m, n)
-        return [wor, WithReplacement(m, n), Poisson(wor.rate, n)]
+        batches = Batches(args.batch_size, args.dataset_size)
+        schemes = (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT)
+        inputs.update(sampling=[s.name for s in schemes], batch_size=args.batch_size, dataset_size=args.dataset_size)
+        return [(s, batches) for s in schemes]
     if args.sample_rate is not None:
-        inputs.update(sampling=["poisson"], sample_rate=args.sample_rate)
+        inputs.update(sampling=[POISSON.name], sample_rate=args.sample_rate)
         if args.dataset_size is not None:
             inputs["dataset_size"] = args.dataset_size
-        return [Poisson(args.sample_rate, args.dataset_size)]
+        return [(POISSON, Batches(dataset_size=args.dataset_size, sample_rate=args.sample_rate))]
     if args.dataset_size is not None:
         raise UsageError("--dataset-size needs --batch-size or --sample-rate in compare")
-    inputs["sampling"] = ["none"]
-    return [NoSampling()]
+    inputs["sampling"] = [FULL_BATCH.name]
+    return [(FULL_BATCH, Batches())]
 
 
 def orders(text: str) -> list[float]:
@@ -228,40 +279,25 @@ def gaussian_only(args: argparse.Namespace) -> None:
             raise UsageError(f"--{param} (the parameter of --mechanism {other}) does not apply: {what}")
 
 
-def _dpsgd_sampling(args: argparse.Namespace, inputs: dict[str, Any], solving: str | None) -> str:
+def _dpsgd_scheme(args: argparse.Namespace, inputs: dict[str, Any], solving: str | None) -> SamplingScheme:
     """The sampling scheme of the options, checked as for ``epsilon`` (the batch size may be the solved value)."""
-    scheme, inferred = _scheme(args)
-    where = f"--sampling {scheme}" + (f" (inferred from {inferred})" if inferred else "")
-    inputs.update(sampling=scheme, sampling_inferred_from=inferred)
-    solving_batch = solving == "batch-size"
-    if scheme == "none":
-        if solving_batch:
-            raise UsageError(
-                "--solve batch-size needs batches: --sampling poisson|without-replacement|with-replacement"
-            )
-        _refuse(args, ("sample_rate", "batch_size", "dataset_size"), where, "every step uses the whole dataset")
-    elif scheme == "poisson":
-        if args.batch_size is not None:
-            raise UsageError(f"--batch-size does not apply to {where}: Poisson batches have no fixed size")
-        if solving_batch and args.dataset_size is None:
-            raise UsageError("--solve batch-size with --sampling poisson needs --dataset-size (rate = batch / n)")
-        if not solving_batch and args.sample_rate is None:
-            raise UsageError("--sampling poisson needs --sample-rate")
-    else:
-        _refuse(args, ("sample_rate",), where, "its rate is batch-size / dataset-size")
-        if args.dataset_size is None or (args.batch_size is None and not solving_batch):
-            needed = "--dataset-size" if solving_batch else "--batch-size and --dataset-size"
-            raise UsageError(f"--sampling {scheme} needs {needed}")
-    for key in ("sample_rate", "batch_size", "dataset_size"):
-        if getattr(args, key) is not None:
-            inputs[key] = getattr(args, key)
+    scheme, where = scheme_of(args, inputs)
+    if solving == "batch-size":
+        if not scheme.parameters:
+            batched = "|".join(name for name, s in SCHEMES.items() if s.parameters)
+            raise UsageError(f"--solve batch-size needs batches: --sampling {batched}")
+        if args.dataset_size is None:
+            raise UsageError(f"--solve batch-size with {where} needs --dataset-size (rate = batch / n)")
+        batches_of(args, scheme, where, inputs)
+        return scheme
+    step_of(scheme, batches_of(args, scheme, where, inputs), where)
     return scheme
 
 
 def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tuple[DpSgdConfig, dict[str, Any]]:
     """The DP-SGD run the options describe (``solving``: the parameter left to solve for), and its echoed inputs.
 
-    Without ``--steps`` or ``--epochs`` the run has 1 step, as for ``epsilon``; ``--sigma`` is required unless solved.
+    ``--steps`` or ``--epochs`` and ``--sigma`` are required unless solved for.
     """
     gaussian_only(args)
     where = f"--solve {solving}" if solving else f"privamp {args.command}"
@@ -274,12 +310,11 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
     inputs: dict[str, Any] = {"mechanism": "gaussian"}
     if args.sigma is not None:
         inputs["sigma"] = args.sigma
-    scheme = _dpsgd_sampling(args, inputs, solving)
+    scheme = _dpsgd_scheme(args, inputs, solving)
     relation = Neighboring.parse(args.neighboring or Neighboring.ADD_REMOVE.value).value
     inputs["neighboring"] = relation
-    steps = args.steps
-    if steps is None and args.epochs is None and solving not in ("steps", "epochs"):
-        steps = 1
+    if args.steps is None and args.epochs is None and solving not in ("steps", "epochs"):
+        raise UsageError(f"{where} needs --steps T or --epochs E (the number of steps)")
     config = DpSgdConfig(
         noise_multiplier=args.sigma,
         sampling=scheme,
@@ -287,8 +322,8 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
         sample_rate=args.sample_rate,
         dataset_size=args.dataset_size,
         epochs=args.epochs,
-        steps=steps,
+        steps=args.steps,
         neighboring=relation,
     )
-    inputs.update(steps=steps, epochs=args.epochs)
+    inputs.update(steps=args.steps, epochs=args.epochs)
     return config, inputs

@@ -56,21 +56,21 @@ def _profile(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Co
     return config, curves.privacy_profile(acct, epsilons=args.epsilons, deltas=args.deltas, bound=args.bound)
 
 
-def _steps_grid(args: argparse.Namespace, config: Config) -> list[int]:
+def _steps_grid(args: argparse.Namespace) -> tuple[Config, list[int]]:
+    """The configuration and the step counts: ``--steps-grid``, or a grid from 1 to ``--steps``/``--epochs``."""
+    given = args.steps is not None or args.epochs is not None
     if args.steps_grid is not None:
-        if args.steps is not None or args.epochs is not None:
+        if given:
             raise UsageError("give --steps-grid or --steps/--epochs (the end of the default grid), not both")
-        for unused in ("steps", "epochs"):  # the default step count of the configuration is not used
-            config.inputs.pop(unused, None)
-        return list(args.steps_grid)
-    if args.steps is None and args.epochs is None:
+        return configure(args, with_steps=False), list(args.steps_grid)
+    if not given:
         raise UsageError("curves steps needs --steps-grid, or --steps/--epochs (a grid from 1 to that many steps)")
-    return [int(t) for t in np.unique(np.round(np.geomspace(1, config.steps, DEFAULT_GRID_POINTS)))]
+    config = configure(args)
+    return config, [int(t) for t in np.unique(np.round(np.geomspace(1, config.steps, DEFAULT_GRID_POINTS)))]
 
 
 def _steps(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
-    config = configure(args)
-    grid = _steps_grid(args, config)
+    config, grid = _steps_grid(args)
     template = settings(args, accountant, config)
     config.inputs.update(steps_grid=grid, delta=args.delta, bound=args.bound, conversion=args.conversion)
     return config, curves.epsilon_vs_steps(config.event(), grid, args.delta, bound=args.bound, accountant=template)

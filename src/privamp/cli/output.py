@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from privamp.accountant import SETTLED_REASON
+from privamp.cli.errors import plain
 from privamp.cli.parser import MECHANISM_PARAMETER
 from privamp.curves import write_csv
 
@@ -35,7 +36,20 @@ def _differs(a: float, b: float) -> bool:
     return not math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-9)
 
 
+def _describe_phases(inputs: dict[str, Any]) -> str:
+    """The phases of a schedule file (``--config``), one clause each."""
+    phases = []
+    for i, p in enumerate(inputs["phases"], 1):
+        sizes = ", ".join(f"{k.replace('_', '-')} {p[k]:g}" for k in ("sample_rate", "batch_size", "dataset_size")
+                          if p.get(k) is not None)
+        length = f"{p['steps']} steps" if p.get("steps") is not None else f"{p['epochs']:g} epochs"
+        phases.append(f"phase {i}: sigma {p['noise_multiplier']:g}, {p['sampling']} ({sizes}), {length}")
+    return f"inputs: schedule {inputs['config']}; " + "; ".join(phases) + f"; {inputs['neighboring']}"
+
+
 def _describe_inputs(inputs: dict[str, Any]) -> str:
+    if "config" in inputs:
+        return _describe_phases(inputs)
     mech = inputs["mechanism"]
     param = MECHANISM_PARAMETER[mech]
     parts = [f"{mech} {param} = {inputs[param]:g}" if param in inputs else f"{mech} ({param} solved for)"]
@@ -68,7 +82,7 @@ def _steps_line(out: dict[str, Any]) -> str:
 def _skipped_lines(out: dict[str, Any]) -> list[str]:
     """The routes ``best`` did not use, each with its reason; those skipped because the interval was already narrow
     enough on one line."""
-    notes = list(out.get("skipped", ()))
+    notes = [plain(n) for n in out.get("skipped", ())]
     settled = [n.split(":", 1)[0] for n in notes if n.endswith(SETTLED_REASON)]
     lines = [f"not used: {n}" for n in notes if not n.endswith(SETTLED_REASON)]
     if settled:
@@ -127,13 +141,14 @@ def rdp_text(out: dict[str, Any]) -> str:
 
 def compare_text(out: dict[str, Any]) -> str:
     lines = [
-        f"{_n_steps(out['steps'])}, delta = {out['delta']:g}; 'best' is the guarantee (proven bounds only), shown as"
+        f"delta = {out['delta']:g}; each scheme at the steps of its own rule; 'best' is the guarantee (proven"
+        " bounds only), shown as"
         " the certified interval [lower, upper] where a rigorous lower bound is known; exact"
         " and upper rows are proven, 'numerical' rows are verified numerically only (opt-in: --allow-numerical),"
         " lower rows show the smallest epsilon an RDP accountant could certify (not a lower bound on the true"
         " epsilon); the evidence of each bound follows the table",
         _describe_inputs(out["inputs"]),
-        _steps_line(out),
+        *(f"steps, {name}: {n} ({out['steps_rule'][name]})" for name, n in out["steps"].items()),
         f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>22s} {'alpha':>9s}",
     ]
     notes: list[str] = []  # each distinct failure once, referenced by number

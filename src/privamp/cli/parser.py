@@ -1,133 +1,63 @@
-"""The argument parser of the command-line contract (DESIGN.md §5): options, help texts and value parsers.
+"""The argument parser of the command-line contract (DESIGN.md §5): commands, options and help texts.
 
-Parses and range-checks single values only; whether options fit together is decided in :mod:`privamp.cli.config`.
+Each option's text is read by a parser of :mod:`privamp.cli.values`; whether options fit together is decided in
+:mod:`privamp.cli.config`.
 To add a command, write its ``_<name>_command`` function here and list it in :func:`build_parser`.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 from privamp import __version__
+from privamp.cli import values
 from privamp.cli.errors import fail
-from privamp.sampling import Neighboring
-from privamp.validation import MAX_STEPS
+from privamp.sampling import SCHEMES, Neighboring
 
 #: The one parameter of each mechanism (its option is ``--<name>``).
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
 MECHANISMS = tuple(MECHANISM_PARAMETER)
-SAMPLINGS = ("poisson", "without-replacement", "with-replacement", "none")
+#: The sampling schemes of the DP-SGD commands (check, statement, calibrate --solve): every scheme of the table.
+SAMPLINGS = tuple(SCHEMES)
+#: The schemes of the commands that report a lower bound beside the upper one (epsilon, delta, compare, rdp, curves,
+#: calibrate): those whose accounted event's lower bound is one for the run (not shuffle, accounted per epoch from
+#: above only).
+STEP_SCHEMES = tuple(name for name, scheme in SCHEMES.items() if scheme.lower_holds)
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
-#: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
-MAX_COUNT = MAX_STEPS  # the API's cap (privamp.validation), one constant
 
 EPILOG = """\
 sampling scheme:
   --sampling is inferred only from --sample-rate (Poisson, the only scheme with a rate);
-  --batch-size/--dataset-size need an explicit --sampling without-replacement|with-replacement.
+  --batch-size/--dataset-size need an explicit --sampling (poisson: rate batch-size / dataset-size).
   An option that does not fit the chosen mechanism or scheme is an error (exit status 2).
-epochs to steps:
-  poisson:     steps = ceil(epochs / sample-rate)
+epochs to steps (give --steps or --epochs; the rule used is printed with the answer):
+  poisson:     steps = ceil(epochs / q), q = sample-rate or batch-size / dataset-size
   fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
   none:        steps = ceil(epochs)  (one full-batch step per epoch)
   Pass --steps if your loader runs a different number of steps.
 """
 
-
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit status 2."""
+    """argparse with one-line errors and exit status 2; a wrong choice lists every choice, as typed on the command
+    line (not as Python strings), and a wrong command every command."""
 
     def error(self, message: str) -> NoReturn:
         fail(message)
 
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        if action.choices is None or value in action.choices:
+            return
+        listed = ", ".join(map(str, action.choices))
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, f"unknown {action.dest} {value}; the {action.dest}s are: {listed}")
+        raise argparse.ArgumentError(action, f"invalid choice {value}; choose from {listed}")
+
 
 _FORMAT = argparse.RawDescriptionHelpFormatter
-_T = TypeVar("_T")
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# value parsers (argparse ``type=``): each rejects with a one-line message naming the allowed range
-
-
-def ascii_number(text: str) -> str:
-    """``text`` if it is written in ASCII (Python's float() and Decimal() also read other scripts' digits, "١" as 1):
-    the one gate of every number the command line reads."""
-    if not text.isascii():
-        raise ValueError(f"expected a number in ASCII digits, got {text!r}")
-    return text
-
-
-def _in_ascii(text: str) -> str:
-    return "" if text.isascii() else " in ASCII digits"
-
-
-def _real(text: str) -> float:
-    """Any real number in ASCII (NaN refused); the library checks the range and names the parameter."""
-    try:
-        x = float(ascii_number(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number{_in_ascii(text)}, got {text!r}") from None
-    if math.isnan(x):
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
-    return x
-
-
-def _open_unit(text: str) -> float:
-    x = _real(text)
-    if not 0 < x < 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text!r}")
-    return x
-
-
-def _nonnegative(text: str) -> float:
-    x = _real(text)
-    if not (x >= 0 and math.isfinite(x)):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
-    return x
-
-
-def _positive(text: str) -> float:
-    x = _real(text)
-    if not (x > 0 and math.isfinite(x)):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
-    return x
-
-
-def _count(text: str) -> int:
-    """A whole number in [1, 2**53]: an integer literal, or scientific notation with an integral value ("1e9")."""
-    try:
-        d = Decimal(ascii_number(text).strip().replace("_", ""))
-    except (InvalidOperation, ValueError):
-        raise argparse.ArgumentTypeError(f"expected an integer{_in_ascii(text)}, got {text!r}") from None
-    if not d.is_finite() or d != d.to_integral_value():
-        raise argparse.ArgumentTypeError(f"expected an integer (e.g. 1000 or 1e9), got {text!r}")
-    if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"must be an integer in [1, 2**53 = {MAX_COUNT}], got {text!r}")
-    return int(d)
-
-
-def _unit(text: str) -> float:
-    x = _real(text)
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text!r}")
-    return x
-
-
-def _list_of(parse: Callable[[str], _T]) -> Callable[[str], list[_T]]:
-    """A comma-separated list, each item read by ``parse`` (its message names the item)."""
-
-    def parse_list(text: str) -> list[_T]:
-        items = [t.strip() for t in text.split(",") if t.strip()]
-        if not items:
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {text!r}")
-        return [parse(t) for t in items]
-
-    return parse_list
+_SIGMA = "Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -142,58 +72,62 @@ def _add_mechanism(p: argparse.ArgumentParser) -> None:
         help="the noise mechanism run at each step; default gaussian. Give only its own parameter: "
         "gaussian --sigma, laplace --scale, randomized-response --p",
     )
-    g.add_argument(
-        "--sigma",
-        type=_real,
-        metavar="S",
-        help="Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)",
-    )
+    g.add_argument("--sigma", "--noise-multiplier", dest="sigma", type=values.real, metavar="S", help=_SIGMA)
     g.add_argument(
         "--scale",
-        type=_real,
+        type=values.real,
         metavar="B",
         help="Laplace scale relative to the per-record sensitivity; in (0, inf). Needs --mechanism laplace",
     )
     g.add_argument(
         "--p",
-        type=_real,
+        type=values.real,
         metavar="P",
         help="randomized response: probability of reporting the true bit; in [0, 1]. "
         "Needs --mechanism randomized-response",
     )
 
 
-def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
+def _add_sampling(
+    p: argparse.ArgumentParser, *, compare: bool = False, schemes: tuple[str, ...] = STEP_SCHEMES
+) -> None:
     g = p.add_argument_group("sampling (how each batch is drawn)")
     # compare tabulates every scheme and both relations: --sampling and --neighboring are refused with a message
     # there, not listed.
+    shuffle = (
+        "; shuffle: shuffled once per epoch and cut into batches of --batch-size (no amplification bound is known: "
+        "each epoch is accounted as one full-batch release, under replace-one only)"
+        if "shuffle" in schemes
+        else ""
+    )
     g.add_argument(
         "--sampling",
-        choices=SAMPLINGS,
+        choices=schemes,
         help=argparse.SUPPRESS
         if compare
         else "poisson: each record joins a batch independently with probability --sample-rate; "
         "without-replacement: a fresh uniform subset of exactly --batch-size of --dataset-size records at "
         "every step; with-replacement: --batch-size indices drawn uniformly with replacement; none: every "
-        "step uses the whole dataset. Default: poisson if --sample-rate is given, none if no sampling option "
-        "is given; --batch-size/--dataset-size need an explicit --sampling",
+        "step uses the whole dataset" + shuffle + ". Default: poisson if --sample-rate is given, none if no "
+        "sampling option is given; --batch-size/--dataset-size need an explicit --sampling (poisson: rate "
+        "batch-size / dataset-size)",
     )
     g.add_argument(
         "--sample-rate",
-        type=_real,
+        type=values.real,
         metavar="Q",
         help="Poisson sampling probability q; in (0, 1]. Only with --sampling poisson (implied when omitted)",
     )
     g.add_argument(
         "--batch-size",
-        type=_count,
+        type=values.count,
         metavar="M",
         help="fixed batch size m, an integer in [1, dataset size]. Only with --sampling "
         "without-replacement|with-replacement" + (" (compare: with --dataset-size, rate m/n)" if compare else ""),
     )
     g.add_argument(
         "--dataset-size",
-        type=_count,
+        type=values.count,
         metavar="N",
         help="dataset size n, an integer >= 1. Required by the fixed-size schemes; optional with Poisson "
         "(it enables the replace-one privacy-profile bound); not with --sampling none",
@@ -209,20 +143,20 @@ def _add_sampling(p: argparse.ArgumentParser, *, compare: bool = False) -> None:
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("steps (give one; default 1 step)").add_mutually_exclusive_group()
+    g = p.add_argument_group("steps (give one)").add_mutually_exclusive_group()
     g.add_argument(
         "--steps",
-        type=_count,
+        type=values.count,
         metavar="T",
         help="number of steps (compositions); an integer in [1, 2**53], scientific notation allowed when "
-        "integral (1e6). Default 1",
+        "integral (1e6)",
     )
     g.add_argument(
         "--epochs",
-        type=_positive,
+        type=values.positive,
         metavar="E",
         help="number of epochs, a finite number > 0; converted to steps by the rule of the sampling scheme "
-        "(poisson: ceil(E / sample-rate); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
+        "(poisson: ceil(E / q); fixed-size: ceil(E * floor(N / M)), drop_last; none: ceil(E)). "
         "The rule is printed with the answer",
     )
 
@@ -235,12 +169,11 @@ def _add_gaussian(p: argparse.ArgumentParser, sigma_help: str) -> None:
         choices=MECHANISMS,
         help="gaussian only (the default): this command is for DP-SGD; another mechanism is an error",
     )
-    g.add_argument("--sigma", type=_real, metavar="S", help=sigma_help)
+    g.add_argument("--sigma", "--noise-multiplier", dest="sigma", type=values.real, metavar="S", help=sigma_help)
     for other in ("scale", "p"):  # refused with a message naming the Gaussian, not listed
-        g.add_argument(f"--{other}", type=_real, help=argparse.SUPPRESS)
+        g.add_argument(f"--{other}", type=values.real, help=argparse.SUPPRESS)
 
 
-_SIGMA = "Gaussian noise multiplier: noise std / per-record clip norm (sensitivity); in (0, inf)"
 
 
 def _add_json(p: argparse.ArgumentParser) -> None:
@@ -287,8 +220,22 @@ def _add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
     )
 
 
-def _add_delta(p: argparse.ArgumentParser, help_text: str = "target delta; in the open interval (0, 1)") -> None:
-    p.add_argument("--delta", type=_open_unit, required=True, metavar="D", help=help_text)
+def _add_delta(
+    p: argparse.ArgumentParser, help_text: str = "target delta; in the open interval (0, 1)", *, schedule: bool = False
+) -> None:
+    """``--delta`` (required; with ``schedule``, the ``target_delta`` of a ``--config`` file may give it)."""
+    more = "; required unless the --config file gives target_delta" if schedule else ""
+    p.add_argument("--delta", type=values.open_unit, required=not schedule, metavar="D", help=help_text + more)
+
+
+def _add_config(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a DP-SGD schedule of one or more phases (JSON, or TOML for a .toml file; the schema of "
+        "privamp.dpsgd.load_schedule: keys of DpSgdConfig, keys beside 'phases' are defaults of every phase). It "
+        "gives the whole run: the options of the mechanism, the sampling and the steps are then refused",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -311,7 +258,8 @@ def _epsilon_command(sub: _Subparsers[_Parser]) -> None:
     _add_mechanism(cmd)
     _add_sampling(cmd)
     _add_steps(cmd)
-    _add_delta(cmd)
+    _add_config(cmd)
+    _add_delta(cmd, schedule=True)
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
     _add_accountant_options(cmd)
@@ -323,7 +271,10 @@ def _delta_command(sub: _Subparsers[_Parser]) -> None:
     _add_mechanism(cmd)
     _add_sampling(cmd)
     _add_steps(cmd)
-    cmd.add_argument("--epsilon", type=_nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0")
+    _add_config(cmd)
+    cmd.add_argument(
+        "--epsilon", type=values.nonnegative, required=True, metavar="E", help="epsilon; a finite number >= 0"
+    )
     _add_conversion(cmd)
     _add_bound(cmd, _ACCOUNTING)
     _add_accountant_options(cmd)
@@ -366,7 +317,7 @@ def _calibrate_command(sub: _Subparsers[_Parser]) -> None:
     _add_sampling(cmd)
     _add_steps(cmd)
     cmd.add_argument(
-        "--target-epsilon", type=_positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
+        "--target-epsilon", type=values.positive, required=True, metavar="E", help="target epsilon; a finite number > 0"
     )
     _add_delta(cmd, "delta; in the open interval (0, 1)")
     _add_bound(cmd, _DPSGD_BOUND)
@@ -381,12 +332,17 @@ def _check_command(sub: _Subparsers[_Parser]) -> None:
     )
     cmd = _command(sub, "check", what)
     _add_gaussian(cmd, _SIGMA + ". Required")
-    _add_sampling(cmd)
+    _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
+    _add_config(cmd)
     cmd.add_argument(
-        "--claimed-epsilon", type=_real, required=True, metavar="E", help="the claimed epsilon; a number > 0 (or inf)"
+        "--claimed-epsilon",
+        type=values.real,
+        required=True,
+        metavar="E",
+        help="the claimed epsilon; a number > 0 (or inf)",
     )
-    _add_delta(cmd, "the claimed delta; in the open interval (0, 1)")
+    _add_delta(cmd, "the claimed delta; in the open interval (0, 1)", schedule=True)
     _add_bound(cmd, _DPSGD_BOUND)
     _add_tight(cmd)
     _add_json(cmd)
@@ -399,12 +355,13 @@ def _statement_command(sub: _Subparsers[_Parser]) -> None:
     )
     cmd = _command(sub, "statement", what)
     _add_gaussian(cmd, _SIGMA + ". Required")
-    _add_sampling(cmd)
+    _add_sampling(cmd, schemes=SAMPLINGS)
     _add_steps(cmd)
-    _add_delta(cmd)
+    _add_config(cmd)
+    _add_delta(cmd, schedule=True)
     cmd.add_argument(
         "--target-epsilon",
-        type=_positive,
+        type=values.positive,
         metavar="E",
         help="optional target epsilon; a finite number > 0: also state the sigma and the epochs that reach it",
     )
@@ -445,7 +402,7 @@ def _add_output(p: argparse.ArgumentParser) -> None:
 
 def _add_list(p: argparse.ArgumentParser, option: str, item: Callable[[str], object], name: str, text: str) -> None:
     """An option taking a comma-separated list, each item read by ``item``."""
-    p.add_argument(option, type=_list_of(item), metavar=f"{name}[,{name}...]", help=text)
+    p.add_argument(option, type=values.list_of(item), metavar=f"{name}[,{name}...]", help=text)
 
 
 def _add_route(p: argparse.ArgumentParser) -> None:
@@ -471,7 +428,7 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
 
     rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
     orders = "Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)"
-    _add_list(rdp, "--orders", _real, "A", orders)
+    _add_list(rdp, "--orders", values.real, "A", orders)
     rdp.add_argument(
         "--allow-numerical",
         action="store_true",
@@ -487,9 +444,9 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
         "with neither, epsilon at the deltas 1e-12 ... 1e-1 and delta at 25 epsilons from 0 to the largest epsilon "
         "found"
     )
-    _add_list(profile, "--epsilons", _nonnegative, "E", epsilons)
+    _add_list(profile, "--epsilons", values.nonnegative, "E", epsilons)
     deltas = "deltas at which epsilon is certified, each in (0, 1); with --epsilons alone only delta(eps) is computed"
-    _add_list(profile, "--deltas", _open_unit, "D", deltas)
+    _add_list(profile, "--deltas", values.open_unit, "D", deltas)
     _add_route(profile)
     _add_output(profile)
 
@@ -499,7 +456,7 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
         "step counts, comma separated, each an integer in [1, 2**53]; default 30 counts spaced geometrically from 1 to "
         "--steps (or the steps of --epochs)"
     )
-    _add_list(steps, "--steps-grid", _count, "T", grid)
+    _add_list(steps, "--steps-grid", values.count, "T", grid)
     _add_delta(steps)
     _add_route(steps)
     _add_output(steps)
@@ -508,7 +465,7 @@ def _curves_command(sub: _Subparsers[_Parser]) -> None:
                      "from the privacy-loss-distribution route")
     _add_steps(tradeoff)
     fprs = "false positive rates, comma separated, each in [0, 1]; default 0, 0.01, ..., 1"
-    _add_list(tradeoff, "--fprs", _unit, "R", fprs)
+    _add_list(tradeoff, "--fprs", values.unit, "R", fprs)
     _add_output(tradeoff)
 
 

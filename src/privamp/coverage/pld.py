@@ -180,8 +180,8 @@ def _subsampled(s: Poisson) -> bool:
 # --------------------------------------------------------------------------------------------------------- rows
 WITH_REPLACEMENT_REASON = (
     "the PLD route gives no upper bound for sampling with replacement ({event}): no dominating pair is proven "
-    "(docs/pld.md), so the upper end is the RDP or privacy-profile bound, loose for long runs; batches of the same "
-    "size drawn without replacement have a certified interval"
+    "(docs/pld.md), so an upper end can come only from another route; batches of the same size drawn without "
+    "replacement have a certified interval"
 )
 for _relation, _how in ((AR, "added"), (RO, "+C vs -C")):
     TABLE.register(

@@ -118,7 +118,7 @@ class ProfileRoute(Route):
         if count > MAX_PROFILE_COUNT:
             return (
                 f"the privacy-profile route composes at most {MAX_PROFILE_COUNT} releases (exact optimal "
-                f"composition); got {count}: use the RDP bounds"
+                f"composition); got {count}"
             )
         try:
             theorem_for(event)
