@@ -71,10 +71,13 @@ TAIL_STEPS = 1024
 #: The tail's value window reaches ε + TAIL_ABOVE (the closed form above it): a short window keeps the FFT round-off
 #: bound, proportional to the window's ℓ1 norm and subtracted at every step, small.
 TAIL_ABOVE = 4.0
-#: Mass cut per side at every convolution of the static prefix (dropped: the optimistic side).
+#: Mass cut per side at every convolution of the static prefix (dropped: the optimistic side): PREFIX_TAU by default,
+#: PREFIX_TAU_PER_DELTA·δ/T for an ε(δ) query (the dropped mass, about 2τT, is then ≲ 2e-9·δ), whose grid is then
+#: narrower and keeps a finer spacing.
 PREFIX_TAU = 1e-30
+PREFIX_TAU_PER_DELTA = 1e-9
 #: Points of the static prefix's composed PMF at most (the engine coarsens beyond: a post-processing).
-MAX_PREFIX_POINTS = 1 << 14
+MAX_PREFIX_POINTS = 1 << 18
 #: Relative rounding allowance of the final sum over the prefix's grid (log-sum-exp of a few 10⁴ terms).
 SUM_SLACK = 1e-9
 
@@ -163,11 +166,13 @@ def adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: float, 
     return _search(log_gap, start, rel_tolerance)
 
 
-def static_prefix(pair: Pair, count: int, h: float, lam: float) -> TiltedPMF:
-    """The optimistic PMF of ``count`` non-adaptive steps of ``pair`` (spacing ``h``, tilt ``lam``; the engine may
-    coarsen it): a certified sub-measure of the composition of optimistic single steps (:mod:`privamp.pld.pmf`)."""
+def static_prefix(pair: Pair, count: int, h: float, lam: float, tau: float = PREFIX_TAU) -> TiltedPMF:
+    """The optimistic PMF of ``count`` non-adaptive steps of ``pair`` (spacing ``h``, tilt ``lam``, mass ≤ ``tau``
+    cut per side at every convolution; the engine may coarsen it): a certified sub-measure of the composition of
+    optimistic single steps (:mod:`privamp.pld.pmf`)."""
     g = discretise(pair, check_positive("h", h), pessimistic=False, tail=TAIL)
-    return compose([(tilt(g, lam), check_int("count", count, minimum=1))], math.log(PREFIX_TAU), MAX_PREFIX_POINTS)
+    n = check_int("count", count, minimum=1)
+    return compose([(tilt(g, lam), n)], math.log(check_positive("tau", tau)), MAX_PREFIX_POINTS)
 
 
 def prefix_tilt(pair: Pair, count: int, epsilon: float) -> float:
@@ -209,7 +214,8 @@ def tail_adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: fl
     k = check_int("tail_steps", tail_steps, minimum=1)
     if not n > k:
         raise InvalidParameterError("tail_steps", tail_steps, f"less than count ({n})")
-    prefix = static_prefix(first, n - k, prefix_h, prefix_tilt(first, n - k, start))
+    tau = max(PREFIX_TAU_PER_DELTA * delta / n, 1e-300)
+    prefix = static_prefix(first, n - k, prefix_h, prefix_tilt(first, n - k, start), tau)
     prefix = coarsen_to(prefix, grid_spacing(first, second, max(h, prefix.h), start, below, TAIL_ABOVE))
 
     def log_gap(e: float) -> float:
