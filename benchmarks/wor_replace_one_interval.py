@@ -15,7 +15,7 @@ import time
 
 import privamp as pa
 from privamp.pld import PLDAccountant, pairs
-from privamp.pld.adaptive import tail_adaptive_epsilon_lower
+from privamp.pld.adaptive import TAIL_BELOW, tail_adaptive_epsilon_lower
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
 
@@ -37,7 +37,7 @@ def main() -> None:
     start = float(static.lower[0])
     t0 = time.process_time()
     found = tail_adaptive_epsilon_lower(first, second, args.steps, args.delta, 2 * float(static.grid_spacing), start,
-                                        3.0, float(static.grid_spacing), tail_steps=args.tail)
+                                        TAIL_BELOW, float(static.grid_spacing), tail_steps=args.tail)
     seconds = time.process_time() - t0
     print(f"upper (symmetrised pair, PLD)          {upper:.5f}")
     print(f"lower before (sigma/2 pair, static)    {start:.5f}")

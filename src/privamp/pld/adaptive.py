@@ -68,6 +68,8 @@ MAX_ITERATIONS = 8
 MAX_POINTS = 1 << 15
 #: Steps at the end of a long run on which the attack best-responds (*Long runs*: its gain is made there).
 TAIL_STEPS = 1024
+#: The tail's value window starts at ε − TAIL_BELOW (V_K = 0 below: K ≲ 2000 steps of q ≲ 0.05 rarely climb 3 nats).
+TAIL_BELOW = 3.0
 #: The tail's value window reaches ε + TAIL_ABOVE (the closed form above it): a short window keeps the FFT round-off
 #: bound, proportional to the window's ℓ1 norm and subtracted at every step, small.
 TAIL_ABOVE = 4.0
