@@ -12,7 +12,12 @@ from oracles import gaussian_hockey_stick
 
 import privamp as pa
 from privamp.pld import PLDAccountant, pairs
-from privamp.pld.adaptive import adaptive_delta_lower
+from privamp.pld.adaptive import (
+    adaptive_delta_lower,
+    static_prefix,
+    tail_adaptive_delta_lower,
+    tail_adaptive_epsilon_lower,
+)
 from privamp.pld.distributions import Atom
 from privamp.pld.pairs import Pair
 from privamp.routes.composition import Composition
@@ -87,3 +92,68 @@ def test_adaptive_lower_epsilon_only_for_its_cell() -> None:
     found = route.adaptive_lower_epsilon(wor, 1e-5)
     a = route.epsilon(wor, 1e-5)
     assert found is not None and a.lower is not None and found == a.lower <= a.value
+
+
+# ------------------------------------------------------------------ long runs: static prefix, adaptive tail
+def _brute_force_tail(eps: float, steps: int, tail: int) -> float:
+    """max over every strategy that plays A on the first ``steps − tail`` steps and chooses A or B at every node of
+    the last ``tail`` steps (any function of the whole history) of Σ_outcomes (P(o) − e^ε Q(o))_+."""
+    orient = {0: (P_A, Q_A), 1: (Q_A, P_A)}
+    free = [h for t in range(steps - tail, steps) for h in itertools.product(range(3), repeat=t)]
+    best = 0.0
+    for choice in itertools.product((0, 1), repeat=len(free)):
+        plan = dict(zip(free, choice, strict=True))
+        total = 0.0
+        for outcome in itertools.product(range(3), repeat=steps):
+            p = q = 1.0
+            for t, o in enumerate(outcome):
+                pp, qq = orient[plan.get(outcome[:t], 0)]
+                p, q = p * pp[o], q * qq[o]
+            total += max(p - math.exp(eps) * q, 0.0)
+        best = max(best, total)
+    return best
+
+
+@pytest.mark.parametrize(("eps", "tail"), [(0.3, 1), (1.0, 1), (0.3, 2)])
+def test_tail_attack_matches_the_brute_force_over_its_strategies(eps: float, tail: int) -> None:
+    a, b = _discrete(P_A, Q_A), _discrete(Q_A, P_A)
+    exact = _brute_force_tail(eps, 3, tail)
+    prefix = static_prefix(a, 3 - tail, 1e-3, 0.0)
+    got = tail_adaptive_delta_lower(prefix, (a, b), tail, eps, 10.0)
+    assert got <= exact and got >= exact * (1 - 2e-2)
+    full = adaptive_delta_lower(a, b, 3, eps, 1e-3, eps + 10.0)
+    static = tail_adaptive_delta_lower(static_prefix(a, 3, 1e-3, 0.0), (a, b), 0, eps, 10.0)
+    assert static < got <= full * (1 + 1e-6)  # adaptivity on the tail pays; the full programme (up to round-off)
+
+
+@pytest.mark.parametrize(("mu", "steps", "tail", "eps"), [(0.5, 16, 4, 1.0), (0.25, 64, 8, 2.0)])
+def test_tail_attack_with_one_choice_is_the_gaussian_composition(mu: float, steps: int, tail: int,
+                                                                 eps: float) -> None:
+    g = pairs.gaussian(mu)
+    exact = float(gaussian_hockey_stick(eps, mu * math.sqrt(steps)))
+    for lam in (0.0, 1.0):
+        prefix = static_prefix(g, steps - tail, 2e-3, lam)
+        got = tail_adaptive_delta_lower(prefix, (g, g), tail, eps, 12.0)
+        assert got <= exact and got >= exact * (1 - 1e-3)
+
+
+def test_tail_attack_rejects_bad_arguments() -> None:
+    g = pairs.gaussian(0.5)
+    with pytest.raises(ValueError, match="tail_steps"):
+        tail_adaptive_epsilon_lower(g, g, 4, 1e-5, 1e-3, 1.0, 5.0, 1e-3, tail_steps=4)
+    with pytest.raises(ValueError, match="below"):
+        tail_adaptive_delta_lower(static_prefix(g, 2, 1e-3, 0.0), (g, g), 1, 1.0, 0.0)
+
+
+def test_long_run_beats_the_static_pair_and_stays_below_the_upper() -> None:
+    """q = 0.01, σ = 2, 3000 steps, δ = 1e-5: the tail attack certifies more than the σ/2 pair composed statically
+    (the old lower end) and less than the certified upper value of the PLD route."""
+    sigma, q, steps = 2.0, 0.01, 3000
+    a, b = pairs.poisson_gaussian(2 / sigma, q), pairs.poisson_gaussian(2 / sigma, q, "add")
+    static = PLDAccountant([[(a, steps)]]).epsilon(1e-5)
+    start = float(static.lower[0])
+    found = tail_adaptive_epsilon_lower(a, b, steps, 1e-5, 1e-3, start, 3.0, float(static.grid_spacing),
+                                        tail_steps=128, rel_tolerance=1e-3)
+    comp = Composition(((pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(600, 60000), "replace-one"), steps),))
+    upper = PldRoute(lower=False).epsilon(comp, 1e-5).value
+    assert found is not None and start < found <= upper
