@@ -61,10 +61,6 @@ def _check(rate: object, sigma: object, group_size: object) -> tuple[float, floa
 
 
 def _log_weights(q: float, k: int) -> FloatArray:
-    if q == 1.0:
-        out = np.full(k + 1, -np.inf)
-        out[k] = 0.0
-        return out
     return log_binomial_pmf(k, np.arange(k + 1), math.log(q), math.log1p(-q))
 
 
@@ -109,6 +105,8 @@ def _forward(orders: ArrayLike, rate: object, sigma: object, group_size: object,
     if k == 1:
         bound = poisson_gaussian_rdp if rounding > 0 else poisson_gaussian_rdp_lower
         return np.asarray(bound(alphas.astype(np.float64), q, s))
+    if q == 1.0:  # every record sampled: the Gaussian mechanism of sensitivity k, α k²/(2σ²)
+        return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + rounding * 4.0 * ULP))
     out = np.full(alphas.size, np.inf if rounding > 0 else 0.0)
     ok = alphas * k <= MAX_CONVOLUTION
     if np.any(ok):
@@ -178,7 +176,7 @@ def _reverse(orders: ArrayLike, rate: object, sigma: object, group_size: object)
     alphas = check_integer_orders(orders)
     q, s, k = _check(rate, sigma, group_size)
     if q == 1.0:
-        return np.asarray(alphas / (2.0 * s * s) * k * k * (1.0 + 2.0 * ULP))
+        return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
     mu = 1.0 / s
     log_w = _log_weights(q, k)
     out = np.empty(alphas.size)
