@@ -12,6 +12,7 @@ import pytest
 
 from privamp.errors import InvalidParameterError
 from privamp.pld import PLDAccountant, group_pairs, pairs
+from privamp.pld.distributions import Piece
 
 mp.mp.dps = 30
 
@@ -191,3 +192,19 @@ def test_issue_target_case() -> None:
     assert (upper - lower) / upper <= 1e-3
     assert lower > k * 2.3816
     assert got.upper_is_guarantee
+
+
+@pytest.mark.parametrize(("mu", "q", "k", "direction"), [(1 / 1.1, 256 / 60_000, 4, "remove"), (0.5, 0.2, 8, "remove"),
+                                                         (3.0, 0.01, 3, "add")])
+def test_newton_inverse_agrees_with_the_bisection(mu: float, q: float, k: int, direction: str) -> None:
+    piece = group_pairs.poisson_group_gaussian(mu, q, k, direction).pieces[0]
+    assert isinstance(piece, group_pairs.MixturePiece)
+    plain = Piece(piece.p, piece.q, piece.lo, piece.hi)
+    lo, hi = group_pairs.poisson_group_gaussian(mu, q, k, direction).loss_window(1e-30)
+    ell = np.concatenate([np.linspace(lo - 5, hi + 5, 20_001), [-50.0, 0.0, 1e-9, 300.0, np.inf, -np.inf]])
+    fast, slow = piece.inverse(ell), plain.inverse(ell)
+    fin = np.isfinite(fast)
+    np.testing.assert_array_equal(fin, np.isfinite(slow))
+    np.testing.assert_array_equal(fast[~fin], slow[~fin])
+    residual = np.abs(piece.loss(fast[fin]) - ell[fin])
+    assert residual.max() <= 2 * np.abs(piece.loss(slow[fin]) - ell[fin]).max() + 1e-14
