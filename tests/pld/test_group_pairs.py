@@ -208,3 +208,23 @@ def test_newton_inverse_agrees_with_the_bisection(mu: float, q: float, k: int, d
     np.testing.assert_array_equal(fast[~fin], slow[~fin])
     residual = np.abs(piece.loss(fast[fin]) - ell[fin])
     assert residual.max() <= 2 * np.abs(piece.loss(slow[fin]) - ell[fin]).max() + 1e-14
+
+
+@pytest.mark.parametrize(("relation", "direction"), [("add-remove", "remove"), ("add-remove", "add"),
+                                                     ("replace-one", "remove")])
+def test_with_replacement_group_matches_mpmath(relation: str, direction: str) -> None:
+    mu, k, batch, dataset, eps = 0.8, 3, 12, 60, 0.3
+    pair = group_pairs.with_replacement_group_gaussian(mu, k, batch, dataset, relation, direction)
+    n = dataset + k if relation == "add-remove" else dataset
+    w = _binom(batch, k / n)
+    mix = [j * mu for j in range(batch + 1)]
+    if relation == "replace-one":
+        ref = _mp_delta(mix, w, [-m for m in mix], w, eps)
+    elif direction == "remove":
+        ref = _mp_delta(mix, w, [0.0], [mp.mpf(1)], eps)
+    else:
+        ref = _mp_delta([0.0], [mp.mpf(1)], [-m for m in mix], w, eps)
+    assert float(pair.delta(eps)[0]) == pytest.approx(ref, rel=1e-8)
+    assert not pair.upper_bound
+    record = group_pairs.with_replacement_group_gaussian(mu, 1, batch, dataset, relation, direction)
+    assert record == pairs.with_replacement_gaussian(mu, batch, dataset, relation, direction)

@@ -13,6 +13,8 @@ on: ``docs/proofs/user-level.md``.
 * :func:`wor_group_gaussian` — fixed-size batches drawn without replacement, add/remove or replace-one of the whole
   user: Σ_j h_j N(2jμ) vs N(0) (and swapped), h the hypergeometric law of the number of the user's records in the
   batch; realisable pairs (lower bounds only).
+* :func:`with_replacement_group_gaussian` — batches drawn with replacement: the record-level realisable pairs with the
+  group's hit count Binomial(batch, k/N) (lower bounds only).
 
 k = 1 returns the record-level pairs of :mod:`privamp.pld.pairs` themselves (the same numbers, by construction).
 """
@@ -204,3 +206,36 @@ def wor_group_gaussian(
     mix = _gaussian_mixture([2.0 * j * mu for j in range(k + 1)], hypergeometric_log_weights(total, k, m))
     name = f"wor_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, {direction})"
     return Pair(name, REALISABLE, _one_sided(mix, direction), upper_bound=False)
+
+
+def with_replacement_group_gaussian(
+    mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
+) -> Pair:
+    """Realisable pairs of batches of ``batch`` indices drawn with replacement, a group of k records (lower bound only).
+
+    :func:`privamp.pld.pairs.with_replacement_gaussian` with the group in place of the record: the group's records
+    are drawn K ~ Binomial(batch, k/N) times in all (N = dataset + k for ``"add-remove"``, the larger dataset; dataset
+    for ``"replace-one"``), each copy adding +C (−C in D′ under replace-one), every other record 0. Binomial terms
+    below :data:`privamp.pld.pairs.BINOMIAL_PRUNE` are dropped (P-mass only removed: still a lower bound). k = 1 is the
+    record-level pair itself.
+    """
+    k = _check_group(group_size)
+    if k == 1:
+        return pairs.with_replacement_gaussian(mu, batch, dataset, relation, direction)
+    mu = pairs._check_mu("mu", mu)
+    if relation not in ("add-remove", "replace-one"):
+        raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
+    m = check_int("batch", batch)
+    n = check_int("dataset", dataset)
+    total = n + k if relation == "add-remove" else n
+    if k > total:
+        raise InvalidParameterError("group_size", group_size, f"an integer in [1, {n}] (the dataset size)")
+    weights = pairs._binomial(m, k / total) if k < total else {m: 1.0}
+    means = [j * mu for j in weights]
+    log_w = [math.log(w) for w in weights.values()]
+    p = _gaussian_mixture(means, log_w)
+    name = f"with_replacement_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, {direction})"
+    if relation == "replace-one":
+        qm = _gaussian_mixture([-v for v in means], log_w)
+        return Pair(name, REALISABLE, (MixturePiece(p, qm, -math.inf, math.inf),), upper_bound=False)
+    return Pair(name, REALISABLE, _one_sided(p, direction), upper_bound=False)
