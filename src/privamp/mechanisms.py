@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
-from privamp.bounds import base
 from privamp._types import FloatArray, IntArray
+from privamp.bounds import base
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.registry import Family

@@ -30,11 +30,10 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from privamp._types import FloatArray, IntArray
+from privamp.bounds._binomial_sums import log_binomial_pmf
 from privamp.bounds._numerics import (
     ULP,
-    FloatArray,
-    IntArray,
-    log_binomial_pmf,
     log_diff_exp,
     log_power_excess,
     logsumexp,

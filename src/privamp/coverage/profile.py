@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import FloatArray
+from privamp._types import FloatArray
 from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
 from privamp.errors import InvalidParameterError
 from privamp.registry import BaseMechanism, Family, Step

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from privamp.bounds._numerics import lbinom, log_binomial_pmf, logsumexp
+from privamp._types import FloatArray
+from privamp.bounds._binomial_sums import log_binomial_pmf
+from privamp.bounds._numerics import lbinom, logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld import pairs
-from privamp.pld._types import FloatArray
 from privamp.pld.distributions import Mixture, Piece
 from privamp.pld.pairs import Pair
 from privamp.validation import check_int, check_rate
