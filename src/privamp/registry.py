@@ -230,7 +230,7 @@ class Curve:
 
 
 class Registry:
-    """Bounds indexed by (sampling type, neighbouring relation)."""
+    """Bounds indexed by cell: the sampling class (exactly), the neighbouring relation and the mechanism families."""
 
     def __init__(self) -> None:
         self._bounds: list[Bound] = []
