@@ -16,12 +16,10 @@ import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp.bounds._numerics import FloatArray, IntArray
+from privamp.facts import BaseMechanism, Family, Step
 from privamp.registry import (
-    BaseMechanism,
     Bound,
-    Family,
     Registry,
-    Step,
     numerical,
     proof,
     realisable_pair,
