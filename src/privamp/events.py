@@ -20,13 +20,12 @@ from numpy.typing import ArrayLike
 from privamp._types import FloatArray, IntArray
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
-from privamp.registry import Family
+from privamp.facts import BaseProfile, Family
 from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_orders
 
 if TYPE_CHECKING:
-    from privamp.bounds.amplification import BaseProfile
     from privamp.pld.pairs import Pair
 
 

@@ -27,17 +27,16 @@ from privamp._types import FloatArray, IntArray
 from privamp.bounds import base
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
-from privamp.registry import Family
+from privamp.facts import BaseProfile, Family
 from privamp.sampling import Neighboring
 from privamp.validation import check_nonnegative, check_orders, check_positive, check_real, check_real_vector
 
 if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
-    from privamp.bounds import amplification, profiles
     from privamp.bounds import central_moments as moments
+    from privamp.bounds import profiles
     from privamp.pld import pairs
     from privamp.pld.pairs import Pair
 else:
-    amplification = LazyModule("amplification")
     profiles = LazyModule("profiles")
     moments = LazyModule("central_moments")
     pairs = LazyModule("pairs", package="privamp.pld")
@@ -73,13 +72,13 @@ class Gaussian(Mechanism):
     def log_central_moments(self, orders: IntArray) -> FloatArray:
         return moments.gaussian_log_central_moments(orders, self.sigma)
 
-    def profile(self) -> amplification.BaseProfile:
+    def profile(self) -> BaseProfile:
         """Balle & Wang 2018, Thm 8 (analytic Gaussian), evaluated at noise at most :data:`MAX_GAUSSIAN_SIGMA`."""
         s = min(self.sigma, MAX_GAUSSIAN_SIGMA)
         source = "Balle & Wang 2018, Thm 8 (analytic Gaussian profile)"
         if s < self.sigma:
             source += f" at noise {s:g} (a noisier Gaussian is its post-processing)"
-        return amplification.BaseProfile(
+        return BaseProfile(
             (lambda e: profiles.gaussian_log_delta(e, s)),
             (lambda e, k: profiles.gaussian_group_log_delta(e, k, s)),
             source,
@@ -118,9 +117,9 @@ class Laplace(Mechanism):
     def log_central_moments(self, orders: IntArray) -> FloatArray:
         return moments.laplace_log_central_moments(orders, self.scale)
 
-    def profile(self) -> amplification.BaseProfile:
+    def profile(self) -> BaseProfile:
         b = self.scale
-        return amplification.BaseProfile(
+        return BaseProfile(
             (lambda e: profiles.laplace_log_delta(e, b)),
             (lambda e, k: profiles.laplace_group_log_delta(e, k, b)),
             "Balle, Barthe & Gaboardi 2018, §4.2 (Laplace profile)",
@@ -157,9 +156,9 @@ class RandomizedResponse(Mechanism):
     def log_central_moments(self, orders: IntArray) -> FloatArray:
         return moments.randomized_response_log_central_moments(orders, self.p)
 
-    def profile(self) -> amplification.BaseProfile:
+    def profile(self) -> BaseProfile:
         p = self.p
-        return amplification.BaseProfile(
+        return BaseProfile(
             (lambda e: profiles.randomized_response_log_delta(e, p)),
             None,
             "randomized-response profile",
@@ -189,9 +188,9 @@ class PureDP(Mechanism):
     def log_central_moments(self, orders: IntArray) -> FloatArray:
         return moments.pure_dp_log_central_moments(orders, self.epsilon_infinity)
 
-    def profile(self) -> amplification.BaseProfile:
+    def profile(self) -> BaseProfile:
         e0 = self.epsilon_infinity
-        return amplification.BaseProfile(
+        return BaseProfile(
             (lambda e: profiles.approximate_dp_log_delta(e, e0, 0.0)),
             None,
             "pure DP: delta = 0 at eps0",

@@ -5,9 +5,10 @@ place, :mod:`privamp.coverage`) for the bounds of an event. A bound belongs to o
 a subclass is another scheme, uncovered until it has rows of its own), the neighbouring relation and the mechanism
 families it names.
 
-The registry and the coverage table see events and mechanisms through the two protocols below (:class:`Step`,
-:class:`BaseMechanism`), which :class:`privamp.events.SubsampledMechanism` and :class:`privamp.events.Mechanism`
-implement: the events sit above the table (``SubsampledMechanism.rdp`` asks it), never below.
+The registry and the coverage table see events and mechanisms through two protocols (:class:`privamp.facts.Step`,
+:class:`privamp.facts.BaseMechanism`), which :class:`privamp.events.SubsampledMechanism` and
+:class:`privamp.events.Mechanism` implement: the events sit above the table (``SubsampledMechanism.rdp`` asks it),
+never below.
 
 Every bound states its **evidence** for each side it claims: a published theorem, a proof written in
 ``docs/proofs/``, a realisable pair of neighbouring datasets (lower bounds), or numerical verification only.
@@ -25,77 +26,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any
 
 import numpy as np
 
-from privamp._types import FloatArray, IntArray
+from privamp._types import FloatArray
 from privamp.errors import UnsupportedError
+from privamp.facts import BaseMechanism, Step
 from privamp.rounding import round_down_array, round_up_array
 from privamp.sampling import Neighboring
 from privamp.sensitivity import Scale, base_at
 from privamp.validation import check_name
 
-if TYPE_CHECKING:
-    from privamp.bounds.amplification import BaseProfile
-    from privamp.pld.pairs import Pair
-
 BEST = "best"
 LOWER = "lower"
-
-
-class Family(StrEnum):
-    """The mechanism families the coverage table names (``Mechanism.family``)."""
-
-    GAUSSIAN = "gaussian"
-    LAPLACE = "laplace"
-    RANDOMIZED_RESPONSE = "randomized-response"
-    PURE_DP = "pure-dp"
-    CUSTOM = "custom"
-
-
-class BaseMechanism(Protocol):
-    """What the coverage table asks of a base mechanism: its facts (SciPy's pattern: each one a method of the
-    mechanism, :class:`privamp.events.Mechanism` gives the defaults)."""
-
-    family: ClassVar[str]
-    exact_pair: ClassVar[bool]
-    central_moments: ClassVar[bool]
-
-    @property
-    def epsilon_infinity(self) -> float: ...
-
-    @property
-    def noise(self) -> float: ...
-
-    def _rdp(self, alphas: FloatArray) -> FloatArray: ...
-
-    def log_central_moments(self, orders: IntArray) -> FloatArray: ...
-
-    def supports_relation(self, relation: Neighboring) -> bool: ...
-
-    def at_relation(self, relation: Neighboring) -> BaseMechanism: ...
-
-    def profile(self) -> BaseProfile: ...
-
-    def pld_pair(self) -> tuple[Pair, bool, str]: ...
-
-
-class Step(Protocol):
-    """What the coverage table asks of one step (:class:`privamp.events.SubsampledMechanism`)."""
-
-    @property
-    def mechanism(self) -> BaseMechanism: ...
-
-    @property
-    def sampling(self) -> Any: ...
-
-    @property
-    def neighboring(self) -> Neighboring: ...
-
-    def describe(self) -> str: ...
-
-    def __hash__(self) -> int: ...
 
 
 class Basis(StrEnum):
@@ -230,7 +174,7 @@ class Curve:
 
 
 class Registry:
-    """Bounds indexed by (sampling type, neighbouring relation)."""
+    """Bounds indexed by cell: the sampling class (exactly), the neighbouring relation and the mechanism families."""
 
     def __init__(self) -> None:
         self._bounds: list[Bound] = []

@@ -8,6 +8,7 @@ import math
 
 import cases
 import mpmath as mp
+import numpy as np
 import pytest
 
 import privamp as pa
@@ -223,3 +224,38 @@ def test_few_steps_query_without_scipy() -> None:
     once the interval is settled, has a SciPy-free floor)."""
     query = "pa.Accountant().compose(pa.Gaussian(1.2).subsampled(pa.Poisson(0.004)), 10).epsilon(1e-5).route"
     assert cases.fresh_query(query) == ("pld", False)
+
+
+@pytest.mark.parametrize(
+    ("step", "names"),
+    [
+        (pa.Gaussian(1.2).subsampled(pa.Poisson(0.03)), {"sampling": "poisson", "rate": 0.03}),
+        (
+            pa.Laplace(0.7).subsampled(pa.Poisson(0.03, dataset_size=50), "replace-one"),
+            {"sampling": "poisson", "rate": 0.03, "dataset_size": 50},
+        ),
+        (
+            pa.Gaussian(1.2).subsampled(pa.WithoutReplacement(7, 90), "replace-one"),
+            {"sampling": "without-replacement", "dataset_size": 90, "sample_size": 7},
+        ),
+        (
+            pa.RandomizedResponse(0.8).subsampled(pa.WithReplacement(7, 90)),
+            {"sampling": "with-replacement", "dataset_size": 90, "sample_size": 7},
+        ),
+    ],
+    ids=["poisson", "poisson-replace-one", "wor-replace-one", "wr-add-remove"],
+)
+def test_typed_rows_agree_with_the_functions_by_name(step: pa.SubsampledMechanism, names: dict[str, object]) -> None:
+    """The route calls each cell's theorem directly; the string-taking entry points for users give the same values."""
+    from privamp.bounds import amplification
+    from privamp.coverage.profile import TABLE
+    from privamp.sensitivity import Scale, base_at
+
+    row = TABLE.lookup(step)
+    base = base_at(step.mechanism, row.scale or Scale(step.neighboring.value)).profile()
+    amplified = row.amplify(step.sampling, base)
+    group = {"group_log_delta": base.group_log_delta} if base.group_log_delta is not None else {}
+    kwargs = {**names, "relation": step.neighboring.value, **group}
+    eps, deltas = np.array([0.1, 1.0, 3.0]), np.array([1e-3, 1e-6])
+    assert np.array_equal(amplified.log_delta(eps), amplification.amplified_log_delta(eps, base.log_delta, **kwargs))
+    assert np.array_equal(amplified.epsilon(deltas), amplification.amplified_epsilon(deltas, base.log_delta, **kwargs))

@@ -12,9 +12,9 @@ entry points by name for users. Conventions as in :mod:`privamp.bounds.profiles`
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -95,27 +95,6 @@ def subsampling_lemma_inverse(
     with np.errstate(over="ignore"):  # a subnormal rate: δ'/γ is inf, δ capped at 1
         delta_b = np.minimum(1.0, d / g * (1.0 - ROUND))
     return np.asarray(eps_b), np.asarray(delta_b)
-
-
-@dataclass(frozen=True)
-class BaseProfile:
-    """The privacy profile of a base mechanism at the noise scale a theorem is stated for.
-
-    ``log_delta`` is log δ(e^ε); ``group_log_delta`` its white-box group profile (``None``: none is known, the
-    black-box bound is used, :meth:`group`); ``source`` cites it. ``tight``: the profile is the mechanism's own (not
-    an upper bound on it); ``sum_tight``: Theorems 8 and 9 are tight for it too (a noisy sum: Gaussian, Laplace;
-    spec §2.8).
-    """
-
-    log_delta: LogDelta
-    group_log_delta: GroupLogDelta | None
-    source: str
-    tight: bool
-    sum_tight: bool
-
-    def group(self) -> GroupLogDelta:
-        """The group profile: white-box where known, else the black-box bound on :attr:`log_delta`."""
-        return self.group_log_delta if self.group_log_delta is not None else blackbox_group(self.log_delta)
 
 
 Sampling = Literal["poisson", "without-replacement", "with-replacement"]
@@ -349,17 +328,11 @@ def membership_subsampled_delta(eps_prime: ArrayLike, p: float, rate: float) -> 
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def _parse_sampling(sampling: str) -> str:
-    key = str(sampling).strip().lower().replace("_", "-")
-    if key not in ("poisson", "without-replacement", "with-replacement"):
-        raise InvalidParameterError("sampling", sampling, "'poisson', 'without-replacement' or 'with-replacement'")
-    return key
-
-
-def _parse_relation(relation: str) -> str:
-    key = str(relation).strip().lower().replace("_", "-")
-    if key not in ("add-remove", "replace-one"):
-        raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
+def _parse(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    key = str(value).strip().lower().replace("_", "-")
+    if key not in allowed:
+        quoted = [f"'{a}'" for a in allowed]
+        raise InvalidParameterError(name, value, f"{', '.join(quoted[:-1])} or {quoted[-1]}")
     return key
 
 
@@ -383,8 +356,8 @@ def amplified_log_delta(
       Group profiles come from ``group_log_delta``, or else from the black-box bound on ``log_delta``.
     * without-replacement × add-remove is unsupported (the paper: the dataset size would be public).
     """
-    s = _parse_sampling(sampling)
-    r = _parse_relation(relation)
+    s = _parse("sampling", sampling, ("poisson", "without-replacement", "with-replacement"))
+    r = _parse("relation", relation, ("add-remove", "replace-one"))
     if s == "poisson":
         g = _require(rate, "rate")
         if r == "add-remove":
@@ -442,8 +415,8 @@ def amplified_epsilon(
     :func:`epsilon_from_log_delta`; 0 when δ' ≥ γ δ_M(1). The others invert the amplified profile
     directly (root finding, spec §3.6). The returned ε' always satisfies the target.
     """
-    s = _parse_sampling(sampling)
-    r = _parse_relation(relation)
+    s = _parse("sampling", sampling, ("poisson", "without-replacement", "with-replacement"))
+    r = _parse("relation", relation, ("add-remove", "replace-one"))
     d = delta_array(delta_prime, "delta_prime")
     scaled_rate: float | None = None
     if s == "poisson" and r == "add-remove":
@@ -455,18 +428,10 @@ def amplified_epsilon(
             raise InvalidParameterError("sample_size", sample_size, f"an integer in [1, dataset_size={n}]")
         scaled_rate = m / n
 
-    def forward(e: FloatArray) -> FloatArray:
-        return amplified_log_delta(
-            e,
-            log_delta,
-            sampling=s,
-            relation=r,
-            rate=rate,
-            dataset_size=dataset_size,
-            sample_size=sample_size,
-            group_log_delta=group_log_delta,
-        )
-
+    forward = functools.partial(
+        amplified_log_delta, log_delta=log_delta, sampling=s, relation=r, rate=rate, dataset_size=dataset_size,
+        sample_size=sample_size, group_log_delta=group_log_delta,
+    )
     if scaled_rate is not None:
         return reduced_epsilon(d, log_delta, scaled_rate, forward, base_epsilon)
     return inverted_epsilon(d, forward)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from privamp.errors import UnsupportedError
-from privamp.registry import Family, Step
+from privamp.facts import Family, Step
 from privamp.sampling import Neighboring
 
 #: Every mechanism family, for rows stated for any mechanism (the row itself then asks the mechanism for its facts).

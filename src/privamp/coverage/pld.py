@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from privamp._lazy import LazyModule
 from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
 from privamp.errors import UnsupportedError
-from privamp.registry import BaseMechanism, Family, Step
+from privamp.facts import BaseMechanism, Family, Step
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale, base_at
 

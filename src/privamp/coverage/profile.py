@@ -18,14 +18,13 @@ from privamp._lazy import LazyModule
 from privamp._types import FloatArray
 from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
 from privamp.errors import InvalidParameterError
-from privamp.registry import BaseMechanism, Family, Step
+from privamp.facts import BaseMechanism, BaseProfile, Family, Step
 from privamp.routes import profile_floor
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale
 
 if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
     from privamp.bounds import amplification, profiles
-    from privamp.bounds.amplification import BaseProfile
 else:
     amplification = LazyModule("amplification")
     profiles = LazyModule("profiles")

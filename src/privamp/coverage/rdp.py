@@ -16,12 +16,10 @@ import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray, IntArray
+from privamp.facts import BaseMechanism, Family, Step
 from privamp.registry import (
-    BaseMechanism,
     Bound,
-    Family,
     Registry,
-    Step,
     numerical,
     proof,
     realisable_pair,
@@ -86,11 +84,6 @@ def add_remove_rate(sampling: WithoutReplacement) -> float:
     """
     m, n = sizes_of(sampling)
     return m / n if m < n else m / (n + 1)
-
-
-def log_moments(mech: BaseMechanism) -> Callable[[IntArray], FloatArray]:
-    """log E_Q[(P/Q − 1)^l] of the base mechanism's worst pair (its scale already applied), for Wang et al. Thm 21."""
-    return mech.log_central_moments
 
 
 # ------------------------------------------------------------------------ which events a bound applies to
@@ -311,7 +304,7 @@ REGISTRY.register(
         scale=Scale.REPLACE_ONE,
         applies=with_moments,
         evaluate=lambda m, s, a: wor.wor_rdp_tighter(
-            a, rate_of(s), curve_of(m), log_moments(m), m.epsilon_infinity
+            a, rate_of(s), curve_of(m), m.log_central_moments, m.epsilon_infinity
         ),
         description="tighter bound from exact central moments (Gaussian, Laplace, randomized response, pure DP)",
         upper=theorem("Wang, Balle & Kasiviswanathan 2019, Thm 21 (per-term minimum with Thm 9)"),
