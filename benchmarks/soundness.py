@@ -516,12 +516,18 @@ def check_selection(modules: list[str]) -> int:
         tests = MUTATION_TARGETS[module]
         missing = [t for t in tests if not (ROOT / t).exists()]
         out = subprocess.run(
-            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *tests],
+            [sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider", *tests],
             cwd=ROOT,
             capture_output=True,
             text=True,
         ).stdout
-        per_file = collections.Counter(line.split("::")[0] for line in out.splitlines() if "::" in line)
+        per_file: collections.Counter[str] = collections.Counter()
+        for line in out.splitlines():  # node ids (-q), or "path: count" lines (-qq)
+            path, _, count = line.partition(": ")
+            if "::" in line:
+                per_file[line.split("::")[0]] += 1
+            elif path.endswith(".py") and count.isdigit():
+                per_file[path] += int(count)
         print(f"{module}: {sum(per_file.values())} tests" + (f"; missing: {', '.join(missing)}" if missing else ""))
         for path, n in sorted(per_file.items()):
             print(f"    {n:5d}  {path}")
