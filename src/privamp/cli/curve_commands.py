@@ -18,11 +18,12 @@ import numpy as np
 from privamp import curves
 from privamp.accountant import Accountant
 from privamp.cli import output
+from privamp.cli.bound_names import accounting_names, require_applicable
 from privamp.cli.commands import Answer, command, composed, settings
 from privamp.cli.config import Config, configure
 from privamp.cli.errors import UsageError
 from privamp.coverage import REGISTRY
-from privamp.registry import BoundKind
+from privamp.registry import BEST, BoundKind
 
 #: How a bound verified numerically only is labelled in the columns of ``curves rdp``.
 NUMERICAL_ONLY = "numerical only"
@@ -72,6 +73,9 @@ def _steps_grid(args: argparse.Namespace) -> tuple[Config, list[int]]:
 def _steps(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
     config, grid = _steps_grid(args)
     template = settings(args, accountant, config)
+    if args.bound != BEST:
+        longest = [(config.event(), max(grid))]
+        require_applicable(args.bound, accounting_names(longest, args.allow_numerical, bound=args.bound))
     config.inputs.update(steps_grid=grid, delta=args.delta, bound=args.bound, conversion=args.conversion)
     return config, curves.epsilon_vs_steps(config.event(), grid, args.delta, bound=args.bound, accountant=template)
 
