@@ -205,7 +205,7 @@ def check_text(out: dict[str, Any]) -> str:
 
 
 def statement_text(out: dict[str, Any]) -> str:
-    return str(out["text"])
+    return plain(str(out["text"]))
 
 
 def curves_text(out: dict[str, Any]) -> str:
