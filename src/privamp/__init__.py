@@ -44,9 +44,13 @@ _EXPORTS = {
     "Poisson": "privamp.sampling",
     "WithReplacement": "privamp.sampling",
     "WithoutReplacement": "privamp.sampling",
+    "SCHEMES": "privamp.sampling",
+    "SamplingScheme": "privamp.sampling",
+    "parse_scheme": "privamp.sampling",
 }
 
 __all__ = [
+    "SCHEMES",
     "Accountant",
     "CalibrationResult",
     "Conversion",
@@ -65,6 +69,7 @@ __all__ = [
     "PureDP",
     "RandomizedResponse",
     "RdpCurve",
+    "SamplingScheme",
     "Scale",
     "Schedule",
     "SubsampledMechanism",
@@ -75,6 +80,7 @@ __all__ = [
     "calibrate_sigma",
     "check",
     "load_schedule",
+    "parse_scheme",
     "statement",
 ]
 
@@ -98,5 +104,14 @@ if TYPE_CHECKING:
     from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
     from privamp.events import Mechanism, SubsampledMechanism
     from privamp.mechanisms import Gaussian, Laplace, PureDP, RandomizedResponse, RdpCurve
-    from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+    from privamp.sampling import (
+        SCHEMES,
+        Neighboring,
+        NoSampling,
+        Poisson,
+        SamplingScheme,
+        WithoutReplacement,
+        WithReplacement,
+        parse_scheme,
+    )
     from privamp.sensitivity import Scale

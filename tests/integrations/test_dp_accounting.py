@@ -291,3 +291,27 @@ def test_the_relation_and_the_noise_scale_are_explicit() -> None:
 def test_to_dp_event_refuses_what_has_no_event(steps: object, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         to_dp_event(steps)
+
+
+def test_a_step_whose_scheme_has_no_event_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never the unsampled event for a scheme dp_accounting cannot describe: its scheme refuses."""
+    from privamp.sampling import SamplingScheme
+
+    class Unknown(SamplingScheme):
+        name = "unknown"
+
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.1), AR)
+    monkeypatch.setattr(pa.Poisson, "scheme", Unknown())
+    with pytest.raises(UnsupportedError, match="dp_accounting has no event for unknown sampling"):
+        to_dp_event(step)
+
+
+def test_the_sampled_events_read_are_the_schemes() -> None:
+    from privamp.integrations.dp_accounting import _SAMPLED
+    from privamp.sampling import POISSON, WITH_REPLACEMENT, WITHOUT_REPLACEMENT
+
+    assert _SAMPLED == {
+        "PoissonSampledDpEvent": POISSON,
+        "SampledWithoutReplacementDpEvent": WITHOUT_REPLACEMENT,
+        "SampledWithReplacementDpEvent": WITH_REPLACEMENT,
+    }

@@ -161,3 +161,27 @@ def test_accounting_counts() -> None:
     # shuffled epochs are accounted as three releases on the full data, no amplification
     three = pa.Accountant().compose(g.subsampled(pa.NoSampling(), "replace-one"), 3)
     assert pa.Accountant(entries=shuffled.accounting(g, epochs=3)).entries == three.entries
+
+
+def test_each_scheme_builds_its_sampler() -> None:
+    from privamp.sampling import FULL_BATCH, SCHEMES, Batches
+
+    batches = Batches(batch_size=64, dataset_size=1000)
+    built = {name: s.sampler(batches, seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
+    assert {name: type(b).__name__ for name, b in built.items()} == {
+        "poisson": "PoissonBatchSampler",
+        "without-replacement": "FixedSizeBatchSampler",
+        "with-replacement": "FixedSizeBatchSampler",
+        "shuffle": "ShuffledBatchSampler",
+    }
+    for name, sampler in built.items():
+        assert sampler.scheme == SCHEMES[name]
+        assert sampler.sampling == SCHEMES[name].sampling(batches)
+    assert built["poisson"].sampling == pa.Poisson(64 / 1000, 1000) and built["poisson"].empty_batches
+    assert built["with-replacement"].replacement and not built["without-replacement"].replacement
+    assert not any(b.empty_batches for name, b in built.items() if name != "poisson")
+    assert draw(SCHEMES["shuffle"].sampler(batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
+    with pytest.raises(UnsupportedError, match="no batch sampler"):
+        FULL_BATCH.sampler(batches)
+    with pytest.raises(InvalidParameterError, match="dataset_size"):
+        SCHEMES["poisson"].sampler(Batches(sample_rate=0.1))

@@ -19,6 +19,10 @@ steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one
 ``NoOpDpEvent``                        nothing (so are sampling at rate or size 0 and one-bucket responses)
 =====================================  ==================================================================
 
+Each sampled event belongs to a sampling scheme of :data:`privamp.sampling.SCHEMES`, which reads and writes it
+(``dp_event_name``, ``from_dp_event``, ``to_dp_event``); a step whose scheme has no event raises
+:class:`~privamp.errors.UnsupportedError`.
+
 Inside a sampled event, Gaussians composed on the same batch (``ComposedDpEvent``/``SelfComposedDpEvent`` of
 ``GaussianDpEvent``, as TF Privacy's nested queries produce) are one Gaussian of noise multiplier (Σ σᵢ⁻²)^(−1/2):
 scaling query i by 1/σᵢ and stacking the queries gives a query of per-record bound C·(Σ σᵢ⁻²)^(1/2) with noise C
