@@ -459,9 +459,8 @@ def plot(rows: Sequence[Row], s: Settings, path: Path) -> None:
     plt.close(fig)
 
 
-def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """Run the comparison, write RESULTS.md and results.png to ``--out``, return the table's rows."""
-    defaults = Settings()
+def build_parser() -> argparse.ArgumentParser:
+    """``--out DIR`` and one option per field of :class:`Settings`."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--out",
@@ -471,9 +470,15 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         help="directory RESULTS.md and results.png are written to (created); default ./dpsgd_digits_results, never "
         "the tracked files beside this script unless named",
     )
-    for name, value in asdict(defaults).items():
+    for name, value in asdict(Settings()).items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(value), default=value)
-    args = vars(parser.parse_args(argv))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Run the comparison, write RESULTS.md and results.png to ``--out``, return the table's rows."""
+    defaults = Settings()
+    args = vars(build_parser().parse_args(argv))
     out: Path = args.pop("out")
     settings = replace(defaults, **args)
     start = time.perf_counter()
