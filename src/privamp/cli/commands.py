@@ -163,7 +163,7 @@ def require_proven(event: SubsampledMechanism, bound: str, allow_numerical: bool
         return
     if REGISTRY.get(event, bound).kind is BoundKind.NUMERICAL:
         raise UsageError(
-            f"bound {bound!r} is verified numerically only (no published proof): add --allow-numerical to use it"
+            f"--bound {bound} is verified numerically only (no published proof): add --allow-numerical to use it"
         )
 
 

@@ -99,7 +99,7 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     """Draw ``data`` with :mod:`privamp.plot` to the file ``target``; return its path."""
     path = pathlib.Path(target)
     if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise UsageError(f"--plot must name a {', '.join(PLOT_SUFFIXES)} file; got {target!r}")
+        raise UsageError(f"--plot must name a {', '.join(PLOT_SUFFIXES)} file; got {target}")
     try:
         plot: Any = import_module("privamp.plot")
         ax = getattr(plot, drawer)(data)
@@ -108,7 +108,7 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     try:
         ax.figure.savefig(path)
     except OSError as exc:
-        raise UsageError(f"--plot cannot write {target!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"--plot cannot write {target}: {exc.strerror or exc}") from None
     return str(path)
 
 
@@ -154,15 +154,15 @@ def figures(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         raise UsageError(f"the figures are not available: {exc}") from None
     papers = list(module.PAPERS)
     if args.paper is not None and args.paper not in papers:
-        raise UsageError(f"--paper must be one of {', '.join(papers)}; got {args.paper!r}")
+        raise UsageError(f"--paper must be one of {', '.join(papers)}; got {args.paper}")
     out = pathlib.Path(args.out)
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out must be a directory; {args.out!r} is a file")
+        raise UsageError(f"--out must be a directory; {args.out} is a file")
     try:
         written = module.generate(out, args.paper, not args.no_progress)
     except ImportError:
         raise UsageError("privamp figures needs matplotlib, the optional plot extra: pip install 'privamp[plot]'") \
             from None
     except OSError as exc:
-        raise UsageError(f"cannot write the figures to {args.out!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write the figures to {args.out}: {exc.strerror or exc}") from None
     return {"out": str(out), "paper": args.paper, "files": [str(p) for p in written]}
