@@ -241,3 +241,9 @@ def test_compare_rows_use_their_own_epochs_rule(capsys: pytest.CaptureFixture[st
     assert notes and all("use the RDP bounds" not in n and "None" not in n for n in notes)
     wr = [r for r in data["rows"] if r["sampling"] == "with-replacement" and r["neighboring"] == "replace-one"]
     assert wr and "no RDP" in wr[0]["note"]
+
+
+def test_compare_footnotes_advise_no_route_that_does_not_apply(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--mechanism", "randomized-response", "--p", "0.7", "--sample-rate", "0.01", "--steps", "100", *DELTA]
+    notes = [r["note"] for r in answer(capsys, "compare", *argv)["rows"] if "note" in r]
+    assert notes and all("no RDP" in n and "use the RDP" not in n and not REPR.search(n) for n in notes)

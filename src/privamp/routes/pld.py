@@ -145,7 +145,7 @@ def _cell(event: SubsampledMechanism) -> _Cell:
         reason = (
             f"the PLD route gives no upper bound for sampling with replacement ({event.describe()}): no dominating "
             "pair is proven (docs/pld.md), so an upper end can come only from another route; "
-            "batches of the same size drawn without replacement have a certified interval"
+            "for the Gaussian, batches of the same size drawn without replacement have a certified interval"
         )
         if family != "gaussian":
             raise UnsupportedError(reason)
@@ -171,7 +171,7 @@ def _cell(event: SubsampledMechanism) -> _Cell:
                                      and relation is Neighboring.ADD_REMOVE):
         raise UnsupportedError(
             f"the PLD route does not cover {event.describe()}: subsampled pairs are implemented for the Gaussian "
-            "(and the Laplace under Poisson x add/remove); use the RDP bounds"
+            "(and the Laplace under Poisson x add/remove)"
         )
     if isinstance(sampling, Poisson) and relation is Neighboring.ADD_REMOVE:
         mu = _noise_mu(mech, Scale.ADD_REMOVE)
