@@ -119,6 +119,8 @@ def test_config_on_check_and_statement(capsys: pytest.CaptureFixture[str], sched
     assert verdict["verdict"] == "holds" and verdict["steps"] == 1204 and verdict["delta"] == 1e-5
     code, out, err = run(capsys, "statement", "--config", schedules[0], "--bound", "rdp")
     assert code == 0 and "noise of standard deviation 0.9*C" in out and not REPR.search(out), err
+    code, out, err = run(capsys, "statement", "--config", schedules[0], "--bound", "rdp", "--json")
+    assert code == 0 and not REPR.search(out), err  # the phases' steps and other schemes' reasons in words
     no_rate = Path(schedules[0]).with_name("no_rate.json")
     no_rate.write_text(json.dumps({"phases": [{"sigma": 1, "steps": 5}]}), encoding="utf-8")
     err = one_line_error(capsys, "epsilon", "--config", str(no_rate), *DELTA)
