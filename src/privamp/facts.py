@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from privamp._lazy import LazyModule
-from privamp.bounds._numerics import FloatArray, IntArray
+from privamp._types import FloatArray, IntArray
 from privamp.sampling import Neighboring
 
 if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use

@@ -193,7 +193,7 @@ def test_curves_of_a_composition_label_numerical_sources(capsys: pytest.CaptureF
     """curves steps/profile with --allow-numerical named the source 'rdp: wor-poisson-reduction' without its label."""
     code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
                          "--bound", "wor-poisson-reduction")
-    assert code == 2 and "allow_numerical" in err
+    assert code == 2 and "--allow-numerical" in err
     code, out, err = run(capsys, "curves", "steps", *WOR_R1, "--steps-grid", "1,10", "--delta", "1e-5",
                          "--bound", "wor-poisson-reduction", "--allow-numerical", "--format", "json")
     data = json.loads(out)

@@ -52,3 +52,8 @@ def test_tiny_run_writes_the_table_and_keeps_every_epsilon_under_the_target(tmp_
     at = example.COLUMNS.index("epsilon")
     assert len(cells) == 4 and all(float(c[at]) <= TARGET for c in cells)
     assert (tmp_path / "results.png").stat().st_size > 10_000
+
+
+def test_default_output_directory_is_not_the_tracked_example() -> None:
+    out = load_example().build_parser().parse_args([]).out.resolve()
+    assert out != SCRIPT.parent and SCRIPT.parent not in out.parents

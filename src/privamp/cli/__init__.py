@@ -27,7 +27,7 @@ from privamp.accountant import Accountant
 from privamp.cli import curve_commands  # noqa: F401  (registers the curves and figures commands)
 from privamp.cli.commands import COMMANDS
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, fail, message, shorten
-from privamp.cli.output import jsonable
+from privamp.cli.output import in_words, jsonable
 from privamp.cli.parser import build_parser
 
 __all__ = ["build_parser", "main"]
@@ -52,7 +52,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = _run(args)
+            out = in_words(_run(args))
             as_json = args.json or getattr(args, "format", None) == "json"
             text = json.dumps(jsonable(out), allow_nan=False) if as_json else COMMANDS[args.command].text(out)
     except (UsageError, *NUMERIC_ERRORS) as exc:

@@ -17,6 +17,7 @@ from privamp import dpsgd
 from privamp.accountant import DEFAULT_BEST, ROUTE_BUDGET, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
+from privamp.cli.bound_names import accounting_names, rdp_names, require_applicable
 from privamp.cli.config import (
     Config,
     compared_schemes,
@@ -90,7 +91,10 @@ def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Co
         config.inputs["target_delta"] = schedule.target_delta
     else:
         config = configure(args)
-    return config, config.compose(settings(args, accountant, config))
+    acct = config.compose(settings(args, accountant, config))
+    if args.bound != BEST:
+        require_applicable(args.bound, accounting_names(acct.entries, args.allow_numerical, bound=args.bound))
+    return config, acct
 
 
 def _delta(args: argparse.Namespace, config: Config) -> float:
@@ -159,7 +163,7 @@ def require_proven(event: SubsampledMechanism, bound: str, allow_numerical: bool
         return
     if REGISTRY.get(event, bound).kind is BoundKind.NUMERICAL:
         raise UsageError(
-            f"bound {bound!r} is verified numerically only (no published proof): add --allow-numerical to use it"
+            f"--bound {bound} is verified numerically only (no published proof): add --allow-numerical to use it"
         )
 
 
@@ -175,6 +179,7 @@ def rdp(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     config = configure(args, with_steps=False)
     event = config.event()
     alphas = orders(args.alpha)
+    require_applicable(args.bound, rdp_names(event))
     require_proven(event, args.bound, args.allow_numerical)
     curve = REGISTRY.curve(event, alphas, args.bound, allow_numerical=args.allow_numerical)
     config.inputs.update(alpha=alphas, bound=args.bound, allow_numerical=args.allow_numerical)
@@ -237,7 +242,7 @@ def _calibrate_dpsgd(args: argparse.Namespace, solving: str) -> Answer:
     return {**r.to_dict(), "inputs": inputs}
 
 
-def _run(args: argparse.Namespace) -> tuple[dpsgd.Run, dict[str, Any], float, float | None]:
+def _run(args: argparse.Namespace) -> tuple[dpsgd.DpSgdConfig | dpsgd.Schedule, dict[str, Any], float, float | None]:
     """The DP-SGD run of the options or of ``--config``, its echoed inputs, the delta and the target epsilon (given,
     or the schedule file's)."""
     if args.config is None:
@@ -254,9 +259,18 @@ def _run(args: argparse.Namespace) -> tuple[dpsgd.Run, dict[str, Any], float, fl
     return schedule, schedule_inputs(args, schedule), d, target
 
 
+def _dpsgd_bound(args: argparse.Namespace, run: dpsgd.DpSgdConfig | dpsgd.Schedule) -> None:
+    """Refuse a ``--bound`` route that does not answer for the run, listing those that do."""
+    if args.bound != BEST:
+        plans = run.plans() if isinstance(run, dpsgd.Schedule) else (run.plan(),)
+        entries = [(p.event, p.count) for p in plans]
+        require_applicable(args.bound, accounting_names(entries, args.allow_numerical, with_bounds=False))
+
+
 @command("check", text=output.check_text)
 def check(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     run, inputs, d, _ = _run(args)
+    _dpsgd_bound(args, run)
     r = dpsgd.check(run, args.claimed_epsilon, d, bound=args.bound, allow_numerical=args.allow_numerical)
     inputs.update(claimed_epsilon=args.claimed_epsilon, delta=d, bound=args.bound, allow_numerical=args.allow_numerical)
     return {**r.to_dict(), "inputs": inputs}
@@ -265,6 +279,7 @@ def check(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 @command("statement", text=output.statement_text)
 def statement(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     run, inputs, d, target = _run(args)
+    _dpsgd_bound(args, run)
     r = dpsgd.statement(run, d, target_epsilon=target, bound=args.bound, allow_numerical=args.allow_numerical)
     inputs.update(delta=d, target_epsilon=target, bound=args.bound, allow_numerical=args.allow_numerical)
     return {**r.to_dict(), "inputs": inputs}

@@ -18,11 +18,12 @@ import numpy as np
 from privamp import curves
 from privamp.accountant import Accountant
 from privamp.cli import output
+from privamp.cli.bound_names import accounting_names, require_applicable
 from privamp.cli.commands import Answer, command, composed, settings
 from privamp.cli.config import Config, configure
 from privamp.cli.errors import UsageError
 from privamp.coverage import REGISTRY
-from privamp.registry import BoundKind
+from privamp.registry import BEST, BoundKind
 
 #: How a bound verified numerically only is labelled in the columns of ``curves rdp``.
 NUMERICAL_ONLY = "numerical only"
@@ -72,6 +73,9 @@ def _steps_grid(args: argparse.Namespace) -> tuple[Config, list[int]]:
 def _steps(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, curves.Table]:
     config, grid = _steps_grid(args)
     template = settings(args, accountant, config)
+    if args.bound != BEST:
+        longest = [(config.event(), max(grid))]
+        require_applicable(args.bound, accounting_names(longest, args.allow_numerical, bound=args.bound))
     config.inputs.update(steps_grid=grid, delta=args.delta, bound=args.bound, conversion=args.conversion)
     return config, curves.epsilon_vs_steps(config.event(), grid, args.delta, bound=args.bound, accountant=template)
 
@@ -95,7 +99,7 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     """Draw ``data`` with :mod:`privamp.plot` to the file ``target``; return its path."""
     path = pathlib.Path(target)
     if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise UsageError(f"--plot must name a {', '.join(PLOT_SUFFIXES)} file; got {target!r}")
+        raise UsageError(f"--plot must name a {', '.join(PLOT_SUFFIXES)} file; got {target}")
     try:
         plot: Any = import_module("privamp.plot")
         ax = getattr(plot, drawer)(data)
@@ -104,7 +108,7 @@ def _draw(data: curves.Table, drawer: str, target: str) -> str:
     try:
         ax.figure.savefig(path)
     except OSError as exc:
-        raise UsageError(f"--plot cannot write {target!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"--plot cannot write {target}: {exc.strerror or exc}") from None
     return str(path)
 
 
@@ -150,15 +154,15 @@ def figures(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         raise UsageError(f"the figures are not available: {exc}") from None
     papers = list(module.PAPERS)
     if args.paper is not None and args.paper not in papers:
-        raise UsageError(f"--paper must be one of {', '.join(papers)}; got {args.paper!r}")
+        raise UsageError(f"--paper must be one of {', '.join(papers)}; got {args.paper}")
     out = pathlib.Path(args.out)
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out must be a directory; {args.out!r} is a file")
+        raise UsageError(f"--out must be a directory; {args.out} is a file")
     try:
         written = module.generate(out, args.paper, not args.no_progress)
     except ImportError:
         raise UsageError("privamp figures needs matplotlib, the optional plot extra: pip install 'privamp[plot]'") \
             from None
     except OSError as exc:
-        raise UsageError(f"cannot write the figures to {args.out!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write the figures to {args.out}: {exc.strerror or exc}") from None
     return {"out": str(out), "paper": args.paper, "files": [str(p) for p in written]}

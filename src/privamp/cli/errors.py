@@ -52,7 +52,8 @@ _WORDS = {
 }
 #: The parameter names of :data:`OPTIONS` that are not English words (``batch_size``), as they appear in a message.
 _SNAKE = re.compile(r"\b(" + "|".join(n for n in OPTIONS if "_" in n) + r")\b")
-_VALUE_REPR = re.compile(r"\b([A-Z][A-Za-z]*)\(([^()]*)\)")
+#: A dataclass repr: a class name and its fields as ``key=value`` (``N(0)`` in a formula is no repr).
+_VALUE_REPR = re.compile(r"\b([A-Z][A-Za-z]*)\(((?:[a-z_]+=[^,()=]*(?:, )?)*)\)")
 _QUOTED = re.compile(r"(?<![\w'])'([^'\s]+)'(?![\w'])")
 _CLASS_REPR = re.compile(r"<class '(?:[\w.]*\.)?(\w+)'>")
 

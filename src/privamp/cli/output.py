@@ -14,6 +14,18 @@ from privamp.cli.parser import MECHANISM_PARAMETER
 from privamp.curves import write_csv
 
 
+def in_words(x: Any) -> Any:
+    """``x`` with every string written without Python reprs (:func:`~privamp.cli.errors.plain`): the library's
+    descriptions of steps and its reasons, as the command line shows them."""
+    if isinstance(x, str):
+        return plain(x)
+    if isinstance(x, list | tuple):
+        return [in_words(v) for v in x]
+    if isinstance(x, dict):
+        return {k: in_words(v) for k, v in x.items()}
+    return x
+
+
 def jsonable(x: Any) -> Any:
     """``x`` with infinities written as the strings ``"inf"``/``"-inf"`` (JSON has no infinity)."""
     if isinstance(x, float) and math.isinf(x):
@@ -82,7 +94,7 @@ def _steps_line(out: dict[str, Any]) -> str:
 def _skipped_lines(out: dict[str, Any]) -> list[str]:
     """The routes ``best`` did not use, each with its reason; those skipped because the interval was already narrow
     enough on one line."""
-    notes = [plain(n) for n in out.get("skipped", ())]
+    notes = list(out.get("skipped", ()))
     settled = [n.split(":", 1)[0] for n in notes if n.endswith(SETTLED_REASON)]
     lines = [f"not used: {n}" for n in notes if not n.endswith(SETTLED_REASON)]
     if settled:

@@ -69,8 +69,11 @@ def read_schedule(args: argparse.Namespace) -> Schedule:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"--config {path}: cannot read the file ({exc.strerror or exc})") from None
+    data = _data(path, text)
     try:
-        return schedule_from_dict(_data(path, text))
+        schedule = schedule_from_dict(data)
+        schedule.plans()  # every phase counted now: a missing rate or length is the file's error, named as in it
+        return schedule
     except InvalidParameterError as exc:
         got = "" if exc.value is None else f"; got {typed_value(exc.value)}"
         raise UsageError(f"--config {path}: {exc.name} must be {plain(exc.allowed)}{got}") from None
