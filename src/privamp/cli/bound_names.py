@@ -2,7 +2,7 @@
 those that do (the library's own message would list every registered name, or describe the step as Python values).
 
 For ε and δ (``epsilon``, ``delta``, ``curves profile|steps``, ``check``, ``statement``): ``best``, each route that
-answers for the composition (:data:`privamp.accountant.ROUTES`, asked through the route's ``unsupported``), and each
+answers for the composition (:data:`privamp.bound_choice.ROUTES`, asked through the route's ``unsupported``), and each
 RDP bound that is an upper bound of every composed step (proven, or verified numerically with ``--allow-numerical``).
 For one step's RDP (``rdp``): ``best``, ``lower`` where a lower bound is registered, and every bound of the step.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from privamp.accountant import ROUTES
+from privamp.bound_choice import ROUTES
 from privamp.cli.errors import UsageError
 from privamp.coverage import REGISTRY
 from privamp.errors import UnsupportedError
