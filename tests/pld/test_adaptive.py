@@ -94,6 +94,18 @@ def test_adaptive_lower_epsilon_only_for_its_cell() -> None:
     assert found is not None and a.lower is not None and found == a.lower <= a.value
 
 
+@pytest.mark.slow
+def test_adaptive_lower_epsilon_of_a_long_run_is_the_tail_attack() -> None:
+    """Beyond ADAPTIVE_LIMIT steps the route runs the tail attack: above the static pair's lower end, below the
+    certified upper end."""
+    route = PldRoute()
+    wor = Composition(((pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(600, 60_000), "replace-one"), 3000),))
+    a = route.epsilon(wor, 1e-5)
+    found = route.adaptive_lower_epsilon(wor, 1e-5)
+    assert found is not None and a.lower is not None
+    assert a.lower < found < a.value
+
+
 # ------------------------------------------------------------------ long runs: static prefix, adaptive tail
 def _brute_force_tail(eps: float, steps: int, tail: int) -> float:
     """max over every strategy that plays A on the first ``steps − tail`` steps and chooses A or B at every node of
