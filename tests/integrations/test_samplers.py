@@ -164,10 +164,11 @@ def test_accounting_counts() -> None:
 
 
 def test_each_scheme_builds_its_sampler() -> None:
+    from privamp.integrations.samplers import batch_sampler
     from privamp.sampling import FULL_BATCH, SCHEMES, Batches
 
     batches = Batches(batch_size=64, dataset_size=1000)
-    built = {name: s.sampler(batches, seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
+    built = {name: batch_sampler(s, batches, seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
     assert {name: type(b).__name__ for name, b in built.items()} == {
         "poisson": "PoissonBatchSampler",
         "without-replacement": "FixedSizeBatchSampler",
@@ -180,8 +181,8 @@ def test_each_scheme_builds_its_sampler() -> None:
     assert built["poisson"].sampling == pa.Poisson(64 / 1000, 1000) and built["poisson"].empty_batches
     assert built["with-replacement"].replacement and not built["without-replacement"].replacement
     assert not any(b.empty_batches for name, b in built.items() if name != "poisson")
-    assert draw(SCHEMES["shuffle"].sampler(batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
+    assert draw(batch_sampler("shuffle", batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
     with pytest.raises(UnsupportedError, match="no batch sampler"):
-        FULL_BATCH.sampler(batches)
+        batch_sampler(FULL_BATCH, batches)
     with pytest.raises(InvalidParameterError, match="dataset_size"):
-        SCHEMES["poisson"].sampler(Batches(sample_rate=0.1))
+        batch_sampler("poisson", Batches(sample_rate=0.1))

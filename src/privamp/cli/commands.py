@@ -35,7 +35,7 @@ from privamp.cli.schedule import agreed, read_schedule
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
 from privamp.registry import BEST, LOWER, BoundKind
-from privamp.sampling import Neighboring
+from privamp.sampling import Neighboring, as_sampling
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
 Answer = dict[str, Any]
@@ -301,7 +301,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         for relation in Neighboring:
             base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
             try:
-                event = SubsampledMechanism(mechanism, scheme.sampling(batches), relation)
+                event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
                 bounds = list(REGISTRY.bounds_for(event))
             except NUMERIC_ERRORS as exc:

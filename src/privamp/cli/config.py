@@ -40,6 +40,7 @@ from privamp.sampling import (
     Sampling,
     SamplingScheme,
     StepCount,
+    as_sampling,
     parse_scheme,
 )
 from privamp.validation import check_orders
@@ -163,7 +164,7 @@ def _needed(exc: InvalidParameterError, where: str) -> Exception:
 def step_of(scheme: SamplingScheme, batches: Batches, where: str) -> Sampling:
     """The step the scheme accounts, with its numbers."""
     try:
-        return scheme.sampling(batches)
+        return as_sampling(scheme.sampling(batches))
     except InvalidParameterError as exc:
         if exc.name == "sample_rate" and exc.value is None:
             raise UsageError(f"{where} needs --sample-rate Q, or --batch-size M and --dataset-size N") from None

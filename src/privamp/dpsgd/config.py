@@ -14,7 +14,16 @@ from typing import Any
 from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism
 from privamp.mechanisms import Gaussian
-from privamp.sampling import POISSON, SCHEMES, Batches, Neighboring, Sampling, SamplingScheme, parse_scheme
+from privamp.sampling import (
+    POISSON,
+    SCHEMES,
+    Batches,
+    Neighboring,
+    Sampling,
+    SamplingScheme,
+    as_sampling,
+    parse_scheme,
+)
 from privamp.validation import check_open_unit, check_positive, check_steps
 
 __all__ = [
@@ -121,7 +130,7 @@ class DpSgdConfig:
 
     def step_sampling(self) -> Sampling:
         """The privamp sampling of one accounted release (shuffle: no sampling, accounted per epoch)."""
-        return self.scheme.sampling(self.batches)
+        return as_sampling(self.scheme.sampling(self.batches))
 
     def event(self) -> SubsampledMechanism:
         """The privamp step accounted (for ``"shuffle"``: one epoch, an unsampled release of the Gaussian)."""

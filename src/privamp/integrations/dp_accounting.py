@@ -67,7 +67,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
-from privamp.sampling import SCHEMES, Neighboring, NoSampling, SamplingScheme
+from privamp.sampling import SCHEMES, Neighboring, NoSampling, SamplingScheme, as_sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_int
 
@@ -167,7 +167,7 @@ class _Reader:
         elif name in _SAMPLED:
             mechanism = self.sampled_mechanism(event, event.event)
             if mechanism is not None and not _samples_nothing(event):
-                sampling = _SAMPLED[name].from_dp_event(event, self.dataset_size)
+                sampling = as_sampling(_SAMPLED[name].from_dp_event(event, self.dataset_size))
                 self.add(SubsampledMechanism(mechanism, sampling, self.relation), count)
         else:
             mechanism = self.mechanism(event)

@@ -16,7 +16,7 @@ from torch.utils.data import DataLoader
 
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.integrations.opacus_accountant import MECHANISM, PrivampAccountant
-from privamp.integrations.samplers import PrivampBatchSampler
+from privamp.integrations.samplers import PrivampBatchSampler, batch_sampler
 from privamp.sampling import Batches, Neighboring, SamplingScheme, parse_scheme
 
 __all__ = ["make_private"]
@@ -36,8 +36,7 @@ def _build_sampler(
         raise InvalidParameterError(
             "data_loader", data_loader, "a DataLoader built with batch_size (or pass a privamp sampler as sampling)"
         )
-    sampler: PrivampBatchSampler = scheme.sampler(Batches(batch_size=b, dataset_size=n), seed=seed)
-    return sampler
+    return batch_sampler(scheme, Batches(batch_size=b, dataset_size=n), seed=seed)
 
 
 def _rebuild(data_loader: DataLoader[Any], sampler: PrivampBatchSampler) -> DataLoader[Any]:

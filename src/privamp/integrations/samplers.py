@@ -1,7 +1,7 @@
 """PyTorch batch samplers that do what privamp accounts, each carrying the description the accountant must use.
 
 Use them as ``DataLoader(dataset, batch_sampler=sampler)``, or build one from a scheme:
-``privamp.sampling.SCHEMES["shuffle"].sampler(Batches(batch_size=64, dataset_size=1000), seed=0)``. Every sampler has
+``batch_sampler("shuffle", Batches(batch_size=64, dataset_size=1000), seed=0)``. Every sampler has
 
 - ``scheme`` — the kind of batch it draws (a :class:`~privamp.sampling.SamplingScheme` of
   :data:`~privamp.sampling.SCHEMES`);
@@ -54,7 +54,7 @@ from collections.abc import Iterator
 import torch
 from torch.utils.data import Sampler
 
-from privamp.errors import InvalidParameterError
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import (
     POISSON,
@@ -65,10 +65,17 @@ from privamp.sampling import (
     Neighboring,
     Sampling,
     SamplingScheme,
+    parse_scheme,
 )
 from privamp.validation import check_int
 
-__all__ = ["FixedSizeBatchSampler", "PoissonBatchSampler", "PrivampBatchSampler", "ShuffledBatchSampler"]
+__all__ = [
+    "FixedSizeBatchSampler",
+    "PoissonBatchSampler",
+    "PrivampBatchSampler",
+    "ShuffledBatchSampler",
+    "batch_sampler",
+]
 
 
 def _generator(seed: int | None, generator: torch.Generator | None) -> torch.Generator:
@@ -264,3 +271,23 @@ class ShuffledBatchSampler(PrivampBatchSampler):
         b = self.batch_size
         for k in range(self.steps_per_epoch):
             yield order[k * b : (k + 1) * b]
+
+
+def batch_sampler(
+    scheme: SamplingScheme | str, batches: Batches, *, seed: int | None = None, generator: torch.Generator | None = None
+) -> PrivampBatchSampler:
+    """The batch sampler drawing ``scheme``'s batches (a name of :data:`privamp.sampling.SCHEMES` or a scheme) of the
+    sizes ``batches``; ``seed`` or ``generator``: its randomness. A scheme with no sampler here raises
+    :class:`UnsupportedError`; a missing size raises :class:`InvalidParameterError` naming it."""
+    s = parse_scheme(scheme)
+    if s == POISSON:
+        s.require("dataset_size", batches.dataset_size)
+        return PoissonBatchSampler(int(batches.dataset_size or 0), s.rate(batches), seed=seed, generator=generator)
+    if s in (WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE):
+        s.require("batch_size", batches.batch_size)
+        s.require("dataset_size", batches.dataset_size)
+        m, n = int(batches.batch_size or 0), int(batches.dataset_size or 0)
+        if s == SHUFFLE:
+            return ShuffledBatchSampler(n, m, seed=seed, generator=generator)
+        return FixedSizeBatchSampler(n, m, replacement=s == WITH_REPLACEMENT, seed=seed, generator=generator)
+    raise UnsupportedError(f"privamp has no batch sampler for {s.name} sampling")

@@ -11,7 +11,8 @@ Two kinds of value:
 * a **scheme** (:class:`~privamp.sampling.scheme.SamplingScheme`), the kind of batch, by name in :data:`SCHEMES`
   (``poisson``, ``without-replacement``, ``with-replacement``, ``shuffle``, ``none``; :func:`parse_scheme` reads
   names, aliases, scheme values and step values). It carries its parameters' validation, its step, its epochs →
-  steps rule, its words, its ``dp_accounting`` event and its PyTorch batch sampler;
+  steps rule, its words and its ``dp_accounting`` event (its PyTorch batch sampler:
+  :func:`privamp.integrations.samplers.batch_sampler`);
 * a **step** (:data:`Sampling`: :class:`Poisson`, :class:`WithoutReplacement`, :class:`WithReplacement`,
   :class:`NoSampling`), one draw with its numbers, as events compose it; ``step.scheme`` is its scheme.
 
@@ -27,7 +28,7 @@ from privamp.sampling.poisson import POISSON, Poisson
 from privamp.sampling.relations import Neighboring, check_shuffled_relation
 from privamp.sampling.scheme import Batches, SamplingScheme, StepCount
 from privamp.sampling.shuffled import SHUFFLE
-from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, parse_scheme
+from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, as_sampling, parse_scheme
 
 __all__ = [
     "FULL_BATCH",
@@ -46,6 +47,7 @@ __all__ = [
     "StepCount",
     "WithReplacement",
     "WithoutReplacement",
+    "as_sampling",
     "check_shuffled_relation",
     "parse_scheme",
 ]

@@ -29,7 +29,7 @@ class FixedSizeScheme(SamplingScheme):
     parameters = ("batch_size", "dataset_size")
 
     def check(self, batches: Batches) -> None:
-        self._needs("dataset_size", batches.dataset_size)
+        self.require("dataset_size", batches.dataset_size)
         if batches.sample_rate is not None and batches.batch_size is None:
             raise InvalidParameterError(
                 "batch_size", None, f"given: sampling={self.name!r} takes a batch size, not a rate"
@@ -38,8 +38,8 @@ class FixedSizeScheme(SamplingScheme):
 
     def sizes(self, batches: Batches) -> tuple[int, int]:
         """``(batch_size, dataset_size)``, raising if one is missing."""
-        self._needs("batch_size", batches.batch_size)
-        self._needs("dataset_size", batches.dataset_size)
+        self.require("batch_size", batches.batch_size)
+        self.require("dataset_size", batches.dataset_size)
         return cast(int, batches.batch_size), cast(int, batches.dataset_size)
 
     def steps_per_epoch(self, batches: Batches) -> Fraction:
@@ -79,12 +79,6 @@ class WithoutReplacementScheme(FixedSizeScheme):
     def from_dp_event(self, event: Any, dataset_size: int | None) -> WithoutReplacement:
         return WithoutReplacement(event.sample_size, event.source_dataset_size)
 
-    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
-        from privamp.integrations.samplers import FixedSizeBatchSampler
-
-        m, n = self.sizes(batches)
-        return FixedSizeBatchSampler(n, m, replacement=False, seed=seed, generator=generator)
-
 
 class WithReplacementScheme(FixedSizeScheme):
     """``"with-replacement"``: m independent uniform draws at every step (a record may repeat in a batch)."""
@@ -106,12 +100,6 @@ class WithReplacementScheme(FixedSizeScheme):
 
     def from_dp_event(self, event: Any, dataset_size: int | None) -> WithReplacement:
         return WithReplacement(event.sample_size, event.source_dataset_size)
-
-    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
-        from privamp.integrations.samplers import FixedSizeBatchSampler
-
-        m, n = self.sizes(batches)
-        return FixedSizeBatchSampler(n, m, replacement=True, seed=seed, generator=generator)
 
 
 #: The schemes of fixed-size batches.

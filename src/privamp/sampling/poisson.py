@@ -62,13 +62,6 @@ class PoissonScheme(SamplingScheme):
     def from_dp_event(self, event: Any, dataset_size: int | None) -> Poisson:
         return Poisson(event.sampling_probability, dataset_size)
 
-    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
-        from privamp.integrations.samplers import PoissonBatchSampler
-
-        self._needs("dataset_size", batches.dataset_size)
-        n = cast(int, batches.dataset_size)
-        return PoissonBatchSampler(n, self.rate(batches), seed=seed, generator=generator)
-
 
 #: The Poisson scheme.
 POISSON = PoissonScheme()

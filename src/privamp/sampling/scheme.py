@@ -6,7 +6,8 @@ and JSON spell it; a :data:`~privamp.sampling.Sampling` value is one step of it 
 (``Poisson(0.01, 60_000)``), and knows its scheme (``Poisson.scheme``). The scheme holds, in one place, everything
 that differs between kinds of batch: which size parameters it takes and their validation, the step it accounts,
 the epochs → steps rule (written once, here: :meth:`SamplingScheme.epochs_to_steps`), the count of accounted
-releases, its description in words, its ``dp_accounting`` event and (with the torch extra) its batch sampler.
+releases, its description in words and its ``dp_accounting`` event (its batch sampler, with the torch extra:
+:func:`privamp.integrations.samplers.batch_sampler`, which depends on this package and not the other way round).
 """
 
 from __future__ import annotations
@@ -14,16 +15,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.sampling.relations import Neighboring
 from privamp.validation import MAX_STEPS, check_int, check_rate
 
-if TYPE_CHECKING:
-    from privamp.sampling.table import Sampling
+__all__ = ["Batches", "SamplingScheme", "Step", "StepCount", "exact"]
 
-__all__ = ["Batches", "SamplingScheme", "StepCount", "exact"]
+
+class Step(Protocol):
+    """What a scheme knows of its step values (:data:`privamp.sampling.Sampling`, defined with the table of schemes,
+    which imports this module): the sampling ratio."""
+
+    @property
+    def rate(self) -> float: ...
 
 
 def exact(x: float | int) -> Fraction:
@@ -130,7 +136,7 @@ class SamplingScheme:
             raise InvalidParameterError("sample_rate", None, "given (or batch_size and dataset_size)")
         return float(q)
 
-    def sampling(self, batches: Batches) -> Sampling:
+    def sampling(self, batches: Batches) -> Step:
         """The privamp sampling of one accounted release (one step; one epoch for a scheme accounted per epoch)."""
         raise NotImplementedError
 
@@ -173,31 +179,27 @@ class SamplingScheme:
         return StepCount(steps=total, count=count, rule=rule + more)
 
     # ------------------------------------------------------------------------------------------------ interop
-    def fixed_batch_size(self, sampling: Sampling) -> int | None:
+    def fixed_batch_size(self, sampling: Step) -> int | None:
         """The size of every batch of ``sampling`` (a step of this scheme), ``None`` if batch sizes vary."""
         return None
 
-    def same_process(self, a: Sampling, b: Sampling) -> bool:
+    def same_process(self, a: Step, b: Step) -> bool:
         """Whether two steps of this scheme describe the same random process (default: equal values)."""
         return a == b
 
-    def to_dp_event(self, dp_event: Any, sampling: Sampling, leaf: Any) -> Any:
+    def to_dp_event(self, dp_event: Any, sampling: Step, leaf: Any) -> Any:
         """The ``dp_accounting`` event of ``leaf`` (the mechanism's event) run on a batch drawn by ``sampling``;
         ``dp_event`` is the module ``dp_accounting.dp_event`` (imported by the caller, only when needed)."""
         raise UnsupportedError(f"dp_accounting has no event for {self.name} sampling")
 
-    def from_dp_event(self, event: Any, dataset_size: int | None) -> Sampling:
+    def from_dp_event(self, event: Any, dataset_size: int | None) -> Step:
         """The privamp sampling of a ``dp_accounting`` event of class :attr:`dp_event_name` (``dataset_size``: the
         caller's, for events that do not carry it)."""
         raise UnsupportedError(f"privamp reads no dp_accounting event as {self.name} sampling")
 
-    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
-        """A PyTorch batch sampler drawing this scheme's batches (:mod:`privamp.integrations.samplers`, needs
-        ``torch``; imported only when called). ``seed`` or ``generator``: its randomness."""
-        raise UnsupportedError(f"privamp has no batch sampler for {self.name} sampling")
-
     # ------------------------------------------------------------------------------------------------ helpers
-    def _needs(self, name: str, value: object) -> None:
+    def require(self, name: str, value: object) -> None:
+        """Raise :class:`InvalidParameterError` naming ``name`` when ``value`` is missing (``None``)."""
         if value is None:
             raise InvalidParameterError(name, None, f"given: sampling={self.name!r} needs it")
 

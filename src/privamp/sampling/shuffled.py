@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
 
 from privamp.sampling.fixed_size import FixedSizeScheme
 from privamp.sampling.full_batch import NoSampling
@@ -47,12 +46,6 @@ class ShuffleScheme(FixedSizeScheme):
             f"; shuffled batches: no amplification bound is known, each of the {count} epochs started is "
             "accounted as one release of the Gaussian on the whole dataset"
         )
-
-    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
-        from privamp.integrations.samplers import ShuffledBatchSampler
-
-        m, n = self.sizes(batches)
-        return ShuffledBatchSampler(n, m, seed=seed, generator=generator)
 
 
 #: The shuffled-batches scheme.

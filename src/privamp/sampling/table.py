@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from privamp.errors import InvalidParameterError
+from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
 from privamp.sampling.full_batch import FULL_BATCH, NoSampling
 from privamp.sampling.poisson import POISSON, Poisson
-from privamp.sampling.scheme import SamplingScheme
+from privamp.sampling.scheme import SamplingScheme, Step
 from privamp.sampling.shuffled import SHUFFLE
 
-__all__ = ["SAMPLING_TYPES", "SCHEMES", "Sampling", "parse_scheme"]
+__all__ = ["SAMPLING_TYPES", "SCHEMES", "Sampling", "as_sampling", "parse_scheme"]
 
 #: One step of a scheme, with its numbers.
 Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement
@@ -44,3 +44,11 @@ def parse_scheme(value: object) -> SamplingScheme:
     names = ", ".join(repr(name) for name in SCHEMES)
     aliases = ", ".join(repr(a) for s in SCHEMES.values() for a in s.aliases)
     raise InvalidParameterError("sampling", value, f"one of {names} (aliases {aliases})")
+
+
+def as_sampling(step: Step) -> Sampling:
+    """A scheme's step value (``scheme.sampling(batches)``, ``scheme.from_dp_event(...)``) as a :data:`Sampling`
+    value: a step class not registered in :data:`SAMPLING_TYPES` raises :class:`UnsupportedError`."""
+    if not isinstance(step, SAMPLING_TYPES):
+        raise UnsupportedError(f"{type(step).__name__} is not a step registered in privamp.sampling.table")
+    return step
