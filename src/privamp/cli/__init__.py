@@ -8,6 +8,8 @@ are written as the string ``"inf"`` in JSON (JSON has no infinity).
 The package, one job a module: :mod:`~privamp.cli.parser` (commands, options, help texts),
 :mod:`~privamp.cli.values` (the value parsers),
 :mod:`~privamp.cli.config` (options to mechanism, sampling and steps; refusal of options that do not fit),
+:mod:`~privamp.cli.schedule` (``--config FILE``: a multi-phase schedule), :mod:`~privamp.cli.bound_names` (the
+``--bound`` names that work for a configuration),
 :mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.curve_commands` (``curves`` and
 ``figures``, whose answers are tables and files), :mod:`~privamp.cli.output` (text and JSON),
 :mod:`~privamp.cli.errors` (one-line error messages).
