@@ -43,7 +43,7 @@ from privamp.pld.distributions import Atom
 from privamp.pld.pairs import Pair
 from privamp.validation import check_int, check_positive
 
-__all__ = ["MASS_SLACK", "max_statistic_cdfs", "max_statistic_pair"]
+__all__ = ["MASS_SLACK", "AtomsPair", "max_statistic_cdfs", "max_statistic_directions", "max_statistic_pair"]
 
 MASS_SLACK = 1e-10
 """Relative amount by which the atoms' P-masses are lowered and Q-masses raised (covers the rounding of log Φ)."""
@@ -168,3 +168,13 @@ def _quantile_of_power(t: int, p: float) -> float:
         else:
             a = mid
     return a
+
+
+def max_statistic_directions(mu: float, steps: int, epochs: int, *, weight: float | None = None) -> list[list[tuple[
+        Pair, int]]]:
+    """The two directions (remove, add) of ``epochs`` epochs of the binned maximum-coordinate pair, for
+    :class:`~privamp.pld.accounting.PLDAccountant`: its ``lower`` is a certified lower bound of the run (both
+    orders of a pair of neighbouring datasets are neighbouring, under add/remove and replace-one alike); its
+    ``upper`` bounds this pair only, not the run."""
+    epochs = check_int("epochs", epochs, minimum=1)
+    return [[(max_statistic_pair(mu, steps, d, weight=weight), epochs)] for d in ("remove", "add")]
