@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from privamp.sampling.fixed_size import FixedSizeScheme
 from privamp.sampling.full_batch import NoSampling
@@ -67,6 +68,12 @@ class BallsInBinsScheme(FixedSizeScheme):
             f"; balls-in-bins: each of the {count} epochs started is accounted as one release of the Gaussian on "
             "the whole dataset"
         )
+
+    def sampler(self, batches: Batches, *, seed: int | None = None, generator: Any = None) -> Any:
+        from privamp.integrations.balls_in_bins_sampler import BallsInBinsBatchSampler
+
+        m, n = self.sizes(batches)
+        return BallsInBinsBatchSampler(n, m, seed=seed, generator=generator)
 
 
 #: The balls-in-bins (random allocation, one step of t) scheme.
