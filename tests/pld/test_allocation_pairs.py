@@ -15,9 +15,11 @@ from privamp.pld import pairs
 from privamp.pld.accounting import pld_epsilon
 from privamp.pld.allocation_pairs import (
     AtomsPair,
+    balls_in_bins_directions,
     max_statistic_cdfs,
     max_statistic_directions,
     max_statistic_pair,
+    shuffled_directions,
 )
 from privamp.pld.pairs import Pair
 
@@ -112,3 +114,15 @@ def test_bad_input() -> None:
         max_statistic_pair(1.0, 0)
     with pytest.raises(InvalidParameterError, match="pieces"):
         AtomsPair("x", "y", pairs.gaussian(1.0).pieces, ())
+
+
+def test_scheme_directions_at_the_issue_configurations() -> None:
+    # balls-in-bins, n = 10 000, m = 100 (t = 100), 10 epochs, σ = 1, δ = 1e-5: Poisson at 1/t is [1.8281, 1.8283]
+    lower = float(pld_epsilon(balls_in_bins_directions(1.0, 100, 10_000, 10), 1e-5).lower[0])
+    assert lower == pytest.approx(1.2031, abs=2e-3)
+    # shuffled, n = 60 000, m = 256, σ = 1.1, 60 epochs, replace-one: far above Poisson's realisable 4.22
+    shuffled = float(pld_epsilon(shuffled_directions(1.1, 256, 60_000, 60), 1e-5).lower[0])
+    unamplified = float(pld_epsilon([[(pairs.gaussian(2 * math.sqrt(60) / 1.1), 1)]], 1e-5).upper[0])
+    assert 12.0 < shuffled < unamplified
+    with pytest.raises(InvalidParameterError, match="batch_size"):
+        shuffled_directions(1.0, 20, 10, 1)

@@ -2,16 +2,23 @@
 (random allocation) and shuffled batches. Lower bounds only (``upper_bound=False``).
 
 One epoch of t steps, the Gaussian mechanism of noise σ at every step, and the worst-case datasets of Chua et al.
-(ICML 2024, "How private are DP-SGD implementations?", §3–4; AISTATS 2025, "Balls-and-bins sampling for DP-SGD"):
-scalar gradients, every other record's gradient known to the adversary (0 under add/remove, or −1 beside a differing
-record whose gradient is +1 or −1 under replace-one). Shifting out the known part, the epoch's t outputs are
+(ICML 2024, "How private are DP-SGD implementations?"; AISTATS 2025, "Balls-and-bins sampling for DP-SGD"):
+scalar gradients (clip norm 1), every other record's gradient known to the adversary. Shifting out the known part,
+the epoch's t outputs are
 
     P = w·Σ_i N(μ·e_i, I_t) + (1 − t·w)·N(0, I_t)   against   Q = N(0, I_t),
 
-μ = sensitivity/σ (1/σ under add/remove, 2/σ under replace-one), w the probability that the record is in a given
-step (1/t for balls-in-bins; m/n for shuffling n records into ⌊n/m⌋ batches of m, the record left out with
-probability 1 − t·m/n). The steps are not independent releases: an epoch is one release of this t-dimensional pair,
-and E epochs are its E-fold product (each epoch draws a fresh allocation or permutation).
+w the probability that the record is in a given step (1/t for balls-in-bins; m/n for shuffling n records into
+t = ⌊n/m⌋ batches of m, the record left out with probability 1 − t·m/n), and μ = 1/σ or 2/σ:
+
+* μ = 1/σ, any scheme, add/remove or replace-one: the other records' gradients are 0 and the differing record's
+  gradient is 1 (against its absence, or against a record of gradient 0);
+* μ = 2/σ, fixed batch sizes (shuffling) under replace-one only: every other gradient is −1 and the differing
+  record's is +1 against −1; a batch of m then sums to −m, or −m + 2 where the record is, whatever the permutation.
+  (Not for balls-in-bins: its batch sizes are random, so the −1's do not shift out.)
+
+The steps are not independent releases: an epoch is one release of this t-dimensional pair, and E epochs are its
+E-fold product (each epoch draws a fresh allocation or permutation).
 
 The t-dimensional pair has no one-dimensional privacy-loss statistic. This module post-processes it (data
 processing: every post-processing lowers every hockey-stick divergence, and a product of post-processed pairs is a
@@ -43,7 +50,15 @@ from privamp.pld.distributions import Atom
 from privamp.pld.pairs import Pair
 from privamp.validation import check_int, check_positive
 
-__all__ = ["MASS_SLACK", "AtomsPair", "max_statistic_cdfs", "max_statistic_directions", "max_statistic_pair"]
+__all__ = [
+    "MASS_SLACK",
+    "AtomsPair",
+    "balls_in_bins_directions",
+    "max_statistic_cdfs",
+    "max_statistic_directions",
+    "max_statistic_pair",
+    "shuffled_directions",
+]
 
 MASS_SLACK = 1e-10
 """Relative amount by which the atoms' P-masses are lowered and Q-masses raised (covers the rounding of log Φ)."""
@@ -178,3 +193,26 @@ def max_statistic_directions(mu: float, steps: int, epochs: int, *, weight: floa
     ``upper`` bounds this pair only, not the run."""
     epochs = check_int("epochs", epochs, minimum=1)
     return [[(max_statistic_pair(mu, steps, d, weight=weight), epochs)] for d in ("remove", "add")]
+
+
+def balls_in_bins_directions(sigma: float, batch_size: int, dataset_size: int, epochs: int) -> list[list[tuple[
+        Pair, int]]]:
+    """Lower-bound directions of ``epochs`` balls-in-bins epochs (t = ⌈n/m⌉, w = 1/t, μ = 1/σ; add/remove and
+    replace-one alike: docs/proofs/balls-in-bins.md §2)."""
+    m, n = _sizes(batch_size, dataset_size)
+    return max_statistic_directions(1 / check_positive("sigma", sigma), -(-n // m), epochs)
+
+
+def shuffled_directions(sigma: float, batch_size: int, dataset_size: int, epochs: int) -> list[list[tuple[Pair, int]]]:
+    """Lower-bound directions of ``epochs`` shuffled epochs under replace-one (t = ⌊n/m⌋ batches of m, w = m/n,
+    μ = 2/σ: docs/proofs/balls-in-bins.md §2)."""
+    m, n = _sizes(batch_size, dataset_size)
+    return max_statistic_directions(2 / check_positive("sigma", sigma), n // m, epochs, weight=m / n)
+
+
+def _sizes(batch_size: int, dataset_size: int) -> tuple[int, int]:
+    n = check_int("dataset_size", dataset_size, minimum=1)
+    m = check_int("batch_size", batch_size, minimum=1)
+    if m > n:
+        raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
+    return m, n
