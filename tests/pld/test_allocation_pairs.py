@@ -85,12 +85,14 @@ def test_atom_lookups_match_the_generic_pair() -> None:
     np.testing.assert_allclose(fast.delta(eps), slow.delta(eps), rtol=1e-10, atol=1e-15)
 
 
-def test_masses_are_sub_probabilities_and_the_pair_is_flagged_lower() -> None:
-    pair = max_statistic_pair(1.0, 50)
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_masses_move_to_the_safe_side_and_the_pair_is_flagged_lower(direction: str) -> None:
+    pair = max_statistic_pair(1.0, 50, direction)
     assert not pair.upper_bound
     assert "lower bound only" in pair.evidence
-    assert math.fsum(math.exp(a.log_p) for a in pair.atoms) <= 1.0
-    assert math.fsum(math.exp(a.log_q) for a in pair.atoms) >= 1.0 - 1e-12
+    # in either direction the first distribution's masses are lowered (total < 1), the second's raised (total > 1)
+    assert math.fsum(math.exp(a.log_p) for a in pair.atoms) < 1.0
+    assert math.fsum(math.exp(a.log_q) for a in pair.atoms) > 1.0
 
 
 def test_composed_lower_bound_is_sane() -> None:

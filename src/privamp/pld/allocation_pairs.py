@@ -163,10 +163,12 @@ def max_statistic_pair(mu: float, steps: int, direction: str = "remove", *, weig
     cells = math.ceil((hi - lo) * CELLS_PER_UNIT * max(1.0, mu))
     s = np.linspace(lo, hi, cells + 1)
     log_fp, log_fq = max_statistic_cdfs(s, mu, t, w)
-    lp = _interval_log_masses(log_fp) + math.log1p(-MASS_SLACK)
-    lq = _interval_log_masses(log_fq) + math.log1p(MASS_SLACK)
-    keep = np.isfinite(lp) & np.isfinite(lq)
-    a, b = (lp[keep], lq[keep]) if direction == "remove" else (lq[keep], lp[keep])
+    lp, lq = _interval_log_masses(log_fp), _interval_log_masses(log_fq)
+    first, second = (lp, lq) if direction == "remove" else (lq, lp)
+    keep = np.isfinite(first) & np.isfinite(second)
+    # the first distribution's masses down, the second's up (module docstring): only lowers every H_γ
+    a = first[keep] + math.log1p(-MASS_SLACK)
+    b = second[keep] + math.log1p(MASS_SLACK)
     atoms = tuple(Atom(float(x), float(y)) for x, y in zip(a, b, strict=True))
     name = f"max_statistic_{direction}(mu={mu:g}, steps={t}, weight={w:g})"
     return AtomsPair(name, EVIDENCE, (), atoms, upper_bound=False)
