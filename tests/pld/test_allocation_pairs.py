@@ -52,23 +52,23 @@ def test_one_step_is_below_and_near_the_gaussian(mu: float) -> None:
     assert np.all(got >= exact - 2e-3 * np.maximum(exact, 1e-3))
 
 
-def _true_two_step_delta(mu: float, eps: float, direction: str) -> float:
-    """H_{e^ε} of (P, Q) = (½N(μe_1, I) + ½N(μe_2, I), N(0, I_2)) by a fine 2-D midpoint rule (to ~1e-6)."""
+def _true_two_step_delta(mu: float, eps: float, direction: str, w: float = 0.5) -> float:
+    """H_{e^ε} of (P, Q) = (wN(μe_1, I) + wN(μe_2, I) + (1 − 2w)N(0, I), N(0, I_2)) by a fine 2-D midpoint rule."""
     h = 0.01
     x = np.arange(-9.0, 9.0 + mu, h) + h / 2
     phi = stats.norm.pdf(x)
     q = phi[:, None] * phi[None, :]
-    ratio = 0.5 * (np.exp(mu * x - mu * mu / 2)[:, None] + np.exp(mu * x - mu * mu / 2)[None, :])
+    ratio = w * (np.exp(mu * x - mu * mu / 2)[:, None] + np.exp(mu * x - mu * mu / 2)[None, :]) + (1 - 2 * w)
     p = q * ratio
     a, b = (p, q) if direction == "remove" else (q, p)
     return float(np.sum(np.maximum(a - math.exp(eps) * b, 0.0)) * h * h)
 
 
 @pytest.mark.parametrize("direction", ["remove", "add"])
-@pytest.mark.parametrize(("mu", "eps"), [(1.0, 0.2), (2.0, 0.5), (2.0, 1.5)])
-def test_two_steps_below_the_true_pair(mu: float, eps: float, direction: str) -> None:
-    got = float(max_statistic_pair(mu, 2, direction).delta(eps)[0])
-    true = _true_two_step_delta(mu, eps, direction)
+@pytest.mark.parametrize(("mu", "eps", "w"), [(1.0, 0.2, 0.5), (2.0, 0.5, 0.5), (2.0, 1.5, 0.5), (2.0, 0.5, 0.4)])
+def test_two_steps_below_the_true_pair(mu: float, eps: float, w: float, direction: str) -> None:
+    got = float(max_statistic_pair(mu, 2, direction, weight=w).delta(eps)[0])
+    true = _true_two_step_delta(mu, eps, direction, w)
     assert got <= true * (1 + 1e-4) + 1e-7
     assert got >= 0.5 * true  # the maximum keeps most of the distinguishing power (a sanity check, not a bound)
 
