@@ -243,7 +243,7 @@ def test_engineer_statement() -> None:
     assert bare["supported"] and bare["epsilon"] > d["epsilon"]
     assert bare["epsilon"] == pa.Accountant().compose(pa.Gaussian(1.1), 14_040).epsilon(DELTA).epsilon
     rows = {row["sampling"]: row for row in d["other_schemes"]}
-    assert set(rows) == {"poisson", "with-replacement", "shuffle"}
+    assert set(rows) == {"poisson", "with-replacement", "shuffle", "balls-in-bins"}
     assert rows["poisson"]["epsilon"] == certified(POISSON) < d["epsilon"]
     assert not rows["shuffle"]["supported"] and "add-remove" in rows["shuffle"]["reason"]
     target = d["target"]

@@ -174,13 +174,14 @@ def test_each_scheme_builds_its_sampler() -> None:
         "without-replacement": "FixedSizeBatchSampler",
         "with-replacement": "FixedSizeBatchSampler",
         "shuffle": "ShuffledBatchSampler",
+        "balls-in-bins": "BallsInBinsBatchSampler",
     }
     for name, sampler in built.items():
         assert sampler.scheme == SCHEMES[name]
         assert sampler.sampling == SCHEMES[name].sampling(batches)
     assert built["poisson"].sampling == pa.Poisson(64 / 1000, 1000) and built["poisson"].empty_batches
     assert built["with-replacement"].replacement and not built["without-replacement"].replacement
-    assert not any(b.empty_batches for name, b in built.items() if name != "poisson")
+    assert not any(b.empty_batches for name, b in built.items() if name not in ("poisson", "balls-in-bins"))
     assert draw(batch_sampler("shuffle", batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
     with pytest.raises(UnsupportedError, match="no batch sampler"):
         batch_sampler(FULL_BATCH, batches)

@@ -57,6 +57,7 @@ from torch.utils.data import Sampler
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import (
+    BALLS_IN_BINS,
     POISSON,
     SHUFFLE,
     WITH_REPLACEMENT,
@@ -70,6 +71,7 @@ from privamp.sampling import (
 from privamp.validation import check_int
 
 __all__ = [
+    "BallsInBinsBatchSampler",
     "FixedSizeBatchSampler",
     "PoissonBatchSampler",
     "PrivampBatchSampler",
@@ -273,6 +275,34 @@ class ShuffledBatchSampler(PrivampBatchSampler):
             yield order[k * b : (k + 1) * b]
 
 
+
+class BallsInBinsBatchSampler(PrivampBatchSampler):
+    """Balls-in-bins epochs of ⌈n/m⌉ steps. Accounted per epoch (``sampling`` is ``NoSampling()`` and
+    ``steps_per_release = steps_per_epoch``: the count to compose is the epochs started), under add/remove or
+    replace-one; that accounting is an upper bound only (see the scheme)."""
+
+    scheme = BALLS_IN_BINS
+    empty_batches = True
+
+    def __init__(self, dataset_size: int, batch_size: int, *, seed: int | None = None,
+                 generator: torch.Generator | None = None) -> None:
+        super().__init__(dataset_size, seed=seed, generator=generator)
+        batches = Batches(batch_size=batch_size, dataset_size=self.dataset_size)
+        self.sampling = self.scheme.sampling(batches)
+        self.batch_size = self.scheme.sizes(batches)[0]
+        self.steps_per_epoch = int(self.scheme.steps_per_epoch(batches))
+        self.steps_per_release = self.steps_per_epoch
+
+    def __iter__(self) -> Iterator[list[int]]:
+        bins = torch.randint(self.steps_per_epoch, (self.dataset_size,), generator=self.generator)
+        order = torch.argsort(bins, stable=True)
+        counts = torch.bincount(bins, minlength=self.steps_per_epoch).tolist()
+        start = 0
+        for c in counts:
+            yield order[start : start + c].tolist()
+            start += c
+
+
 def batch_sampler(
     scheme: SamplingScheme | str, batches: Batches, *, seed: int | None = None, generator: torch.Generator | None = None
 ) -> PrivampBatchSampler:
@@ -283,11 +313,13 @@ def batch_sampler(
     if s == POISSON:
         s.require("dataset_size", batches.dataset_size)
         return PoissonBatchSampler(int(batches.dataset_size or 0), s.rate(batches), seed=seed, generator=generator)
-    if s in (WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE):
+    if s in (WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS):
         s.require("batch_size", batches.batch_size)
         s.require("dataset_size", batches.dataset_size)
         m, n = int(batches.batch_size or 0), int(batches.dataset_size or 0)
         if s == SHUFFLE:
             return ShuffledBatchSampler(n, m, seed=seed, generator=generator)
+        if s == BALLS_IN_BINS:
+            return BallsInBinsBatchSampler(n, m, seed=seed, generator=generator)
         return FixedSizeBatchSampler(n, m, replacement=s == WITH_REPLACEMENT, seed=seed, generator=generator)
     raise UnsupportedError(f"privamp has no batch sampler for {s.name} sampling")

@@ -22,6 +22,7 @@ One module per scheme (:mod:`~privamp.sampling.poisson`, :mod:`~privamp.sampling
 
 from __future__ import annotations
 
+from privamp.sampling.balls_in_bins import BALLS_IN_BINS
 from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
 from privamp.sampling.full_batch import FULL_BATCH, NoSampling
 from privamp.sampling.poisson import POISSON, Poisson
@@ -31,6 +32,7 @@ from privamp.sampling.shuffled import SHUFFLE
 from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, as_sampling, parse_scheme
 
 __all__ = [
+    "BALLS_IN_BINS",
     "FULL_BATCH",
     "POISSON",
     "SAMPLING_TYPES",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.sampling.balls_in_bins import BALLS_IN_BINS
 from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
 from privamp.sampling.full_batch import FULL_BATCH, NoSampling
 from privamp.sampling.poisson import POISSON, Poisson
@@ -22,7 +23,7 @@ SAMPLING_TYPES = (NoSampling, Poisson, WithoutReplacement, WithReplacement)
 
 #: Every scheme by its name (as the command line and JSON spell it), in the order front ends list them.
 SCHEMES: MappingProxyType[str, SamplingScheme] = MappingProxyType(
-    {s.name: s for s in (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, FULL_BATCH)}
+    {s.name: s for s in (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, FULL_BATCH)}
 )
 _BY_SPELLING = {spelling: s for s in SCHEMES.values() for spelling in (s.name, *s.aliases)}
 

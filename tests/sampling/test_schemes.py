@@ -10,6 +10,7 @@ import pytest
 
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.sampling import (
+    BALLS_IN_BINS,
     FULL_BATCH,
     POISSON,
     SAMPLING_TYPES,
@@ -62,8 +63,10 @@ def test_neighboring_parse() -> None:
 
 # ------------------------------------------------------------------------------------------------ the scheme table
 def test_table_lists_the_schemes_in_order_with_their_spellings() -> None:
-    assert tuple(SCHEMES) == ("poisson", "without-replacement", "with-replacement", "shuffle", "none")
-    assert [SCHEMES[n] for n in SCHEMES] == [POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, FULL_BATCH]
+    assert tuple(SCHEMES) == ("poisson", "without-replacement", "with-replacement", "shuffle", "balls-in-bins", "none")
+    assert [SCHEMES[n] for n in SCHEMES] == [
+        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, FULL_BATCH
+    ]
     for name, scheme in SCHEMES.items():
         assert scheme.name == name == str(scheme) and parse_scheme(name) == scheme
         for alias in scheme.aliases:
@@ -109,7 +112,7 @@ def test_every_step_value_knows_its_scheme() -> None:
     batches = Batches(batch_size=100, dataset_size=1000)
     for scheme in SCHEMES.values():
         step = scheme.sampling(batches)
-        assert step.scheme == (FULL_BATCH if scheme == SHUFFLE else scheme)  # shuffle: one unsampled release
+        assert step.scheme == (FULL_BATCH if scheme in (SHUFFLE, BALLS_IN_BINS) else scheme)  # one unsampled release
     assert POISSON.sampling(batches) == Poisson(0.1, 1000)
     assert WITH_REPLACEMENT.sampling(batches) == WithReplacement(100, 1000)
 
@@ -125,7 +128,7 @@ def test_schemes_are_singletons_by_kind() -> None:
 def test_parameters_and_relation() -> None:
     assert POISSON.takes_rate and not any(s.takes_rate for s in SCHEMES.values() if s != POISSON)
     assert FULL_BATCH.parameters == ()
-    assert [s.name for s in SCHEMES.values() if not s.lower_holds] == ["shuffle"]
+    assert [s.name for s in SCHEMES.values() if not s.lower_holds] == ["shuffle", "balls-in-bins"]
     assert SHUFFLE.check_relation("replace_one") is Neighboring.REPLACE_ONE
     with pytest.raises(UnsupportedError, match="replace-one only"):
         SHUFFLE.check_relation("add-remove")
