@@ -280,7 +280,7 @@ def test_a_user_level_step_never_reads_a_record_level_row(
     record = pa.SubsampledMechanism(mechanism, sampling, relation)  # type: ignore[arg-type]
     assert all(b.user_level for b in REGISTRY.bounds_for(user))
     assert not any(b.user_level for b in REGISTRY.bounds_for(record))
-    assert str(cell_of(user)) == f"{str(cell_of(record))} x user-level"
+    assert str(cell_of(user)) == f"{cell_of(record)} x user-level"
     with pytest.raises(pa.UnsupportedError, match="no user-level theorem"):
         profile.TABLE.lookup(user)
     record_rows = {id(r) for rows in pld.TABLE.cells().values() for r in rows if "group" not in r.label}

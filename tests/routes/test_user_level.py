@@ -73,5 +73,5 @@ def test_profile_route_refuses_user_level_steps() -> None:
     step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), group_size=2)
     with pytest.raises(pa.UnsupportedError, match="privacy-profile route has no user-level theorem"):
         ProfileRoute().epsilon(Composition(((step, 1),)), DELTA)
-    with pytest.raises(pa.UnsupportedError, match="no RDP proven upper bound .* of a user with up to 2 records"):
+    with pytest.raises(pa.UnsupportedError, match=r"no RDP proven upper bound .* of a user with up to 2 records"):
         RdpRoute().epsilon(Composition(((step, 1),)), DELTA)
