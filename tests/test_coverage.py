@@ -303,8 +303,10 @@ def test_user_level_rows_are_in_cells_of_their_own() -> None:
     assert "Poisson x add-remove x gaussian x user-level" in user_cells
     for cell, rows in pld.TABLE.cells().items():
         assert all(("group" in r.label) == cell.user_level for r in rows), cell
-    assert [b.name for b in REGISTRY.all() if b.user_level] == ["poisson-group-lower"]
-    assert all(b.upper is None for b in REGISTRY.all() if b.user_level)  # no proven user-level RDP upper bound
+    user = [b for b in REGISTRY.all() if b.user_level]
+    assert sorted({b.name for b in user}) == ["group-base", "poisson-group-lower"]
+    # no proven user-level RDP upper bound under sampling (only the unsampled Gaussian at sensitivity kC)
+    assert all(b.upper is None for b in user if b.sampling is not pa.NoSampling)
 
 
 def test_user_level_rdp_lower_bound_is_the_realisable_pair_at_floor_orders() -> None:

@@ -22,6 +22,7 @@ and the reason where no dominating pair is proven.
 User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive
 :class:`privamp.facts.Group`; ``docs/proofs/user-level.md``):
 
+* no sampling (Gaussian) — upper and lower: the base pair at k times the relation's sensitivity (exact).
 * Poisson × add/remove (Gaussian) — upper and lower: the binomial group pair by direction (remove, add), dominating
   and realisable (:func:`privamp.pld.group_pairs.poisson_group_gaussian`).
 * Poisson × replace-one, without replacement (either relation), with replacement (Gaussian) — realisable pairs only
@@ -351,6 +352,23 @@ def with_replacement_group(g: Group, mech: BaseMechanism, relation: Neighboring)
     return None, lower, ""
 
 
+def group_base(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    return base_pairs(g, mech.with_sensitivity(g.size), relation)
+
+
+TABLE.register(
+    NoSampling,
+    BOTH_RELATIONS,
+    GAUSSIAN,
+    PldRow(
+        label="base-group",
+        scale=None,
+        evidence=("{pair}", "theorem: a user's k records move the sum by at most k times the sensitivity"),
+        lower_evidence=("realisable pair: the user's k records all contribute the same gradient of norm C",),
+        pairs=group_base,
+    ),
+    user_level=True,
+)
 USER_REASON = (
     "the PLD route gives no upper bound for {event}: no dominating pair is proven at the user level for this cell "
     "(docs/proofs/user-level.md, section 4; its realisable pair gives a lower bound only); user-level upper bounds "

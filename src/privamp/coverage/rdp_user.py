@@ -7,6 +7,8 @@ a record-level step never reads them and a user-level step reads nothing else.
   add/remove and the reverse one is an estimate (:func:`privamp.bounds.group_mixture.poisson_group_rdp_reverse`); no
   proof that the forward one is the larger is known. ``best`` therefore has no RDP upper bound at the user level and
   answers with the PLD route.
+* no sampling (Gaussian, either relation) — ``group-base``: the Gaussian at k times the relation's sensitivity
+  (the k records move the sum by at most kC, and do when their gradients are equal): exact.
 * every other user-level cell — nothing (``best`` and ``lower`` refuse, naming the step).
 """
 
@@ -18,10 +20,10 @@ import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
-from privamp.coverage.rdp import ADD_REMOVE, GAUSSIAN, REGISTRY, any_mechanism
+from privamp.coverage.rdp import ADD_REMOVE, GAUSSIAN, REGISTRY, REPLACE_ONE, any_mechanism
 from privamp.facts import BaseMechanism, Group
-from privamp.registry import Bound, realisable_pair
-from privamp.sampling import Poisson
+from privamp.registry import Bound, realisable_pair, theorem
+from privamp.sampling import NoSampling, Poisson
 from privamp.sensitivity import Scale
 
 if TYPE_CHECKING:
@@ -64,3 +66,19 @@ REGISTRY.register(
         ),
     )
 )
+for _relation in (ADD_REMOVE, REPLACE_ONE):
+    REGISTRY.register(
+        Bound(
+            name="group-base",
+            sampling=NoSampling,
+            neighboring=_relation,
+            scale=Scale(_relation.value),
+            applies=any_mechanism,
+            families=GAUSSIAN,
+            user_level=True,
+            evaluate=lambda m, g, a: m.with_sensitivity(g.size)._rdp(a),
+            description="user level, no sampling: the Gaussian mechanism at k times the relation's sensitivity",
+            upper=theorem("Mironov 2017, Table II (a user's k records move the sum by at most k times C)"),
+            lower=realisable_pair("the user's k records all contribute the same gradient of norm C"),
+        )
+    )
