@@ -32,14 +32,20 @@ else:
     group_mixture = LazyModule("group_mixture")
 
 
+#: The largest order evaluated (the closed form's cost grows as (α·k)²): larger orders get its value.
+LARGEST_ORDER = 256
+
+
 def group_lower(mech: BaseMechanism, group: Group, alphas: FloatArray) -> FloatArray:
-    """D_α of the realisable user-level pair at real orders: D_⌊α⌋ at α ≥ 2 (D_α is non-decreasing in α; van Erven &
-    Harremoës 2014, Thm 3), 0 below 2 and at α = ∞ (both valid lower bounds)."""
+    """D_α of the realisable user-level pair at real orders: D_n at n = ⌊min(α, A)⌋ ≥ 2, A the smaller of
+    :data:`LARGEST_ORDER` and the largest order the closed form evaluates, MAX_CONVOLUTION / k (D_α is non-decreasing
+    in α, van Erven & Harremoës 2014, Thm 3; α = ∞ included), 0 below 2 (a valid lower bound)."""
     a = np.asarray(alphas, dtype=np.float64)
     out = np.zeros(a.shape)
-    ok = np.isfinite(a) & (a >= 2)
+    ok = a >= 2
     if np.any(ok):
-        uniq, back = np.unique(np.floor(a[ok]), return_inverse=True)
+        largest = min(LARGEST_ORDER, group_mixture.MAX_CONVOLUTION // group.size)
+        uniq, back = np.unique(np.floor(np.minimum(a[ok], largest)), return_inverse=True)
         vals = group_mixture.poisson_group_rdp_lower(uniq, group.rate, mech.noise, group.size)
         out[ok] = np.asarray(vals)[back]
     return out
