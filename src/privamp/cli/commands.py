@@ -213,6 +213,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         config.relation,
         accountant=acct,
         bound=args.bound,
+        group_size=config.group_size,
     )
     config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta, **_certification(args))
     return {

@@ -78,6 +78,8 @@ def _describe_inputs(inputs: dict[str, Any]) -> str:
             parts.append(f"{key.replace('_', '-')} = {inputs[key]:g}")
     relation = inputs["neighboring"]
     parts.append(" and ".join(relation) if isinstance(relation, list) else relation)
+    if inputs.get("group_size", 1) > 1:
+        parts.append(f"user level: a user who contributes up to {inputs['group_size']} records")
     if "conversion" in inputs:
         parts.append(f"conversion {inputs['conversion']}")
     return "inputs: " + "; ".join(parts)

@@ -140,7 +140,7 @@ def _add_sampling(
         else "adjacent datasets: add-remove (one record added or removed; default) or replace-one "
         "(one record replaced, same size)",
     )
-    g.add_argument("--group-size", type=values.count, metavar="K", help="user-level accounting: neighbours differ by "
+    g.add_argument("--group-size", type=values.group_size, metavar="K", help="user-level accounting: neighbours differ by "
                    "one user who contributes up to K records (an integer in [1, 256], at most the dataset size; "
                    "default 1: record level); a certified upper bound needs --sampling poisson and add-remove")
 
