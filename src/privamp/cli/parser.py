@@ -140,9 +140,9 @@ def _add_sampling(
         else "adjacent datasets: add-remove (one record added or removed; default) or replace-one "
         "(one record replaced, same size)",
     )
-    g.add_argument("--group-size", type=values.group_size, metavar="K", help="user-level accounting: neighbours differ by "
-                   "one user who contributes up to K records (an integer in [1, 256], at most the dataset size; "
-                   "default 1: record level); a certified upper bound needs --sampling poisson and add-remove")
+    g.add_argument("--group-size", type=values.group_size, metavar="K", help="user level: neighbours differ by one "
+                   "user who contributes up to K records (an integer in [1, 256], at most the dataset size; default "
+                   "1: record level); a certified upper bound needs --sampling poisson (or none) and add-remove")
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
