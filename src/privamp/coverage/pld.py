@@ -111,7 +111,7 @@ def _uncovered(event: Step) -> str:
         )
     return (
         f"the PLD route does not cover {event.describe()}: subsampled pairs are implemented for the Gaussian "
-        "(and the Laplace under Poisson x add/remove); use the RDP bounds"
+        "(and the Laplace under Poisson x add/remove)"
     )
 
 
@@ -195,8 +195,8 @@ def _subsampled(s: Poisson) -> bool:
 # --------------------------------------------------------------------------------------------------------- rows
 WITH_REPLACEMENT_REASON = (
     "the PLD route gives no upper bound for sampling with replacement ({event}): no dominating pair is proven "
-    "(docs/pld.md), so an upper end can come only from another route; batches of the same size drawn without "
-    "replacement have a certified interval"
+    "(docs/pld.md), so an upper end can come only from another route; for the Gaussian, batches of the same size "
+    "drawn without replacement have a certified interval"
 )
 for _relation, _how in ((AR, "added"), (RO, "+C vs -C")):
     TABLE.register(
