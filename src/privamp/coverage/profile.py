@@ -66,7 +66,7 @@ def _uncovered(event: Step) -> str:
     if event.group_size > 1:
         return (
             f"the privacy-profile route has no user-level theorem ({event.describe()}): no amplification theorem for "
-            "a group of records is implemented; use the PLD route (Poisson x add/remove)"
+            "a group of records is implemented"
         )
     return (
         f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018, Thm 14, needs the dataset "
