@@ -25,7 +25,11 @@ from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_int, check_orders
 
-#: The largest group size accepted (every user-level pair carries k + 1 mixture components).
+if TYPE_CHECKING:
+    from privamp.pld.pairs import Pair
+
+#: The largest group size accepted (every user-level pair carries k + 1 mixture components; the same cap as
+#: :data:`privamp.pld.group_pairs.MAX_GROUP_SIZE`, not imported here: the PLD engine is loaded on first use).
 MAX_GROUP_SIZE = 256
 
 
@@ -34,12 +38,10 @@ def check_group_size(group_size: object, sampling: object) -> int:
     k = check_int("group_size", group_size, minimum=1, maximum=MAX_GROUP_SIZE)
     n = getattr(sampling, "dataset_size", None)
     if n is not None and k > n:
-        raise InvalidParameterError("group_size", group_size, f"an integer in [1, {min(n, MAX_GROUP_SIZE)}] "
-                                    "(at most the dataset size)")
+        raise InvalidParameterError(
+            "group_size", group_size, f"an integer in [1, {min(n, MAX_GROUP_SIZE)}] (at most the dataset size)"
+        )
     return k
-
-if TYPE_CHECKING:
-    from privamp.pld.pairs import Pair
 
 
 class Mechanism:
