@@ -67,7 +67,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
-from privamp.sampling import SCHEMES, Neighboring, NoSampling, Poisson, SamplingScheme, as_sampling
+from privamp.sampling import POISSON, SCHEMES, Neighboring, NoSampling, SamplingScheme, as_sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_int
 
@@ -369,7 +369,7 @@ def _user_event(dp_event: Any, step: SubsampledMechanism) -> Any:
     ``MixtureOfGaussiansDpEvent`` (sensitivities 0..k, binomial probabilities: privamp's own pair,
     ``docs/proofs/user-level.md``); no other user-level step has a counterpart (never the record-level event)."""
     k, sampling, mechanism = step.group_size, step.sampling, step.mechanism
-    if isinstance(mechanism, Gaussian) and isinstance(sampling, Poisson) and step.neighboring is Neighboring.ADD_REMOVE:
+    if isinstance(mechanism, Gaussian) and sampling.scheme is POISSON and step.neighboring is Neighboring.ADD_REMOVE:
         q = sampling.rate
         probs = [math.comb(k, j) * q**j * (1.0 - q) ** (k - j) for j in range(k + 1)]
         return dp_event.MixtureOfGaussiansDpEvent(mechanism.sigma, [float(j) for j in range(k + 1)], probs)
