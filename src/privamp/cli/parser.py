@@ -142,7 +142,7 @@ def _add_sampling(
     )
     g.add_argument("--group-size", type=values.group_size, metavar="K", help="user level: neighbours differ by one "
                    "user who contributes up to K records (an integer in [1, 256], at most the dataset size; default "
-                   "1: record level); a certified upper bound needs --sampling poisson (or none) and add-remove")
+                   "1: record level); upper bounds are certified for poisson under add-remove, and for none")
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
