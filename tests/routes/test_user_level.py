@@ -75,3 +75,13 @@ def test_profile_route_refuses_user_level_steps() -> None:
         ProfileRoute().epsilon(Composition(((step, 1),)), DELTA)
     with pytest.raises(pa.UnsupportedError, match=r"no RDP proven upper bound .* of a user with up to 2 records"):
         RdpRoute().epsilon(Composition(((step, 1),)), DELTA)
+
+
+def test_without_sampling_a_user_is_the_gaussian_at_sensitivity_k() -> None:
+    """No sampling (or Poisson at rate 1): the k records move the sum by kC, so the step is Gaussian(σ/k) itself."""
+    user = pa.Accountant().compose(pa.Gaussian(4.0).subsampled(pa.NoSampling(), group_size=3), 10).epsilon(DELTA)
+    record = pa.Accountant().compose(pa.Gaussian(4.0 / 3), 10).epsilon(DELTA)
+    assert (user.epsilon, user.lower_epsilon) == (record.epsilon, record.lower_epsilon)
+    full = pa.Accountant().compose(pa.Gaussian(4.0).subsampled(pa.Poisson(1.0), group_size=3), 10).epsilon(DELTA)
+    assert full.lower_epsilon is not None and record.lower_epsilon is not None
+    assert full.lower_epsilon <= record.epsilon and record.lower_epsilon <= full.epsilon
