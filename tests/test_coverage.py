@@ -263,3 +263,58 @@ def test_rows_are_keyed_by_mechanism_family() -> None:
     with pytest.raises(pa.UnsupportedError, match="does not cover"):
         pld.TABLE.lookup(step)
     assert str(cell_of(step)) == "Poisson x add-remove x randomized-response"
+
+
+# ------------------------------------------------------------------------- user level (group_size k >= 2)
+@pytest.mark.parametrize("mechanism", MECHANISMS, ids=repr)
+@pytest.mark.parametrize("sampling", SCHEMES, ids=repr)
+@pytest.mark.parametrize("relation", list(pa.Neighboring))
+def test_a_user_level_step_never_reads_a_record_level_row(
+    mechanism: pa.Mechanism, sampling: object, relation: pa.Neighboring
+) -> None:
+    """On every route: RDP bounds, profile theorems (none at the user level) and PLD rows are keyed by the unit."""
+    from privamp.coverage import pld, profile
+    from privamp.coverage.cells import cell_of
+
+    user = pa.SubsampledMechanism(mechanism, sampling, relation, group_size=2)  # type: ignore[arg-type]
+    record = pa.SubsampledMechanism(mechanism, sampling, relation)  # type: ignore[arg-type]
+    assert all(b.user_level for b in REGISTRY.bounds_for(user))
+    assert not any(b.user_level for b in REGISTRY.bounds_for(record))
+    assert str(cell_of(user)) == f"{cell_of(record)} x user-level"
+    with pytest.raises(pa.UnsupportedError, match="no user-level theorem"):
+        profile.TABLE.lookup(user)
+    record_rows = {id(r) for rows in pld.TABLE.cells().values() for r in rows if "group" not in r.label}
+    try:
+        row = pld.TABLE.lookup(user)
+    except pa.UnsupportedError as exc:
+        assert "user" in str(exc)
+    else:
+        assert id(row) not in record_rows and "group" in row.label
+    if not any(b.is_guarantee() for b in REGISTRY.bounds_for(user)):
+        with pytest.raises(pa.UnsupportedError, match="no RDP proven upper bound"):
+            user.rdp(ORDERS)
+
+
+def test_user_level_rows_are_in_cells_of_their_own() -> None:
+    from privamp.coverage import pld, profile
+
+    assert not any(cell.user_level for cell in profile.TABLE.cells())
+    user_cells = {str(c) for c in pld.TABLE.cells() if c.user_level}
+    assert "Poisson x add-remove x gaussian x user-level" in user_cells
+    for cell, rows in pld.TABLE.cells().items():
+        assert all(("group" in r.label) == cell.user_level for r in rows), cell
+    user = [b for b in REGISTRY.all() if b.user_level]
+    assert sorted({b.name for b in user}) == ["group-base", "poisson-group-lower"]
+    # no proven user-level RDP upper bound under sampling (only the unsampled Gaussian at sensitivity kC)
+    assert all(b.upper is None for b in user if b.sampling is not pa.NoSampling)
+
+
+def test_user_level_rdp_lower_bound_is_the_realisable_pair_at_floor_orders() -> None:
+    from privamp.bounds.group_mixture import poisson_group_rdp_lower
+
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), group_size=3)
+    got = step.rdp([1.5, 2.0, 3.0, 4.5, 1000.0, np.inf], bound="lower")
+    exact = poisson_group_rdp_lower([2, 3, 4, 256], 0.01, 1.0, 3)  # orders above 256 take its value
+    assert got[0] == 0.0 and got[-1] == got[-2]
+    np.testing.assert_allclose(got[1:5], exact, rtol=1e-9)  # less the safety margin
+    assert np.all(got[1:5] <= exact)

@@ -263,7 +263,7 @@ def evidence_table() -> str:
     for b in REGISTRY.all():
         upper = _cell(str(b.upper)) if b.upper else "—"
         lower = _cell(str(b.lower)) if b.lower else "—"
-        cell = f"{b.sampling.__name__} × {b.neighboring.value}"
+        cell = f"{b.sampling.__name__} × {b.neighboring.value}" + (" × user level (k ≥ 2)" if b.user_level else "")
         in_best = "yes" if b.in_best else "no"
         row = (f"`{b.name}`", _cell(b.description), cell, b.kind.value, b.scale.value, in_best, upper, lower)
         lines.append("| " + " | ".join(row) + " |")

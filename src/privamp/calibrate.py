@@ -38,6 +38,7 @@ from privamp.accountant import Accountant, EpsilonResult, OrderRangeWarning
 from privamp.bound_choice import Choice, parse_bound
 from privamp.bracket import Search, SearchSpace, first_probe, fmt
 from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.events import check_group_size
 from privamp.mechanisms import Gaussian
 from privamp.sampling import Neighboring, NoSampling, Sampling
 from privamp.validation import check_open_unit, check_positive, check_steps
@@ -270,21 +271,23 @@ def calibrate_sigma(
     tolerance: float = DEFAULT_TOLERANCE,
     accountant: Accountant | None = None,
     bound: str = "best",
+    group_size: int = 1,
 ) -> CalibrationResult:
     """Smallest noise multiplier σ (to a relative ``tolerance``) such that ``steps`` Gaussian steps on batches drawn by
     ``sampling`` are (ε, δ)-DP with ε ≤ ``target_epsilon``, as certified by ``accountant`` (default: ``Accountant()``
     with ``bound``, default ``"best"``; ``"pld"`` or an accountant with ``best_routes=TIGHT`` calibrates on the PLD
-    route); σ is searched in [1e-4, 1e8]."""
+    route); σ is searched in [1e-4, 1e8]. ``group_size`` k ≥ 2: ε at the user level (a user with up to k records)."""
     target = check_positive("target_epsilon", target_epsilon)
     d = check_open_unit("delta", delta)
     n = check_steps("steps", steps)
     check_tolerance(tolerance)
     relation = Neighboring.parse(neighboring)
     scheme = NoSampling() if sampling is None else sampling
+    k = check_group_size(group_size, scheme)
     base = Accountant() if accountant is None else accountant
 
     def compose(sigma: float) -> Accountant:
-        return base.compose(Gaussian(sigma).subsampled(scheme, relation), n)
+        return base.compose(Gaussian(sigma).subsampled(scheme, relation, group_size=k), n)
 
     sol = solve_accounted(compose, sigma_space(), target, d, tolerance=tolerance, bound=bound)
     r = sol.result

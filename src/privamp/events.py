@@ -23,10 +23,25 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.facts import BaseProfile, Family
 from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY
-from privamp.validation import check_orders
+from privamp.validation import check_int, check_orders
 
 if TYPE_CHECKING:
     from privamp.pld.pairs import Pair
+
+#: The largest group size accepted (every user-level pair carries k + 1 mixture components; the same cap as
+#: :data:`privamp.pld.group_pairs.MAX_GROUP_SIZE`, not imported here: the PLD engine is loaded on first use).
+MAX_GROUP_SIZE = 256
+
+
+def check_group_size(group_size: object, sampling: object) -> int:
+    """k: an integer in [1, 256], and at most the dataset size where the scheme knows it."""
+    k = check_int("group_size", group_size, minimum=1, maximum=MAX_GROUP_SIZE)
+    n = getattr(sampling, "dataset_size", None)
+    if n is not None and k > n:
+        raise InvalidParameterError(
+            "group_size", group_size, f"an integer in [1, {min(n, MAX_GROUP_SIZE)}] (at most the dataset size)"
+        )
+    return k
 
 
 class Mechanism:
@@ -97,19 +112,26 @@ class Mechanism:
         return self.with_sensitivity(SENSITIVITY[relation]) if self.noise_multiplier else self
 
     def subsampled(
-        self, sampling: Sampling, neighboring: Neighboring | str = Neighboring.ADD_REMOVE
+        self, sampling: Sampling, neighboring: Neighboring | str = Neighboring.ADD_REMOVE, group_size: int = 1
     ) -> SubsampledMechanism:
-        """This mechanism run on a subsample drawn by ``sampling``, under the given neighbouring relation."""
-        return SubsampledMechanism(self, sampling, Neighboring.parse(neighboring))
+        """This mechanism run on a subsample drawn by ``sampling``, under the given neighbouring relation; with
+        ``group_size`` k ≥ 2, neighbouring datasets differ by a whole user who contributes up to k records (each
+        clipped to the same sensitivity: the noise stays relative to the per-record clip)."""
+        return SubsampledMechanism(self, sampling, Neighboring.parse(neighboring), group_size)
 
 
 @dataclass(frozen=True)
 class SubsampledMechanism:
-    """One step: ``mechanism`` applied to a batch drawn by ``sampling``; datasets adjacent under ``neighboring``."""
+    """One step: ``mechanism`` applied to a batch drawn by ``sampling``; datasets adjacent under ``neighboring``.
+
+    ``group_size`` k: the unit of privacy. k = 1 (record level): neighbours differ by one record; k ≥ 2 (user
+    level): by one user with up to k records (added or removed, or replaced, as a whole). A user-level step is its own
+    cell of the coverage table (:attr:`user_level`): it never reads a record-level row."""
 
     mechanism: Mechanism
     sampling: Sampling = field(default_factory=NoSampling)
     neighboring: Neighboring = Neighboring.ADD_REMOVE
+    group_size: int = 1
 
     def __post_init__(self) -> None:
         if not isinstance(self.mechanism, Mechanism):
@@ -129,6 +151,12 @@ class SubsampledMechanism:
                 f"{short_repr(self.mechanism)} states no guarantee from which one under {relation.value} follows"
             )
         object.__setattr__(self, "neighboring", relation)
+        object.__setattr__(self, "group_size", check_group_size(self.group_size, self.sampling))
+
+    @property
+    def user_level(self) -> bool:
+        """True for a group of k ≥ 2 records (user-level accounting)."""
+        return self.group_size > 1
 
     def rdp(self, alphas: ArrayLike, bound: str = "best", *, allow_numerical: bool = False) -> FloatArray:
         """RDP of one step at orders ``alphas``: ``bound="best"`` (pointwise minimum of the proven upper bounds; with
@@ -142,4 +170,5 @@ class SubsampledMechanism:
 
     def describe(self) -> str:
         """A one-line description for error messages."""
-        return f"{short_repr(self.mechanism)} with {short_repr(self.sampling)} under {self.neighboring.value}"
+        unit = f" of a user with up to {self.group_size} records" if self.user_level else ""
+        return f"{short_repr(self.mechanism)} with {short_repr(self.sampling)} under {self.neighboring.value}{unit}"

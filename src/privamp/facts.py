@@ -56,6 +56,8 @@ class BaseMechanism(Protocol):
 
     def at_relation(self, relation: Neighboring) -> BaseMechanism: ...
 
+    def with_sensitivity(self, factor: float) -> BaseMechanism: ...
+
     def profile(self) -> BaseProfile: ...
 
     def pld_pair(self) -> tuple[Pair, bool, str]: ...
@@ -73,9 +75,30 @@ class Step(Protocol):
     @property
     def neighboring(self) -> Neighboring: ...
 
+    @property
+    def group_size(self) -> int: ...
+
     def describe(self) -> str: ...
 
     def __hash__(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """What a user-level row (``user_level=True``) receives in place of the sampling value: the value and the group
+    size k ≥ 2 (a user contributes up to k records)."""
+
+    sampling: Any
+    size: int
+
+    @property
+    def rate(self) -> float:
+        return float(self.sampling.rate)
+
+
+def sampling_of(event: Step) -> Any:
+    """The sampling value a row of ``event``'s cell receives: the value itself (record level), or :class:`Group`."""
+    return Group(event.sampling, event.group_size) if event.group_size > 1 else event.sampling
 
 
 @dataclass(frozen=True)

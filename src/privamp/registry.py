@@ -3,7 +3,8 @@
 Accountants never dispatch with ``isinstance`` chains: they ask :data:`privamp.coverage.REGISTRY` (populated in one
 place, :mod:`privamp.coverage`) for the bounds of an event. A bound belongs to one cell: the sampling class (exactly:
 a subclass is another scheme, uncovered until it has rows of its own), the neighbouring relation and the mechanism
-families it names.
+families it names, and the unit of privacy (a user-level step, ``group_size`` ≥ 2, is answered only by bounds registered
+with ``user_level=True``).
 
 The registry and the coverage table see events and mechanisms through two protocols (:class:`privamp.facts.Step`,
 :class:`privamp.facts.BaseMechanism`), which :class:`privamp.events.SubsampledMechanism` and
@@ -32,7 +33,7 @@ import numpy as np
 
 from privamp._types import FloatArray
 from privamp.errors import UnsupportedError
-from privamp.facts import BaseMechanism, Step
+from privamp.facts import BaseMechanism, Step, sampling_of
 from privamp.rounding import round_down_array, round_up_array
 from privamp.sampling import Neighboring
 from privamp.sensitivity import Scale, base_at
@@ -130,6 +131,9 @@ class Bound:
     in_best: bool = True
     #: The mechanism families the bound is stated for (``None``: every mechanism ``applies`` accepts).
     families: frozenset[str] | None = None
+    #: True for a bound stated for a user with up to k ≥ 2 records (its evaluator receives
+    #: :class:`privamp.facts.Group`); a record-level bound never applies to a user-level step, nor the reverse.
+    user_level: bool = False
 
     def __post_init__(self) -> None:
         if self.upper is None and self.lower is None:
@@ -161,7 +165,7 @@ class Bound:
     def values(self, event: Step, alphas: FloatArray, lower: bool = False) -> FloatArray:
         """The raw curve (no safety margin) of ``event`` at ``alphas``; ``lower`` asks for its certified lower side."""
         evaluate = self.evaluate_lower if lower and self.evaluate_lower is not None else self.evaluate
-        return evaluate(base_at(event.mechanism, self.scale), event.sampling, alphas)
+        return evaluate(base_at(event.mechanism, self.scale), sampling_of(event), alphas)
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,7 @@ class Registry:
                 for b in self._bounds
                 if type(event.sampling) is b.sampling
                 and b.neighboring is event.neighboring
+                and b.user_level is (event.group_size > 1)
                 and (b.families is None or event.mechanism.family in b.families)
                 and (b.scale is Scale.NOISE_MULTIPLIER or event.mechanism.supports_relation(Neighboring(b.scale.value)))
                 and b.applies(event)

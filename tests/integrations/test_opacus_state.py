@@ -343,3 +343,28 @@ def test_make_private_with_epsilon_uses_privamp() -> None:
     sigma = opt.noise_multiplier
     eps = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(0.1)), 20).epsilon(DELTA).epsilon
     assert 1.9 <= eps <= 2.0
+
+
+# ------------------------------------------------------------------------------------------ user level (group_size)
+def test_user_level_accountant_and_its_state_dict() -> None:
+    """``PrivampAccountant(group_size=K)`` accounts user-level steps, and its state dict (and a user-level privamp
+    accountant composed onto) reloads as user-level: never silently as record-level."""
+    user = PrivampAccountant(group_size=2)
+    for _ in range(50):
+        user.step(noise_multiplier=1.1, sample_rate=0.01)
+    step = pa.Gaussian(1.1).subsampled(pa.Poisson(0.01), group_size=2)
+    assert user.events() == [(step, 50)] and "a user with up to 2 records" in user.describe()
+    expected = pa.Accountant().compose(step, 50).epsilon(1e-5).epsilon
+    assert user.get_epsilon(1e-5) == expected
+    buf = io.BytesIO()
+    torch.save(user.state_dict(), buf)
+    buf.seek(0)
+    fresh = PrivampAccountant()
+    fresh.load_state_dict(torch.load(buf, weights_only=True))
+    assert fresh.group_size == 2 and fresh.get_epsilon(1e-5) == expected
+    composed = PrivampAccountant(accountant=pa.Accountant().compose(step, 10))
+    again = PrivampAccountant()
+    again.load_state_dict(composed.state_dict())
+    assert again.base.entries == ((step, 10),)
+    with pytest.raises(pa.InvalidParameterError, match=r"group_size must be an integer in \[1, 256\]"):
+        PrivampAccountant(group_size=0)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from privamp import dpsgd
+from privamp import dpsgd, group_privacy
 from privamp.accountant import DEFAULT_BEST, ROUTE_BUDGET, Accountant
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
@@ -213,6 +213,7 @@ def calibrate(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         config.relation,
         accountant=acct,
         bound=args.bound,
+        group_size=config.group_size,
     )
     config.inputs.update(target_epsilon=args.target_epsilon, delta=args.delta, **_certification(args))
     return {
@@ -285,6 +286,44 @@ def statement(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     return {**r.to_dict(), "inputs": inputs}
 
 
+def _group_rows(
+    args: argparse.Namespace,
+    accountant: type[Accountant],
+    record: SubsampledMechanism,
+    steps: int,
+    base: dict[str, Any],
+    best: dict[str, Any],
+) -> list[Answer]:
+    """The conversions of a record-level guarantee users make (:mod:`privamp.group_privacy`), beside the user-level
+    ``best``; the naive k*eps is flagged where it lies below the certified lower end (not a bound)."""
+    k, d = record_k(args), args.delta
+    acct = accountant(conversion=args.conversion).compose(record, steps)
+    made: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
+        ("naive k*eps", "not-bound", group_privacy.NAIVE,
+         lambda: group_privacy.naive_epsilon(acct.epsilon(d).epsilon, k)),
+        ("group (eps, delta)", "upper", group_privacy.CONVERSION,
+         lambda: group_privacy.group_conversion_epsilon(acct, k, d)),
+        ("rdp group privacy", "upper", group_privacy.RDP_GROUP,
+         lambda: group_privacy.rdp_group_epsilon(record, steps, k, d, args.conversion)),
+    )
+    rows: list[Answer] = []
+    for name, kind, evidence, value in made:
+        row: Answer = {**base, "bound": name, "kind": kind, "evidence": evidence, "alpha": None}
+        try:
+            row["epsilon"] = value()
+        except NUMERIC_ERRORS as exc:
+            row.update(epsilon=None, note=message(exc, cut=False))
+        lower = best.get("lower_epsilon")
+        if kind == "not-bound" and row["epsilon"] is not None and lower is not None and row["epsilon"] < lower:
+            row["flag"] = "not a bound: below the truth here"
+        rows.append(row)
+    return rows
+
+
+def record_k(args: argparse.Namespace) -> int:
+    return 1 if args.group_size is None else int(args.group_size)
+
+
 @command("compare", text=output.compare_text)
 def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     """Every sampling scheme x neighboring relation x bound, each scheme at the steps of its own epochs -> steps rule
@@ -295,13 +334,16 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     counts = {scheme.name: count_of(args, scheme, batches) for scheme, batches in schemes}
     inputs.update(neighboring=[n.value for n in Neighboring], steps=args.steps, epochs=args.epochs)
     inputs.update(delta=args.delta, conversion=args.conversion)
+    k = record_k(args)
+    if k > 1:
+        inputs["group_size"] = k
     rows: list[dict[str, Any]] = []
     for scheme, batches in schemes:
         steps = counts[scheme.name].count
         for relation in Neighboring:
             base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
             try:
-                event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation)
+                event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation, k)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
                 bounds = list(REGISTRY.bounds_for(event))
             except NUMERIC_ERRORS as exc:
@@ -326,6 +368,8 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
             except NUMERIC_ERRORS as exc:
                 best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))
             rows.append(best)
+            if k > 1:
+                rows += _group_rows(args, accountant, replace(event, group_size=1), steps, base, best)
             for bound in bounds:
                 row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
                 row["evidence"] = bound.evidence_text

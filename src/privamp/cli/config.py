@@ -27,7 +27,7 @@ from privamp.cli.schedule import read_schedule
 from privamp.cli.values import ascii_number
 from privamp.dpsgd import DpSgdConfig, Schedule, StepPlan
 from privamp.errors import InvalidParameterError
-from privamp.events import SubsampledMechanism
+from privamp.events import SubsampledMechanism, check_group_size
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
 from privamp.sampling import (
     FULL_BATCH,
@@ -64,11 +64,13 @@ class Config:
     steps_rule: str = ""
     #: The phases of a schedule (``--config``), composed in order instead of ``count`` steps of :meth:`event`.
     plans: tuple[StepPlan, ...] = ()
+    #: ``--group-size``: the records one user contributes at most (1: record level).
+    group_size: int = 1
 
     def event(self) -> SubsampledMechanism:
         """One step: the mechanism run on a batch drawn by the sampling scheme (of the first phase of a schedule)."""
         assert self.mechanism is not None
-        return SubsampledMechanism(self.mechanism, self.sampling, self.relation)
+        return SubsampledMechanism(self.mechanism, self.sampling, self.relation, self.group_size)
 
     def compose(self, accountant: Accountant) -> Accountant:
         """``accountant`` with the run composed: ``count`` steps, or every phase of the schedule in order."""
@@ -189,11 +191,20 @@ def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_ste
     relation = scheme.check_relation(args.neighboring or Neighboring.ADD_REMOVE.value)
     inputs["neighboring"] = relation.value
     config = Config(chosen, scheme, step_of(scheme, batches, where), relation, inputs)
+    config.group_size = group_size(args, config.sampling, inputs)
     if with_steps:
         counted = count_of(args, scheme, batches)
         config.steps, config.count, config.steps_rule = counted.steps, counted.count, counted.rule
         inputs.update(steps=config.steps, epochs=args.epochs)
     return config
+
+
+def group_size(args: argparse.Namespace, sampling: object, inputs: dict[str, Any]) -> int:
+    """``--group-size`` (1 when not given), checked against the sampling scheme; recorded in ``inputs`` when given."""
+    if args.group_size is None:
+        return 1
+    inputs["group_size"] = args.group_size
+    return check_group_size(args.group_size, sampling)
 
 
 def schedule_inputs(args: argparse.Namespace, schedule: Schedule) -> dict[str, Any]:
@@ -325,6 +336,9 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
         epochs=args.epochs,
         steps=args.steps,
         neighboring=relation,
+        max_records_per_user=1 if args.group_size is None else args.group_size,
     )
+    if args.group_size is not None:
+        inputs["group_size"] = args.group_size
     inputs.update(steps=args.steps, epochs=args.epochs)
     return config, inputs

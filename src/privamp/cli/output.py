@@ -78,6 +78,8 @@ def _describe_inputs(inputs: dict[str, Any]) -> str:
             parts.append(f"{key.replace('_', '-')} = {inputs[key]:g}")
     relation = inputs["neighboring"]
     parts.append(" and ".join(relation) if isinstance(relation, list) else relation)
+    if inputs.get("group_size", 1) > 1:
+        parts.append(f"user level: a user who contributes up to {inputs['group_size']} records")
     if "conversion" in inputs:
         parts.append(f"conversion {inputs['conversion']}")
     return "inputs: " + "; ".join(parts)
@@ -173,9 +175,10 @@ def compare_text(out: dict[str, Any]) -> str:
                 notes.append(r["note"])
             eps = f"n/a [{notes.index(r['note']) + 1}]"
         alpha = "" if r["alpha"] is None else f"{r['alpha']:.4g}"
+        flag = f"  ({r['flag']})" if r.get("flag") else ""
         lines.append(
             f"{r['sampling']:20s} {r['neighboring']:12s} {r['bound'] or '-':30s} {r['kind'] or '-':9s} "
-            f"{eps:>22s} {alpha:>9s}"
+            f"{eps:>22s} {alpha:>9s}{flag}"
         )
     lines.extend(f"[{i}] {note}" for i, note in enumerate(notes, 1))
     evidence = {r["bound"]: r["evidence"] for r in out["rows"] if r["bound"] not in (None, "best") and r["evidence"]}

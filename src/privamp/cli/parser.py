@@ -140,6 +140,9 @@ def _add_sampling(
         else "adjacent datasets: add-remove (one record added or removed; default) or replace-one "
         "(one record replaced, same size)",
     )
+    g.add_argument("--group-size", type=values.group_size, metavar="K", help="user level: neighbours differ by one "
+                   "user who contributes up to K records (an integer in [1, 256], at most the dataset size; default "
+                   "1: record level); upper bounds are certified for poisson under add-remove, and for none")
 
 
 def _add_steps(p: argparse.ArgumentParser) -> None:
@@ -172,8 +175,6 @@ def _add_gaussian(p: argparse.ArgumentParser, sigma_help: str) -> None:
     g.add_argument("--sigma", "--noise-multiplier", dest="sigma", type=values.real, metavar="S", help=sigma_help)
     for other in ("scale", "p"):  # refused with a message naming the Gaussian, not listed
         g.add_argument(f"--{other}", type=values.real, help=argparse.SUPPRESS)
-
-
 
 
 def _add_json(p: argparse.ArgumentParser) -> None:

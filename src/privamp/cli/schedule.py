@@ -37,6 +37,7 @@ RUN_OPTIONS = (
     "steps",
     "epochs",
     "neighboring",
+    "group_size",
 )
 
 

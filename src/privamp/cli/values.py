@@ -13,6 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
+from privamp.events import MAX_GROUP_SIZE
 from privamp.validation import MAX_STEPS
 
 #: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
@@ -84,6 +85,18 @@ def count(text: str) -> int:
     if d < 1 or d.adjusted() > 16 or int(d) > MAX_COUNT:
         raise argparse.ArgumentTypeError(f"must be an integer in [1, 2**53 = {MAX_COUNT}], got {typed(text)}")
     return int(d)
+
+
+def group_size(text: str) -> int:
+    """``--group-size``: a whole number in [1, 256] (the records one user contributes at most)."""
+    allowed = f"must be an integer in [1, {MAX_GROUP_SIZE}] (the records of one user), got {typed(text)}"
+    try:
+        k = count(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(allowed) from None
+    if k > MAX_GROUP_SIZE:
+        raise argparse.ArgumentTypeError(allowed)
+    return k
 
 
 def unit(text: str) -> float:

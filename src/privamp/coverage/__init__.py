@@ -1,7 +1,8 @@
 """The coverage table: for every cell (sampling scheme × neighbouring relation × mechanism family), what each route
 knows, with its evidence, registered in one place.
 
-* :mod:`privamp.coverage.rdp` — the RDP bounds (:data:`REGISTRY`, :mod:`privamp.registry`);
+* :mod:`privamp.coverage.rdp` — the RDP bounds (:data:`REGISTRY`, :mod:`privamp.registry`), and
+  :mod:`privamp.coverage.rdp_user` — its user-level rows (``group_size`` ≥ 2);
 * :mod:`privamp.coverage.profile` — the privacy-profile theorems (:data:`privamp.coverage.profile.TABLE`);
 * :mod:`privamp.coverage.pld` — the dominating and realisable privacy-loss pairs (:data:`privamp.coverage.pld.TABLE`).
 
@@ -10,6 +11,7 @@ A new sampling scheme needs its class and its rows here, nothing in the routes. 
 matrix") lists the cells.
 """
 
+from privamp.coverage import rdp_user
 from privamp.coverage.rdp import REGISTRY
 
-__all__ = ["REGISTRY"]
+__all__ = ["REGISTRY", "rdp_user"]

@@ -1,9 +1,13 @@
-"""The cell index of the profile and PLD rows: (sampling class, neighbouring relation, mechanism family) → rows.
+"""The cell index of the profile and PLD rows: (sampling class, neighbouring relation, mechanism family, record or
+user level) → rows.
 
 A route looks a step's cell up; the first row of the cell whose condition on the sampling value holds answers. A cell
 with no row, or none whose condition holds, raises :class:`privamp.errors.UnsupportedError` with the cell's reason
 (the route's text, which describes the step: its sampling scheme, relation and mechanism). The sampling class is
-matched exactly: a new scheme (a new class, even a subclass) is uncovered until rows name it.
+matched exactly: a new scheme (a new class, even a subclass) is uncovered until rows name it. The unit of privacy is
+part of the key: a user-level step (``group_size`` k ≥ 2) has cells of its own, filled only by rows registered with
+``user_level=True``, so it can never read a record-level row (and a user-level row receives
+:class:`privamp.facts.Group`, the sampling value with k, in place of the sampling value).
 """
 
 from __future__ import annotations
@@ -30,13 +34,15 @@ class Cell:
     sampling: type
     relation: Neighboring
     family: str
+    user_level: bool = False
 
     def __str__(self) -> str:
-        return f"{self.sampling.__name__} x {self.relation.value} x {self.family}"
+        unit = " x user-level" if self.user_level else ""
+        return f"{self.sampling.__name__} x {self.relation.value} x {self.family}{unit}"
 
 
 def cell_of(event: Step) -> Cell:
-    return Cell(type(event.sampling), event.neighboring, event.mechanism.family)
+    return Cell(type(event.sampling), event.neighboring, event.mechanism.family, event.group_size > 1)
 
 
 @dataclass(frozen=True)
@@ -65,11 +71,14 @@ class CellTable(Generic[Row]):
         families: Iterable[str],
         row: Row,
         applies: Callable[[Any], bool] = always,
+        *,
+        user_level: bool = False,
     ) -> Row:
-        """Add ``row`` to every cell (``sampling``, a relation, a family) named; returns it."""
+        """Add ``row`` to every cell (``sampling``, a relation, a family, the unit) named; returns it."""
         for relation in relations:
             for family in families:
-                self._rows.setdefault(Cell(sampling, relation, family), []).append(Entry(row, applies))
+                cell = Cell(sampling, relation, family, user_level)
+                self._rows.setdefault(cell, []).append(Entry(row, applies))
         return row
 
     def cells(self) -> dict[Cell, tuple[Row, ...]]:

@@ -18,6 +18,15 @@ and the reason where no dominating pair is proven.
   a lower bound only.
 * with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
 * every other cell — unsupported.
+
+User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive
+:class:`privamp.facts.Group`; ``docs/proofs/user-level.md``):
+
+* no sampling (Gaussian) — upper and lower: the base pair at k times the relation's sensitivity (exact).
+* Poisson × add/remove (Gaussian) — upper and lower: the binomial group pair by direction (remove, add), dominating
+  and realisable (:func:`privamp.pld.group_pairs.poisson_group_gaussian`).
+* Poisson × replace-one, without replacement (either relation), with replacement (Gaussian) — realisable pairs only
+  (lower bounds): no dominating pair is proven at the user level.
 """
 
 from __future__ import annotations
@@ -29,15 +38,16 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from privamp._lazy import LazyModule
 from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
 from privamp.errors import UnsupportedError
-from privamp.facts import BaseMechanism, Family, Step
+from privamp.facts import BaseMechanism, Family, Group, Step, sampling_of
 from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale, base_at
 
 if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use (the PLD engine)
-    from privamp.pld import pairs
+    from privamp.pld import group_pairs, pairs
     from privamp.pld.pairs import Pair
 else:
     pairs = LazyModule("pairs", package="privamp.pld")
+    group_pairs = LazyModule("group_pairs", package="privamp.pld")
 
 S = TypeVar("S")
 #: The directions of an add/remove run (the larger dataset fixed for the whole run) and of a symmetric upper pair.
@@ -84,7 +94,7 @@ class PldRow(Generic[S]):
             raise UnsupportedError(reason or f"the PLD route has no pair for {event.describe()}")
         relation = event.neighboring
         mech = base_at(event.mechanism, self.scale or Scale(relation.value))
-        upper, lower, pair_evidence = self.pairs(event.sampling, mech, relation)
+        upper, lower, pair_evidence = self.pairs(sampling_of(event), mech, relation)
         evidence = tuple(e.replace("{pair}", pair_evidence) for e in self.evidence) if upper is not None else ()
         lower_evidence = tuple(
             e.replace("{family}", event.mechanism.family).replace("{relation}", relation.value)
@@ -94,6 +104,11 @@ class PldRow(Generic[S]):
 
 
 def _uncovered(event: Step) -> str:
+    if event.group_size > 1:
+        return (
+            f"the PLD route has no user-level pair for {event.describe()}: user-level pairs are implemented for the "
+            "Gaussian under Poisson, without-replacement and with-replacement sampling"
+        )
     return (
         f"the PLD route does not cover {event.describe()}: subsampled pairs are implemented for the Gaussian "
         "(and the Laplace under Poisson x add/remove)"
@@ -305,3 +320,89 @@ TABLE.register(
         pairs=without_replacement_replace_one,
     ),
 )
+
+
+# ------------------------------------------------------------------- user level (a user with up to k records)
+def poisson_group(g: Group, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    dirs = {d: group_pairs.poisson_group_gaussian(noise_mu(mech), g.rate, g.size, d) for d in ADD_REMOVE_KEYS}
+    return dirs, dirs, group_pairs.POISSON_GROUP_EVIDENCE
+
+
+def poisson_group_antiparallel(g: Group, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    pair = group_pairs.poisson_group_antiparallel_gaussian(noise_mu(mech), g.rate, g.size)
+    return None, same(pair, ADD_REMOVE_KEYS), ""
+
+
+def wor_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    m, n = g.sampling.batch_size, g.sampling.dataset_size
+    mu = noise_mu(mech)
+    lower = {d: group_pairs.wor_group_gaussian(mu, g.size, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
+    return None, lower, ""
+
+
+def with_replacement_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    m, n, k = g.sampling.batch_size, g.sampling.dataset_size, g.size
+    if relation is RO:
+        return None, same(group_pairs.with_replacement_group_gaussian(noise_mu(mech), k, m, n, relation.value),
+                          ADD_REMOVE_KEYS), ""
+    lower = {
+        d: group_pairs.with_replacement_group_gaussian(noise_mu(mech), k, m, n, relation.value, d)
+        for d in ADD_REMOVE_KEYS
+    }
+    return None, lower, ""
+
+
+def group_base(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
+    return base_pairs(g, mech.with_sensitivity(g.size), relation)
+
+
+TABLE.register(
+    NoSampling,
+    BOTH_RELATIONS,
+    GAUSSIAN,
+    PldRow(
+        label="base-group",
+        scale=None,
+        evidence=("{pair}", "theorem: a user's k records move the sum by at most k times the sensitivity"),
+        lower_evidence=("realisable pair: the user's k records all contribute the same gradient of norm C",),
+        pairs=group_base,
+    ),
+    user_level=True,
+)
+USER_REASON = (
+    "the PLD route gives no upper bound for {event}: no dominating pair is proven at the user level for this cell "
+    "(docs/proofs/user-level.md, section 4; its realisable pair gives a lower bound only); user-level upper bounds "
+    "are proven for Poisson sampling under add/remove"
+)
+TABLE.register(
+    Poisson,
+    (AR,),
+    GAUSSIAN,
+    PldRow(
+        label="poisson-group",
+        scale=Scale.ADD_REMOVE,
+        evidence=("proof: {pair}",),
+        lower_evidence=(
+            "realisable pair: the dataset and the same dataset plus a user whose k records all contribute the same "
+            "gradient of norm C, others 0 (both orientations)",
+        ),
+        pairs=poisson_group,
+    ),
+    user_level=True,
+)
+for _user_sampling, _label, _relations, _user_pairs, _scale, _what in (
+    (Poisson, "poisson-group-replace-one", (RO,), poisson_group_antiparallel, Scale.ADD_REMOVE,
+     "the user's k records contribute +C vs -C, others 0"),
+    (WithoutReplacement, "without-replacement-group", BOTH_RELATIONS, wor_group, Scale.NOISE_MULTIPLIER,
+     "others contribute -C, the user's k records +C (added, or +C vs -C), hypergeometric count in the batch"),
+    (WithReplacement, "with-replacement-group", BOTH_RELATIONS, with_replacement_group, Scale.ADD_REMOVE,
+     "the user's records drawn Binomial(batch, k/N) times, each copy contributing C, the others 0"),
+):
+    TABLE.register(
+        _user_sampling,
+        _relations,
+        GAUSSIAN,
+        PldRow(label=_label, scale=_scale, lower_evidence=(f"realisable pair: {_what}",), reason=USER_REASON,
+               pairs=_user_pairs),
+        user_level=True,
+    )

@@ -63,6 +63,11 @@ class ProfileTheorem(Generic[S]):
 
 
 def _uncovered(event: Step) -> str:
+    if event.group_size > 1:
+        return (
+            f"the privacy-profile route has no user-level theorem ({event.describe()}): no amplification theorem for "
+            "a group of records is implemented"
+        )
     return (
         f"the privacy-profile route does not cover {event.describe()} (Balle et al. 2018, Thm 14, needs the dataset "
         "size for Poisson under replace-one: Poisson(rate, dataset_size=n); without replacement under add/remove is "

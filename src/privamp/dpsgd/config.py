@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from privamp.errors import InvalidParameterError
-from privamp.events import SubsampledMechanism
+from privamp.events import SubsampledMechanism, check_group_size
 from privamp.mechanisms import Gaussian
 from privamp.sampling import (
     POISSON,
@@ -64,8 +64,10 @@ class DpSgdConfig:
     ``noise_multiplier`` σ (Gaussian noise of standard deviation σ·C on the sum of per-example gradients clipped to
     norm C); ``sampling`` (module docstring); ``batch_size`` and ``dataset_size`` (fixed-size schemes need both;
     Poisson takes ``sample_rate`` or both); ``epochs`` or ``steps`` (not both); ``neighboring`` ``"add-remove"`` or
-    ``"replace-one"``; optional ``target_epsilon``/``target_delta`` used by :func:`statement` and :func:`calibrate`
-    (and ``target_delta`` as the default δ everywhere). Parameters left ``None`` are needed only by the questions that
+    ``"replace-one"``; ``max_records_per_user`` K (default 1, record level): with K ≥ 2 the unit of privacy is a user
+    who contributes up to K records, each clipped to C (user-level accounting); optional ``target_epsilon``/
+    ``target_delta`` used by :func:`statement` and :func:`calibrate` (and ``target_delta`` as the default δ
+    everywhere). Parameters left ``None`` are needed only by the questions that
     use them (e.g. σ is not needed to solve for σ). Invalid values raise :class:`InvalidParameterError` naming them.
     """
 
@@ -79,6 +81,7 @@ class DpSgdConfig:
     neighboring: str = "add-remove"
     target_epsilon: float | None = None
     target_delta: float | None = None
+    max_records_per_user: int = 1
 
     def __post_init__(self) -> None:
         put = object.__setattr__
@@ -103,6 +106,7 @@ class DpSgdConfig:
         if self.target_delta is not None:
             put(self, "target_delta", check_open_unit("target_delta", self.target_delta))
         scheme.check(batches)
+        put(self, "max_records_per_user", _records_per_user(self.max_records_per_user, batches.dataset_size))
 
     # ------------------------------------------------------------------------------------------------ derived
     @property
@@ -136,7 +140,9 @@ class DpSgdConfig:
         """The privamp step accounted (for ``"shuffle"``: one epoch, an unsampled release of the Gaussian)."""
         if self.noise_multiplier is None:
             raise InvalidParameterError("noise_multiplier", None, "given (a real number > 0)")
-        return Gaussian(self.noise_multiplier).subsampled(self.step_sampling(), self.neighboring)
+        return Gaussian(self.noise_multiplier).subsampled(
+            self.step_sampling(), self.neighboring, group_size=self.max_records_per_user
+        )
 
     def plan(self) -> StepPlan:
         """The step event, how many times it is composed, the number of optimiser steps, and the rule applied."""
@@ -159,17 +165,38 @@ class DpSgdConfig:
         return _assumptions(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields, JSON-able: the scheme by its name."""
-        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "sampling": self.scheme.name}
+        """The fields, JSON-able: the scheme by its name (``max_records_per_user`` only at the user level)."""
+        out = {**{f.name: getattr(self, f.name) for f in fields(self)}, "sampling": self.scheme.name}
+        if self.max_records_per_user == 1:
+            del out["max_records_per_user"]
+        return out
+
+
+def _records_per_user(k: object, dataset_size: int | None) -> int:
+    try:
+        return check_group_size(k, Batches(dataset_size=dataset_size))
+    except InvalidParameterError as exc:
+        raise InvalidParameterError("max_records_per_user", k, exc.allowed) from None
 
 
 def _assumptions(c: DpSgdConfig) -> tuple[str, ...]:
-    relation = (
-        "neighbouring datasets differ by adding or removing one record (add/remove)"
-        if c.neighboring == Neighboring.ADD_REMOVE.value
-        else "neighbouring datasets have the same size and differ in one record (replace-one; the sensitivity of "
-        "the summed gradient is 2C)"
-    )
+    k = c.max_records_per_user
+    add_remove = c.neighboring == Neighboring.ADD_REMOVE.value
+    if k > 1:
+        relation = (
+            f"user-level: neighbouring datasets differ by adding or removing one user who contributes up to {k} "
+            "records (add/remove of the user)"
+            if add_remove
+            else f"user-level: neighbouring datasets have the same size and differ in the up to {k} records of one "
+            "user (replace-one of the user)"
+        )
+    else:
+        relation = (
+            "neighbouring datasets differ by adding or removing one record (add/remove)"
+            if add_remove
+            else "neighbouring datasets have the same size and differ in one record (replace-one; the sensitivity "
+            "of the summed gradient is 2C)"
+        )
     sigma = "sigma" if c.noise_multiplier is None else f"{c.noise_multiplier:g}"
     return (
         f"each per-example gradient is clipped to norm C and Gaussian noise of standard deviation {sigma}*C is added "
@@ -197,6 +224,9 @@ class Schedule:
         relations = {p.neighboring for p in phases}
         if len(relations) > 1:
             raise InvalidParameterError("neighboring", sorted(relations), "the same for every phase")
+        users = {p.max_records_per_user for p in phases}
+        if len(users) > 1:
+            raise InvalidParameterError("max_records_per_user", sorted(users), "the same for every phase")
         sizes = {p.dataset_size for p in phases if p.dataset_size is not None}
         if len(sizes) > 1:
             raise InvalidParameterError("dataset_size", sorted(sizes), "the same for every phase")

@@ -252,7 +252,7 @@ def check(
         evidence=r.evidence,
         steps=r.steps,
         assumptions=r.assumptions,
-        text=_render_check(verdict, claimed, r),
+        text=_render_check(verdict, claimed, r, schedule),
     )
 
 
@@ -310,7 +310,10 @@ def _render_statement(
     d = r.delta
     lines = _assumed(r)
     lines += _describe(schedule)
-    lines.append(f"Guarantee: ({_fmt(r.epsilon)}, {d:g})-DP. The true epsilon at delta = {d:g} lies in {_interval(r)}.")
+    lines.append(
+        f"Guarantee: ({_fmt(r.epsilon)}, {d:g})-DP{_unit(schedule)}. The true epsilon at delta = {d:g} lies in "
+        f"{_interval(r)}."
+    )
     lines += _rests_on(r)
     lines.append(
         "Without amplification (if the batches are not drawn as assumed, a record may be in every step): "
@@ -341,9 +344,15 @@ def _render_statement(
     return "\n".join(lines)
 
 
-def _render_check(verdict: Verdict, claimed: float, r: RunEpsilon) -> str:
+def _unit(schedule: Schedule) -> str:
+    """The unit of privacy in words, for a user-level run (empty at the record level)."""
+    k = schedule.phases[0].max_records_per_user
+    return f" for a user who contributes up to {k} records" if k > 1 else ""
+
+
+def _render_check(verdict: Verdict, claimed: float, r: RunEpsilon, schedule: Schedule) -> str:
     """The text of a :class:`Check`: the verdict and why, the interval, the assumptions and the evidence."""
-    claim = f"the claim epsilon = {_fmt(claimed, 9)} at delta = {r.delta:g}"
+    claim = f"the claim epsilon = {_fmt(claimed, 9)} at delta = {r.delta:g}{_unit(schedule)}"
     if verdict is HOLDS:
         why = f"{claim} holds: the certified epsilon is {_fmt(r.epsilon, 9)} <= {_fmt(claimed, 9)}."
     elif verdict is DOES_NOT_HOLD:

@@ -67,7 +67,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
-from privamp.sampling import SCHEMES, Neighboring, NoSampling, SamplingScheme, as_sampling
+from privamp.sampling import POISSON, SCHEMES, Neighboring, NoSampling, SamplingScheme, as_sampling
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import check_int
 
@@ -355,10 +355,29 @@ def _pairs(steps: Any) -> Entries:
 
 
 def _step_event(dp_event: Any, step: SubsampledMechanism, count: int, noise_scale: str) -> Any:
-    leaf = _mechanism_event(dp_event, step, noise_scale)
-    sampling = step.sampling
-    event = sampling.scheme.to_dp_event(dp_event, sampling, leaf)  # a scheme without an event raises
+    if step.user_level:
+        event = _user_event(dp_event, step)
+    else:
+        leaf = _mechanism_event(dp_event, step, noise_scale)
+        sampling = step.sampling
+        event = sampling.scheme.to_dp_event(dp_event, sampling, leaf)  # a scheme without an event raises
     return event if count == 1 else dp_event.SelfComposedDpEvent(event, count)
+
+
+def _user_event(dp_event: Any, step: SubsampledMechanism) -> Any:
+    """A user-level step (up to k records): the Gaussian under Poisson sampling and add/remove is dp_accounting's
+    ``MixtureOfGaussiansDpEvent`` (sensitivities 0..k, binomial probabilities: privamp's own pair,
+    ``docs/proofs/user-level.md``); no other user-level step has a counterpart (never the record-level event)."""
+    k, sampling, mechanism = step.group_size, step.sampling, step.mechanism
+    if isinstance(mechanism, Gaussian) and sampling.scheme is POISSON and step.neighboring is Neighboring.ADD_REMOVE:
+        q = sampling.rate
+        probs = [math.comb(k, j) * q**j * (1.0 - q) ** (k - j) for j in range(k + 1)]
+        return dp_event.MixtureOfGaussiansDpEvent(mechanism.sigma, [float(j) for j in range(k + 1)], probs)
+    raise UnsupportedDpEventError(
+        step,
+        f"{step.describe()}: a user-level step has a dp_accounting event only for the Gaussian under Poisson sampling "
+        "and add/remove (MixtureOfGaussiansDpEvent)",
+    )
 
 
 def _mechanism_event(dp_event: Any, step: SubsampledMechanism, noise_scale: str) -> Any:

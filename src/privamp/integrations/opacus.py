@@ -17,7 +17,9 @@ choose a route on ``engine.accountant``, or give the accountant a default ``boun
 (``engine.accountant = PrivampAccountant(bound="rdp")`` before ``make_private``). A privamp ``Accountant`` passed as
 ``PrivampAccountant(accountant=...)`` (earlier releases of the data, other settings such as
 ``best_routes=privamp.accountant.TIGHT``) is composed onto, its settings kept for every query and through Opacus'
-checkpoints (``state_dict`` / ``load_state_dict``, plain types).
+checkpoints (``state_dict`` / ``load_state_dict``, plain types). User-level accounting (a user contributes up to K
+records): ``engine.accountant = PrivampAccountant(group_size=K)`` before ``make_private`` (``make_private`` itself
+takes no group size).
 
 What is accounted. Opacus calls ``step(noise_multiplier=σ, sample_rate=q)`` after every optimizer step, with
 q = 1 / len(data_loader) (times the accumulated iterations); it knows nothing else about the batches. Left

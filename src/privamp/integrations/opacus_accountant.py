@@ -24,7 +24,7 @@ from torch.utils.data import BatchSampler, DataLoader, RandomSampler, Sequential
 from privamp.accountant import Accountant, EpsilonResult
 from privamp.bounds.conversion import Conversion
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
-from privamp.events import SubsampledMechanism
+from privamp.events import SubsampledMechanism, check_group_size
 from privamp.integrations.opacus_state import (
     accountant_from_dict,
     accountant_to_dict,
@@ -134,7 +134,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
     ``sampling`` declares the scheme the data loader runs (a privamp sampling value, a privamp batch sampler, or
     ``None``: Poisson at the rate Opacus passes); ``neighboring`` the adjacency relation (``"add-remove"`` or
     ``"replace-one"``); ``steps_per_release`` > 1 with ``NoSampling()`` declares shuffled epochs of that many steps
-    (under replace-one only: see :mod:`privamp.integrations.samplers`).
+    (under replace-one only: see :mod:`privamp.integrations.samplers`). ``group_size`` K ≥ 2: user-level accounting,
+    a user contributes up to K records (``SubsampledMechanism.group_size``; fixed at construction).
     ``accountant`` is the privamp :class:`~privamp.accountant.Accountant` to compose onto (default:
     ``Accountant()``, with privamp's default settings): all its settings (conversion, orders, ``refine``,
     ``allow_numerical``, ``best_routes``) and any releases already in it (earlier uses of the same data) are kept, for
@@ -154,8 +155,10 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         steps_per_release: int = 1,
         accountant: Accountant | None = None,
         bound: str = BEST,
+        group_size: int = 1,
     ) -> None:
         super().__init__()
+        self.group_size = check_group_size(group_size, None)
         self.history: list[tuple[float, float, int]] = []
         if accountant is not None and not isinstance(accountant, Accountant):
             raise InvalidParameterError("accountant", accountant, "a privamp Accountant or None")
@@ -229,6 +232,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
             "scheme": None if self.scheme is None else self.scheme.to_dict(),
             "neighboring": self.neighboring.value,
         }
+        if self.group_size > 1:
+            state["declaration"]["group_size"] = self.group_size
         state["bound"] = self.bound
         state["accountant"] = accountant_to_dict(self.base)
         return state
@@ -242,10 +247,11 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         try:  # everything read before anything is set: a state dict that does not load leaves the accountant as it was
             history = [(float(s), float(q), int(c)) for s, q, c in state_dict["history"]]
             declared = state_dict.get("declaration")
-            scheme, relation = self.scheme, self.neighboring
+            scheme, relation, group = self.scheme, self.neighboring, self.group_size
             if declared is not None:
                 scheme = None if declared["scheme"] is None else Scheme.from_dict(declared["scheme"])
                 relation = Neighboring.parse(declared["neighboring"])
+                group = check_group_size(declared.get("group_size", 1), None)
             saved = state_dict.get("accountant")
             base = self.base if saved is None else accountant_from_dict(saved)
             bound = check_name("bound", state_dict.get("bound", self.bound))
@@ -257,6 +263,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
                 "state_dict", state_dict, f"a state dict saved by PrivampAccountant.state_dict ({exc!r})"
             ) from exc
         self.history, self.scheme, self.neighboring, self.base, self.bound = history, scheme, relation, base, bound
+        self.group_size = group
         self._chain = None
 
     def get_optimizer_hook_fn(self, sample_rate: float) -> Callable[[Any], None]:
@@ -302,7 +309,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
     def describe(self) -> str:
         """The accounted scheme in words."""
         what = "Poisson at Opacus' sample rate" if self.scheme is None else self.scheme.describe()
-        return f"{what}, {self.neighboring.value}"
+        user = f", a user with up to {self.group_size} records" if self.group_size > 1 else ""
+        return f"{what}, {self.neighboring.value}{user}"
 
     def check_data_loader(self, data_loader: DataLoader[Any]) -> Scheme | None:
         """The scheme ``data_loader`` runs, when recognisable (privamp's samplers, Opacus' Poisson loader, PyTorch's
@@ -376,7 +384,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         def step(sigma: float, sampling: Sampling) -> SubsampledMechanism:
             if sigma == 0:
                 raise UnsupportedError("a step with noise_multiplier = 0 is not differentially private (ε = inf)")
-            return Gaussian(sigma).subsampled(sampling, self.neighboring)
+            return Gaussian(sigma).subsampled(sampling, self.neighboring, group_size=self.group_size)
 
         if self.scheme is None:
             return [(step(s, Poisson(q)), int(c)) for s, q, c in self.history]

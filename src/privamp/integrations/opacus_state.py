@@ -114,6 +114,7 @@ def accountant_to_dict(a: Accountant) -> dict[str, Any]:
                 "sampling": sampling_to_dict(event.sampling),
                 "neighboring": event.neighboring.value,
                 "count": int(count),
+                **({"group_size": event.group_size} if event.user_level else {}),
             }
             for event, count in a.entries
         ],
@@ -127,6 +128,7 @@ def accountant_from_dict(d: Mapping[str, Any]) -> Accountant:
                 mechanism_from_dict(e["mechanism"]),
                 sampling_from_dict(e["sampling"]),
                 Neighboring.parse(e["neighboring"]),
+                e.get("group_size", 1),
             ),
             int(e["count"]),
         )

@@ -1,0 +1,87 @@
+"""User-level accounting through the routes (a user with up to k records, ``group_size``): the issue's target case,
+k = 1 unchanged, and cells without a dominating user-level pair refused (or lower-bounded) by every route."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import privamp as pa
+from privamp.routes.composition import Composition
+from privamp.routes.pld import PldRoute
+from privamp.routes.profile import ProfileRoute
+from privamp.routes.rdp import RdpRoute
+
+Q, SIGMA, STEPS, DELTA = 256 / 60_000, 1.1, 14_062, 1e-5
+
+
+def test_target_case_certified_interval_by_default() -> None:
+    """Poisson, k = 4, q = 256/60 000, σ = 1.1, 14 062 steps, δ = 1e-5: the truth is in about [12.08, 12.15]
+    (dp_accounting's MixtureOfGaussiansDpEvent, pessimistic at a 1e-5 grid: 12.1467; benchmarks/USER_LEVEL.md)."""
+    step = pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q), group_size=4)
+    start = time.process_time()
+    res = pa.Accountant().compose(step, STEPS).epsilon(DELTA)
+    cpu = time.process_time() - start
+    assert res.route == "pld" and res.bound == "pld-poisson-group"
+    assert res.lower_epsilon is not None
+    assert 12.08 <= res.lower_epsilon <= res.epsilon <= 12.15
+    assert res.epsilon - res.lower_epsilon < 1e-3 * res.epsilon
+    assert res.epsilon <= 12.1467 * (1 + 1e-4)
+    assert any("docs/proofs/user-level.md" in e for e in res.evidence)
+    assert cpu < 5.0
+
+
+def test_group_size_one_gives_the_record_level_answer() -> None:
+    record = pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q))
+    one = pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q), group_size=1)
+    for bound in ("best", "pld", "rdp"):
+        a = pa.Accountant().compose(record, 1000).epsilon(DELTA, bound=bound)
+        b = pa.Accountant().compose(one, 1000).epsilon(DELTA, bound=bound)
+        assert (a.epsilon, a.lower_epsilon, a.bound) == (b.epsilon, b.lower_epsilon, b.bound)
+
+
+def test_user_level_lies_above_record_level() -> None:
+    record = pa.Accountant().compose(pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q)), 1000).epsilon(DELTA)
+    user = pa.Accountant().compose(pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q), group_size=2), 1000).epsilon(DELTA)
+    assert user.lower_epsilon is not None and user.lower_epsilon > record.epsilon
+
+
+@pytest.mark.parametrize(
+    ("sampling", "relation"),
+    [
+        (pa.Poisson(0.01), "replace-one"),
+        (pa.WithoutReplacement(20, 1000), "add-remove"),
+        (pa.WithoutReplacement(20, 1000), "replace-one"),
+        (pa.WithReplacement(20, 1000), "add-remove"),
+        (pa.WithReplacement(20, 1000), "replace-one"),
+    ],
+)
+def test_cells_without_a_dominating_user_pair_are_refused_with_a_lower_bound(sampling: object, relation: str) -> None:
+    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)  # type: ignore[arg-type]
+    comp = Composition(((step, 100),))
+    with pytest.raises(pa.UnsupportedError, match="no dominating pair is proven at the user level"):
+        pa.Accountant().compose(step, 100).epsilon(DELTA)
+    for route in (RdpRoute(), ProfileRoute()):
+        assert route.unsupported(comp) is not None
+    lower = PldRoute().lower_epsilon(comp, DELTA)
+    record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling, relation), 100),)), DELTA)
+    assert lower is not None and record is not None and lower > record
+
+
+def test_profile_route_refuses_user_level_steps() -> None:
+    step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), group_size=2)
+    with pytest.raises(pa.UnsupportedError, match="privacy-profile route has no user-level theorem"):
+        ProfileRoute().epsilon(Composition(((step, 1),)), DELTA)
+    with pytest.raises(pa.UnsupportedError, match=r"no RDP proven upper bound .* of a user with up to 2 records"):
+        RdpRoute().epsilon(Composition(((step, 1),)), DELTA)
+
+
+def test_without_sampling_a_user_is_the_gaussian_at_sensitivity_k() -> None:
+    """No sampling (or Poisson at rate 1): the k records move the sum by kC, so the step is Gaussian(σ/k) itself."""
+    user = pa.Accountant().compose(pa.Gaussian(4.0).subsampled(pa.NoSampling(), group_size=3), 10).epsilon(DELTA)
+    record = pa.Accountant().compose(pa.Gaussian(4.0 / 3), 10).epsilon(DELTA)
+    assert (user.epsilon, user.lower_epsilon) == (record.epsilon, record.lower_epsilon)
+    full = pa.Accountant().compose(pa.Gaussian(4.0).subsampled(pa.Poisson(1.0), group_size=3), 10).epsilon(DELTA)
+    assert full.lower_epsilon is not None and record.lower_epsilon is not None
+    assert full.lower_epsilon <= record.epsilon and record.lower_epsilon <= full.epsilon
