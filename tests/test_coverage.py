@@ -1,4 +1,4 @@
-"""The registry and the catalogue: every cell of the coverage matrix, and the sensitivity rule of DESIGN.md §2
+"""The registry and the catalogue: every cell of the coverage matrix, and the sensitivity rule of docs/semantics.md
 checked against exact divergences of worst-case (realisable) pairs computed independently with mpmath."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command-line contract of DESIGN.md §5."""
+"""The command-line contract of docs/cli.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract every accounting route passes (one test, inherited by every route: STYLE.md, dp_accounting's model).
+"""The contract every accounting route passes (one test, inherited by every route, as in dp_accounting's model).
 
 Each route is asked about the same compositions; where it answers, its answer must be certified against an exact
 reference computed here independently (the composed Gaussian without sampling has a closed-form privacy profile:

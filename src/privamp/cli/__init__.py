@@ -1,4 +1,4 @@
-"""The ``privamp`` command line (contract: DESIGN.md §5): the entry point, which runs one command and reports.
+"""The ``privamp`` command line (contract: docs/cli.md): the entry point, which runs one command and reports.
 
 Every command prints a human-readable answer (``curves``: CSV), or with ``--json`` (``curves``: also
 ``--format json``) exactly one JSON object on stdout.

@@ -1,4 +1,4 @@
-"""The argument parser of the command-line contract (DESIGN.md §5): commands, options and help texts.
+"""The argument parser of the command-line contract (docs/cli.md): commands, options and help texts.
 
 Each option's text is read by a parser of :mod:`privamp.cli.values`; whether options fit together is decided in
 :mod:`privamp.cli.config`.
@@ -484,7 +484,7 @@ def _figures_command(sub: _Subparsers[_Parser]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the command-line contract (DESIGN.md §5)."""
+    """The argument parser of the command-line contract (docs/cli.md)."""
     parser = _Parser(
         prog="privamp",
         description="Privacy accounting of subsampled mechanisms (RDP and (eps, delta)).",

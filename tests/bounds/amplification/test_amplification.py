@@ -1,6 +1,6 @@
 """Tests of privamp.bounds.amplification (amplification by subsampling, Balle, Barthe & Gaboardi 2018).
 
-Moved from tests/bounds/test_profiles.py. References: the spec's §4.2 tables (shared/spec/profiles.md), 50–60 digit
+Moved from tests/bounds/test_profiles.py. References: the spec's §4.2 tables (docs/specs/profiles.md), 50–60 digit
 mpmath formulas written in this file, scipy quadrature of the defining integrals, and brute-force enumeration of
 subsampled mechanisms on small datasets with exact fractions (spec §3.10, oracles O1–O21 of §5).
 """
