@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray
-from privamp.bound_choice import ROUTES
+from privamp.bound_choice import ROUTES, BoundChoice, Choice, parse_bound
 from privamp.bounds.conversion import Conversion
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
@@ -234,23 +234,20 @@ class Accountant:
             )
         return hit
 
-    def _routes(self, bound: str, route: str | None, conversion: Conversion | None) -> list[Route]:
+    def _routes(self, choice: BoundChoice, route: str | None, conversion: Conversion | None) -> list[Route]:
         """The routes ``bound`` (and ``route``) ask for; see the module docstring."""
-        if bound == LOWER:
-            raise InvalidParameterError(
-                "bound", bound, "an upper bound ('best', a route or a bound name); a lower bound is no guarantee"
-            )
+        choice.require_upper()
         if route is not None:
             if route not in ("rdp", "analytical"):
                 raise InvalidParameterError("route", route, "'rdp' or 'analytical' (to pair with a bound name)")
-            self._check_guarantee(bound)
-            return [self._rdp_route(bound, conversion, route)]
-        if bound == BEST:
+            self._check_guarantee(choice)
+            return [self._rdp_route(choice.name, conversion, route)]
+        if choice.kind is Choice.BEST:
             return [self._route(name, conversion) for name in self.best_routes]
-        if bound in ROUTES:
-            return [self._route(bound, conversion)]
-        self._check_guarantee(bound)
-        return [self._rdp_route(bound, conversion)]
+        if choice.route is not None:
+            return [self._route(choice.route, conversion)]
+        self._check_guarantee(choice)
+        return [self._rdp_route(choice.name, conversion)]
 
     def _route(self, name: str, conversion: Conversion | None) -> Route:
         if name == PROFILE:
@@ -263,17 +260,17 @@ class Accountant:
             return self._pld_box[0]
         return self._rdp_route(BEST, conversion, name)
 
-    def _check_guarantee(self, bound: str) -> None:
+    def _check_guarantee(self, choice: BoundChoice) -> None:
         """A named bound used for ε or δ must be a (proven, unless opted in) upper bound for every composed step."""
-        if bound == BEST:
+        if choice.kind is Choice.BEST:
             return
         for event in self._merge():
-            b = REGISTRY.get(event, bound)
+            b = REGISTRY.get(event, choice.name)
             if not b.is_guarantee(self.allow_numerical):
                 why = "a lower bound is no guarantee" if b.upper is None else "it is verified numerically only"
                 raise InvalidParameterError(
                     "bound",
-                    bound,
+                    choice.name,
                     f"a proven upper bound ({why}; numerically verified bounds need allow_numerical=True)",
                 )
 
@@ -281,13 +278,13 @@ class Accountant:
         self, question: str, value: float, bound: str, route: str | None, conv: Conversion | None
     ) -> Answer:
         """:meth:`_ask` for these arguments, remembered: a repeated query is answered without a new search."""
-        check_name("bound", bound)
+        choice = parse_bound(bound)
         if route is not None:
             check_name("route", route)
-        key = (question, value, bound, route, conv)
+        key = (question, value, choice.name, route, conv)
         hit = self._answers.get(key)
         if hit is None:
-            hit = self._answers[key] = self._ask(self._routes(bound, route, conv), question, value)
+            hit = self._answers[key] = self._ask(self._routes(choice, route, conv), question, value)
         return hit
 
     def _ask(self, routes: list[Route], question: str, value: float) -> Answer:
@@ -355,8 +352,7 @@ class Accountant:
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
         """Composed RDP curve at ``alphas`` (``"best"`` proven upper bound, ``"lower"``, or a bound's name);
         ``route="analytical"`` gives its convex projection."""
-        check_name("bound", bound)
-        return self._rdp_route(bound, route=route).composed(self._comp(), check_orders(alphas)).copy()
+        return self._rdp_route(parse_bound(bound).name, route=route).composed(self._comp(), check_orders(alphas)).copy()
 
     def epsilon(
         self,
