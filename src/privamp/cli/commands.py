@@ -15,6 +15,7 @@ from typing import Any
 
 from privamp import dpsgd, group_privacy
 from privamp.accountant import DEFAULT_BEST, ROUTE_BUDGET, Accountant
+from privamp.bound_choice import Choice, parse_bound
 from privamp.calibrate import calibrate_sigma
 from privamp.cli import output
 from privamp.cli.bound_names import accounting_names, rdp_names, require_applicable
@@ -34,7 +35,7 @@ from privamp.cli.errors import NUMERIC_ERRORS, UsageError, message
 from privamp.cli.schedule import agreed, read_schedule
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
-from privamp.registry import BEST, LOWER, BoundKind
+from privamp.registry import BEST, BoundKind
 from privamp.sampling import Neighboring, as_sampling
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
@@ -159,7 +160,7 @@ def delta(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
 
 def require_proven(event: SubsampledMechanism, bound: str, allow_numerical: bool) -> None:
     """Refuse a bound named by ``--bound`` whose upper claim is verified numerically only, unless opted in."""
-    if bound in (BEST, LOWER) or allow_numerical:
+    if parse_bound(bound).kind in (Choice.BEST, Choice.LOWER) or allow_numerical:
         return
     if REGISTRY.get(event, bound).kind is BoundKind.NUMERICAL:
         raise UsageError(

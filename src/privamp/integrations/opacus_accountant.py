@@ -22,6 +22,7 @@ from scipy import stats
 from torch.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler
 
 from privamp.accountant import Accountant, EpsilonResult
+from privamp.bound_choice import parse_bound
 from privamp.bounds.conversion import Conversion
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import SubsampledMechanism, check_group_size
@@ -35,7 +36,7 @@ from privamp.integrations.samplers import PrivampBatchSampler
 from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
 from privamp.sampling import POISSON, SAMPLING_TYPES, SHUFFLE, Neighboring, NoSampling, Poisson, Sampling
-from privamp.validation import check_int, check_name, check_nonnegative, check_positive
+from privamp.validation import check_int, check_nonnegative, check_positive
 
 __all__ = ["MECHANISM", "PrivampAccountant", "SamplingMismatchWarning", "Scheme"]
 
@@ -163,7 +164,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         if accountant is not None and not isinstance(accountant, Accountant):
             raise InvalidParameterError("accountant", accountant, "a privamp Accountant or None")
         self.base = Accountant() if accountant is None else accountant
-        self.bound = check_name("bound", bound)
+        self.bound = parse_bound(bound).name
         self.scheme: Scheme | None = None
         self.neighboring = Neighboring.ADD_REMOVE
         self._warned: set[str] = set()
@@ -254,7 +255,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
                 group = check_group_size(declared.get("group_size", 1), None)
             saved = state_dict.get("accountant")
             base = self.base if saved is None else accountant_from_dict(saved)
-            bound = check_name("bound", state_dict.get("bound", self.bound))
+            bound = parse_bound(state_dict.get("bound", self.bound)).name
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             self.history = previous
             if isinstance(exc, ValueError):
