@@ -27,7 +27,7 @@ def test_the_table() -> None:
     assert base_at(pa.PureDP(1.0), Scale.REPLACE_ONE) == pa.PureDP(1.0)
 
 
-@pytest.mark.parametrize("alpha", [1.5, 4.0, 12.5])
+@pytest.mark.parametrize("alpha", [1.5, 4.0, pytest.param(12.5, marks=pytest.mark.slow)])
 def test_no_sampling_sensitivity(alpha: float) -> None:
     sigma = 1.3
     add = pa.Gaussian(sigma).subsampled(pa.NoSampling(), "add-remove").rdp([alpha])[0]
@@ -104,6 +104,7 @@ def test_with_replacement_add_remove_brackets_its_realisable_pair(alpha: float) 
     assert step.rdp([alpha], bound="fixed-size-wr-lower")[0] <= pair * (1 + 1e-9)
 
 
+@pytest.mark.slow
 def test_add_remove_curve_under_replace_one_is_converted_soundly() -> None:
     # Regression (issue): the natural add/remove curve of a Gaussian used under replace-one gave eps = 1.50 where the
     # built-in Gaussian gives 2.10, an under-report. The curve now says its relation and is converted by the weak

@@ -41,7 +41,10 @@ def test_kov_exact_equals_brute_force_product(eps0: float, delta0: float, k: int
         assert got >= ref * (1 - 1e-13) - 1e-16
 
 
-@pytest.mark.parametrize(("eps0", "delta0", "k"), [(0.01, 0.0, 50), (0.5, 1e-6, 200), (0.0006485, 0.0, 10_000)])
+@pytest.mark.parametrize(
+    ("eps0", "delta0", "k"),
+    [(0.01, 0.0, 50), (0.5, 1e-6, 200), pytest.param(0.0006485, 0.0, 10_000, marks=pytest.mark.slow)],
+)
 def test_kov_exact_against_mpmath(eps0: float, delta0: float, k: int) -> None:
     for frac in [0.0, 0.05, 0.2, 0.5]:
         eps = frac * k * eps0
@@ -157,6 +160,7 @@ def test_gaussian_baselines_reference_table(sigma: float, k: int, naive: float, 
     assert co.tuned_strong_composition_epsilon(delta, k, gamma, base) == pytest.approx(closed, rel=1e-4)
 
 
+@pytest.mark.slow
 def test_tuned_strong_is_a_valid_kov_instance() -> None:
     gamma, delta, k, sigma = 1e-3, 1e-8, 1000, 2.0
 

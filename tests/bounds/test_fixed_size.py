@@ -254,7 +254,9 @@ def test_replace_one_above_equilateral_mixture(
     assert mixture < bound
 
 
-@pytest.mark.parametrize(("sigma", "q"), [(6.0, 0.0024), (3.0, 0.05), (1.0, 0.1), (20.0, 0.3)])
+@pytest.mark.parametrize(
+    ("sigma", "q"), [(6.0, 0.0024), (3.0, 0.05), pytest.param(1.0, 0.1, marks=pytest.mark.slow), (20.0, 0.3)]
+)
 def test_upper_bounds_above_realisable_pairs_and_lower_bounds(sigma: float, q: float) -> None:
     alphas = np.array([1.2, 2.0, 3.5, 8.0, 20.5])
     ro_pairs = fs.fixed_size_wor_replace_one_rdp_lower(alphas, q, sigma)

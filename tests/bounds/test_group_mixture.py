@@ -33,10 +33,12 @@ def _mp_rdp(alpha: int, q: float, sigma: float, k: int, reverse: bool = False) -
 _RNG = np.random.default_rng(211127)
 _POINTS = [(float(10 ** _RNG.uniform(-3, -0.5)), float(_RNG.uniform(0.6, 3.0)), int(_RNG.integers(2, 9)))
            for _ in range(4)] + [(256 / 60_000, 1.1, 4)]
+#: The mpmath references cost 3-11 s per point: two points in the default run, every point with --run-slow.
+_FORWARD = [p if i in (3, 4) else pytest.param(*p, marks=pytest.mark.slow) for i, p in enumerate(_POINTS)]
 _ORDERS = np.array([2, 3, 4, 7, 12, 24])
 
 
-@pytest.mark.parametrize(("q", "sigma", "k"), _POINTS)
+@pytest.mark.parametrize(("q", "sigma", "k"), _FORWARD)
 def test_forward_brackets_mpmath(q: float, sigma: float, k: int) -> None:
     up = gm.poisson_group_rdp(_ORDERS, q, sigma, k)
     lo = gm.poisson_group_rdp_lower(_ORDERS, q, sigma, k)

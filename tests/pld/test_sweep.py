@@ -175,7 +175,11 @@ def sample(n: int | None, seed: int) -> list[Case]:
     return random.Random(seed).sample(every, n)
 
 
-TINY = [Case("poisson-ar", 1.0, 0.01, 100), Case("none-ro", 0.3, 1.0, 10**9), Case("wor-ro", 100.0, 0.5, 10)]
+TINY = [
+    Case("poisson-ar", 1.0, 0.01, 100),
+    pytest.param(Case("none-ro", 0.3, 1.0, 10**9), marks=pytest.mark.slow),
+    Case("wor-ro", 100.0, 0.5, 10),
+]
 
 
 def _check(chosen: list[Case], slow: float = SLOW) -> list[Outcome]:
