@@ -43,6 +43,10 @@ SLOW_POINTS = frozenset({
     "tests/bounds/test_fixed_size.py::test_upper_bounds_above_realisable_pairs_and_lower_bounds[20.0-0.3]",
     "tests/bounds/test_without_replacement.py::test_against_exact_divergence_of_gaussian_pairs[1.0-0.5]",
     "tests/test_sensitivity.py::test_no_sampling_sensitivity[1.5]",
+    "tests/benchmarks/test_compare.py::test_quick_row_writes_report",
+    "tests/soundness/test_sweeps.py::test_monotone_and_inverse",
+    "tests/test_coverage.py::test_no_nan_over_the_issue_range",
+    "tests/dpsgd/test_dpsgd.py::test_calibrate_batch_size_round_trip_and_monotone",
 })
 
 
