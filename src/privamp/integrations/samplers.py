@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import cast
 
 import torch
 from torch.utils.data import Sampler
@@ -68,6 +69,7 @@ from privamp.sampling import (
     SamplingScheme,
     parse_scheme,
 )
+from privamp.sampling.fixed_size import FixedSizeScheme
 from privamp.validation import check_int
 
 __all__ = [
@@ -314,9 +316,7 @@ def batch_sampler(
         s.require("dataset_size", batches.dataset_size)
         return PoissonBatchSampler(int(batches.dataset_size or 0), s.rate(batches), seed=seed, generator=generator)
     if s in (WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS):
-        s.require("batch_size", batches.batch_size)
-        s.require("dataset_size", batches.dataset_size)
-        m, n = int(batches.batch_size or 0), int(batches.dataset_size or 0)
+        m, n = cast(FixedSizeScheme, s).sizes(batches)
         if s == SHUFFLE:
             return ShuffledBatchSampler(n, m, seed=seed, generator=generator)
         if s == BALLS_IN_BINS:
