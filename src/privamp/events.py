@@ -23,14 +23,11 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.facts import BaseProfile, Family
 from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
 from privamp.sensitivity import SENSITIVITY
-from privamp.validation import check_int, check_orders
+from privamp.validation import MAX_GROUP_SIZE, check_int, check_orders
 
 if TYPE_CHECKING:
     from privamp.pld.pairs import Pair
 
-#: The largest group size accepted (every user-level pair carries k + 1 mixture components; the same cap as
-#: :data:`privamp.pld.group_pairs.MAX_GROUP_SIZE`, not imported here: the PLD engine is loaded on first use).
-MAX_GROUP_SIZE = 256
 
 
 def check_group_size(group_size: object, sampling: object) -> int:

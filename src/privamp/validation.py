@@ -13,6 +13,9 @@ from privamp.errors import InvalidParameterError
 
 #: Largest number of steps accepted (2**53, the largest integer a float holds exactly).
 MAX_STEPS = 2**53
+#: The largest group size (records of one user) accepted: every user-level pair carries k + 1 mixture components,
+#: evaluated at every grid point.
+MAX_GROUP_SIZE = 256
 
 #: Largest finite Rényi order accepted (2^20): larger orders never help a conversion and would need binomial sums of
 #: that length; α = inf (pure DP) is always accepted.

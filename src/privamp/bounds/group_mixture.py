@@ -40,9 +40,8 @@ from privamp.bounds._numerics import (
 )
 from privamp.bounds.poisson_gaussian import _GL_NODES, _GL_WEIGHTS, poisson_gaussian_rdp, poisson_gaussian_rdp_lower
 from privamp.errors import InvalidParameterError
-from privamp.validation import check_int, check_integer_orders, check_positive, check_rate
+from privamp.validation import MAX_GROUP_SIZE, check_int, check_integer_orders, check_positive, check_rate
 
-MAX_GROUP_SIZE = 256
 MAX_CONVOLUTION = 1 << 13
 """Largest α·k evaluated by the closed form (the sequential convolution costs about (α·k)²/2 log-additions)."""
 _MARGIN_ULPS = 4.0

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
-from privamp.events import MAX_GROUP_SIZE
-from privamp.validation import MAX_STEPS
+from privamp.validation import MAX_GROUP_SIZE, MAX_STEPS
 
 #: Largest step count (and batch or dataset size) accepted: 2**53, the largest integer a float holds exactly.
 MAX_COUNT = MAX_STEPS  # the API's cap (privamp.validation), one constant

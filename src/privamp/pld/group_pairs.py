@@ -34,10 +34,7 @@ from privamp.errors import InvalidParameterError
 from privamp.pld import pairs
 from privamp.pld.distributions import Mixture, Piece
 from privamp.pld.pairs import Pair
-from privamp.validation import check_int, check_rate
-
-#: The largest group size accepted: every pair carries k + 1 mixture components, evaluated at every grid point.
-MAX_GROUP_SIZE = 256
+from privamp.validation import MAX_GROUP_SIZE, check_int, check_rate
 
 POISSON_GROUP_EVIDENCE = (
     "Poisson subsampling x add/remove of a group of k records: binomial mixture sum_j Bin(j; k, q) N(j mu, 1) vs "
