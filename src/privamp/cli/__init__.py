@@ -5,7 +5,9 @@ Every command prints a human-readable answer (``curves``: CSV), or with ``--json
 Errors print one line on stderr and exit with status 2, with nothing on stdout. Infinite values
 are written as the string ``"inf"`` in JSON (JSON has no infinity).
 
-The package, one job a module: :mod:`~privamp.cli.parser` (commands, options, help texts),
+The package, one job a module: :mod:`~privamp.cli.parser` (the accounting commands and ``build_parser``),
+:mod:`~privamp.cli.options` (the option groups and help texts the commands share), :mod:`~privamp.cli.curve_parser`
+(the ``curves`` and ``figures`` commands' options),
 :mod:`~privamp.cli.values` (the value parsers),
 :mod:`~privamp.cli.config` (options to mechanism, sampling and steps; refusal of options that do not fit),
 :mod:`~privamp.cli.schedule` (``--config FILE``: a multi-phase schedule), :mod:`~privamp.cli.bound_names` (the

@@ -22,7 +22,7 @@ from typing import Any
 
 from privamp.accountant import Accountant
 from privamp.cli.errors import OPTIONS, UsageError
-from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.cli.options import MECHANISM_PARAMETER
 from privamp.cli.schedule import read_schedule
 from privamp.cli.values import ascii_number
 from privamp.dpsgd import DpSgdConfig, Schedule, StepPlan

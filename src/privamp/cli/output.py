@@ -10,7 +10,7 @@ from typing import Any
 
 from privamp.accountant import SETTLED_REASON
 from privamp.cli.errors import plain
-from privamp.cli.parser import MECHANISM_PARAMETER
+from privamp.cli.options import MECHANISM_PARAMETER
 from privamp.curves import write_csv
 
 
