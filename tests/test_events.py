@@ -20,8 +20,16 @@ def test_bad_group_sizes_name_the_parameter_and_range(bad: object) -> None:
 def test_group_size_at_most_the_dataset_size_where_known() -> None:
     with pytest.raises(pa.InvalidParameterError, match=r"group_size .*\[1, 5\] \(at most the dataset size\)"):
         pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(2, 5), group_size=6)
-    assert pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(2, 5), group_size=5).group_size == 5
+    assert pa.Gaussian(1.0).subsampled(pa.WithReplacement(2, 5), group_size=5).group_size == 5
     assert pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), group_size=256).group_size == 256
+
+
+def test_group_size_at_most_the_batch_without_replacement() -> None:
+    with pytest.raises(pa.InvalidParameterError, match=r"group_size .*\[1, 3\] \(at most the batch size for batches "
+                       r"drawn without replacement\); got 4"):
+        pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(3, 100), group_size=4)
+    assert pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(3, 100), group_size=3).group_size == 3
+    assert pa.Gaussian(1.0).subsampled(pa.WithReplacement(3, 100), group_size=4).group_size == 4
 
 
 def test_group_size_one_is_the_record_level_step() -> None:

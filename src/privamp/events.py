@@ -21,7 +21,7 @@ from privamp._types import FloatArray, IntArray
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.facts import BaseProfile, Family
-from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling
+from privamp.sampling import SAMPLING_TYPES, Neighboring, NoSampling, Sampling, WithoutReplacement
 from privamp.sensitivity import SENSITIVITY
 from privamp.validation import MAX_GROUP_SIZE, check_int, check_orders
 
@@ -31,12 +31,20 @@ if TYPE_CHECKING:
 
 
 def check_group_size(group_size: object, sampling: object) -> int:
-    """k: an integer in [1, 256], and at most the dataset size where the scheme knows it."""
+    """k: an integer in [1, 256], at most the dataset size where the scheme knows it, and at most the batch size for
+    batches drawn without replacement (the user-level pairs' coupling, ``docs/proofs/user-level.md`` §4, needs
+    k ≤ m; with replacement and Poisson a user may have more records than a batch holds)."""
     k = check_int("group_size", group_size, minimum=1, maximum=MAX_GROUP_SIZE)
     n = getattr(sampling, "dataset_size", None)
     if n is not None and k > n:
         raise InvalidParameterError(
             "group_size", group_size, f"an integer in [1, {min(n, MAX_GROUP_SIZE)}] (at most the dataset size)"
+        )
+    if isinstance(sampling, WithoutReplacement) and k > sampling.batch_size:
+        raise InvalidParameterError(
+            "group_size", group_size,
+            f"an integer in [1, {min(sampling.batch_size, MAX_GROUP_SIZE)}] (at most the batch size for batches drawn "
+            "without replacement)",
         )
     return k
 

@@ -42,6 +42,12 @@ def test_group_size_above_the_dataset_size(capsys: pytest.CaptureFixture[str]) -
     assert "group_size must be an integer in [1, 5] (at most the dataset size)" in err
 
 
+def test_group_size_above_the_batch_without_replacement(capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sampling", "without-replacement", "--batch-size", "3",
+                         "--dataset-size", "100", "--steps", "10", *DELTA, "--group-size", "4")
+    assert "group_size must be an integer in [1, 3] (at most the batch size" in err
+
+
 def test_group_size_one_is_the_record_level_answer(capsys: pytest.CaptureFixture[str]) -> None:
     record = run_json(capsys, "epsilon", *RUN, *DELTA)
     one = run_json(capsys, "epsilon", *RUN, *DELTA, "--group-size", "1")
