@@ -220,6 +220,12 @@ def test_every_cell_of_every_table_has_evidence() -> None:
             assert r.evidence or r.reason, cell  # an upper pair with its evidence, or no upper pair with the reason
 
 
+def test_the_poisson_pld_evidence_cites_its_theorem_once() -> None:
+    """Each source once in a result's evidence (the pair's evidence is the row's: it used to be stated twice)."""
+    res = pa.Accountant().compose(pa.Gaussian(1.1).subsampled(pa.Poisson(0.01)), 100).epsilon(1e-5, bound="pld")
+    assert sum("Thm 11" in e for e in res.evidence) == 1, res.evidence
+
+
 @dataclass(frozen=True)
 class _Shuffled(pa.Poisson):
     """A new sampling scheme that has no rows (a subclass is another scheme: cells match the class exactly)."""
