@@ -66,8 +66,11 @@ def test_epsilon_and_delta_at_the_user_level(capsys: pytest.CaptureFixture[str])
     assert code == 0 and "a user who contributes up to 3 records" in out
 
 
-def test_replace_one_user_level_has_no_upper_bound(capsys: pytest.CaptureFixture[str]) -> None:
-    err = one_line_error(capsys, "epsilon", *RUN, *DELTA, "--neighboring", "replace-one", "--group-size", "2")
+def test_replace_one_user_level_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "epsilon", *RUN, *DELTA, "--neighboring", "replace-one", "--group-size", "2")
+    assert out["bound"] == "pld-poisson-group-replace-one" and out["lower_epsilon"] <= out["epsilon"]
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sampling", "with-replacement", "--batch-size", "20",
+                         "--dataset-size", "1000", "--steps", "10", *DELTA, "--group-size", "2")
     assert "no dominating pair is proven at the user level" in err
 
 

@@ -118,15 +118,62 @@ def test_no_configuration_beats_the_aligned_pair(seed: int) -> None:
     assert aligned == pytest.approx(float(pair.delta(0.5)[0]), rel=1e-6)
 
 
-@pytest.mark.parametrize("direction", ["remove", "add"])
-def test_poisson_replace_one_group_is_realisable_only(direction: str) -> None:
+def test_poisson_replace_one_group_is_dominating_and_realisable() -> None:
     mu, q, k, eps = 1.2, 0.05, 3, 0.4
     pair = group_pairs.poisson_group_antiparallel_gaussian(mu, q, k)
     w = _binom(k, q)
     ref = _mp_delta([j * mu for j in range(k + 1)], w, [-j * mu for j in range(k + 1)], w, eps)
     assert float(pair.delta(eps)[0]) == pytest.approx(ref, rel=1e-8)
-    assert not pair.upper_bound
-    assert pair.evidence == group_pairs.REALISABLE
+    assert pair.upper_bound and "section 5" in pair.evidence
+    assert group_pairs.poisson_group_antiparallel_gaussian(mu, q, 1) == pairs.poisson_antiparallel_gaussian(mu, q)
+
+
+_X = np.linspace(-20.0, 20.0, 20_001)
+
+
+def _grid_delta(p_means: list[float], q_means: list[float], eps: float) -> float:
+    """H_{e^ε} of two equal-weight Gaussian mixtures (1-d), trapezoidal rule on [−20, 20]."""
+    def dens(means: list[float]) -> np.ndarray:
+        return sum(np.exp(-0.5 * (_X - m) ** 2) for m in means) / (len(means) * math.sqrt(2 * math.pi))
+    return float(np.trapezoid(np.maximum(dens(p_means) - math.exp(eps) * dens(q_means), 0.0), _X))
+
+
+def test_no_poisson_replace_one_configuration_beats_the_antiparallel_pair() -> None:
+    """Numerical corroboration of §5: two users of k = 2 records with gradients in [−μ, μ] (others 0), every subset
+    listed with multiplicity q^|S|(1 − q)^{k−|S|} (q = 1/2: equal weights), never exceed the antiparallel pair."""
+    rng = np.random.default_rng(5)
+    mu, k = float(rng.uniform(0.5, 1.5)), 2
+    pair = group_pairs.poisson_group_antiparallel_gaussian(mu, 0.5, k)
+    masks = list(itertools.product((0, 1), repeat=k))
+    for _ in range(3):
+        g, h = mu * rng.uniform(-1, 1, k), mu * rng.uniform(-1, 1, k)
+        pm, qm = [float(np.dot(m, g)) for m in masks], [float(np.dot(m, h)) for m in masks]
+        for eps in (-0.5, 0.3, 1.5):
+            assert _grid_delta(pm, qm, eps) <= float(pair.delta(eps)[0]) + 1e-9
+
+
+def _wor_outputs(grads: list[float], batch: int) -> list[float]:
+    """The batch sums of every batch of ``batch`` of the records (equal weights: a uniform subset)."""
+    return [float(sum(c)) for c in itertools.combinations(grads, batch)]
+
+
+def test_no_without_replacement_configuration_beats_the_group_pairs() -> None:
+    """§4 and §6 against every batch of a small dataset (n = 7, m = 3, k = 2), gradients in [−μ, μ]: add/remove of the
+    user against the hypergeometric pair (both directions), replace-one against the symmetrised mixture."""
+    rng = np.random.default_rng(100)
+    mu, n, m, k = float(rng.uniform(0.4, 1.2)), 7, 3, 2
+    add = {d: group_pairs.wor_group_gaussian(mu, k, m, n, "add-remove", d) for d in ("remove", "add")}
+    sym = group_pairs.wor_group_replace_one_gaussian(mu, k, m, n)
+    for _ in range(2):
+        rest = list(mu * rng.uniform(-1, 1, n - k))
+        user, other = list(mu * rng.uniform(-1, 1, k)), list(mu * rng.uniform(-1, 1, k))
+        with_user, without = _wor_outputs(rest + user, m), _wor_outputs(rest, m)
+        swapped = _wor_outputs(rest + other, m)
+        for eps in (-0.4, 0.2, 1.0):
+            assert _grid_delta(with_user, without, eps) <= float(add["remove"].delta(eps)[0]) + 1e-9
+            assert _grid_delta(without, with_user, eps) <= float(add["add"].delta(eps)[0]) + 1e-9
+            for a, b in ((with_user, swapped), (swapped, with_user)):
+                assert _grid_delta(a, b, eps) <= float(sym.delta(eps)[0]) + 1e-9
 
 
 @pytest.mark.parametrize(("relation", "direction"), [("add-remove", "remove"), ("add-remove", "add"),
@@ -134,22 +181,41 @@ def test_poisson_replace_one_group_is_realisable_only(direction: str) -> None:
 def test_without_replacement_group_matches_mpmath(relation: str, direction: str) -> None:
     mu, k, batch, dataset, eps = 0.9, 3, 20, 200, 0.3
     pair = group_pairs.wor_group_gaussian(mu, k, batch, dataset, relation, direction)
-    n = dataset + k if relation == "add-remove" else dataset
-    h = _hyper(n, k, batch)
+    h = _hyper(dataset, k, batch)  # add/remove: 200 records with the user (20 <= 200 - 3)
     mix = [2 * j * mu for j in range(k + 1)]
     ref = (_mp_delta(mix, h, [0.0], [mp.mpf(1)], eps) if direction == "remove"
            else _mp_delta([0.0], [mp.mpf(1)], [-m for m in mix], h, eps))
     assert float(pair.delta(eps)[0]) == pytest.approx(ref, rel=1e-8)
-    assert not pair.upper_bound
+    assert pair.upper_bound == (relation == "add-remove")
 
 
-def test_without_replacement_group_of_one_is_the_record_level_realisable_pair() -> None:
-    """k = 1, add/remove: (1 − p)N(0) + pN(2μ) vs N(0) with p = batch/(dataset + 1), the (2, 0) pair."""
-    mu, batch, dataset = 0.7, 10, 99
-    pair = group_pairs.wor_group_gaussian(mu, 1, batch, dataset, "add-remove")
-    p = batch / (dataset + 1)
-    ref = _mp_delta([0.0, 2 * mu], [mp.mpf(1) - mp.mpf(p), mp.mpf(p)], [0.0], [mp.mpf(1)], 0.5)
-    assert float(pair.delta(0.5)[0]) == pytest.approx(ref, rel=1e-10)
+def test_without_replacement_replace_one_group_matches_mpmath() -> None:
+    """δ(ε) = Σ_{j≥1} (h_j/η) H_{e^ε}(ηN(2jμ) + (1 − η)N(0) ‖ N(0)) for ε ≥ 0 (each symmetrised pair's δ,
+    docs/proofs/fdp-subsampling-rdp.md, Step 2); at ε < 0, 1 − t + t δ(−ε) (t = e^ε: the pair is symmetric)."""
+    mu, k, batch, dataset, eps = 0.8, 2, 12, 60, 0.5
+    pair = group_pairs.wor_group_replace_one_gaussian(mu, k, batch, dataset)
+    h = _hyper(dataset, k, batch)
+    eta = 1 - h[0]
+    ref = float(mp.fsum(h[j] / eta * _mp_delta([0.0, 2 * j * mu], [1 - eta, eta], [0.0], [mp.mpf(1)], eps)
+                        for j in range(1, k + 1)))
+    assert float(pair.delta(eps)[0]) == pytest.approx(ref, rel=1e-8)
+    t = math.exp(-eps)
+    assert float(pair.delta(-eps)[0]) == pytest.approx(1 - t + t * ref, rel=1e-10)
+    assert pair.upper_bound
+    assert group_pairs.wor_group_replace_one_gaussian(mu, 1, batch, dataset) == pairs.wor_symmetrised_gaussian(
+        2 * mu, batch / dataset)
+
+
+def test_without_replacement_group_of_one_is_the_record_level_pair() -> None:
+    """k = 1, add/remove: the record-level pair, (1 − p)N(0) + pN(2μ) vs N(0) with p = m/n, or m/(n + 1) when m = n."""
+    mu = 0.7
+    for batch, dataset, p in ((10, 99, 10 / 99), (99, 99, 99 / 100)):
+        for d in ("remove", "add"):
+            pair = group_pairs.wor_group_gaussian(mu, 1, batch, dataset, "add-remove", d)
+            assert pair == pairs.poisson_gaussian(2 * mu, p, d)
+    ref = _mp_delta([0.0, 2 * mu], [mp.mpf(1) - mp.mpf(10) / 99, mp.mpf(10) / 99], [0.0], [mp.mpf(1)], 0.5)
+    assert float(group_pairs.wor_group_gaussian(mu, 1, 10, 99, "add-remove").delta(0.5)[0]) == pytest.approx(
+        ref, rel=1e-10)
 
 
 def test_hypergeometric_weights_when_the_batch_must_hold_group_records() -> None:
@@ -171,6 +237,8 @@ def test_bad_inputs_name_the_parameter() -> None:
         group_pairs.poisson_group_gaussian(1.0, 0.01, 3, "sideways")
     with pytest.raises(InvalidParameterError, match="group_size"):
         group_pairs.wor_group_gaussian(1.0, 11, 5, 10, "replace-one")
+    with pytest.raises(InvalidParameterError, match=r"group_size .*\[1, 5\] \(at most the batch size\)"):
+        group_pairs.wor_group_replace_one_gaussian(1.0, 6, 5, 10)
     with pytest.raises(InvalidParameterError, match="batch"):
         group_pairs.wor_group_gaussian(1.0, 2, 11, 10, "add-remove")
     with pytest.raises(InvalidParameterError, match="relation"):

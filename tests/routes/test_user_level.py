@@ -47,18 +47,10 @@ def test_user_level_lies_above_record_level() -> None:
     assert user.lower_epsilon is not None and user.lower_epsilon > record.epsilon
 
 
-@pytest.mark.parametrize(
-    ("sampling", "relation"),
-    [
-        (pa.Poisson(0.01), "replace-one"),
-        (pa.WithoutReplacement(20, 1000), "add-remove"),
-        (pa.WithoutReplacement(20, 1000), "replace-one"),
-        (pa.WithReplacement(20, 1000), "add-remove"),
-        (pa.WithReplacement(20, 1000), "replace-one"),
-    ],
-)
-def test_cells_without_a_dominating_user_pair_are_refused_with_a_lower_bound(sampling: object, relation: str) -> None:
-    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)  # type: ignore[arg-type]
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_with_replacement_user_level_is_refused_with_a_lower_bound(relation: str) -> None:
+    sampling = pa.WithReplacement(20, 1000)
+    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)
     comp = Composition(((step, 100),))
     with pytest.raises(pa.UnsupportedError, match="no dominating pair is proven at the user level"):
         pa.Accountant().compose(step, 100).epsilon(DELTA)
@@ -67,6 +59,28 @@ def test_cells_without_a_dominating_user_pair_are_refused_with_a_lower_bound(sam
     lower = PldRoute().lower_epsilon(comp, DELTA)
     record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling, relation), 100),)), DELTA)
     assert lower is not None and record is not None and lower > record
+
+
+@pytest.mark.parametrize(
+    ("sampling", "relation", "section", "exact"),
+    [
+        (pa.Poisson(0.01), "replace-one", "section 5", True),
+        (pa.WithoutReplacement(20, 1000), "add-remove", "section 4", True),
+        (pa.WithoutReplacement(20, 1000), "replace-one", "section 6", False),
+    ],
+)
+def test_user_level_cells_with_a_dominating_pair_are_certified(
+    sampling: object, relation: str, section: str, exact: bool
+) -> None:
+    """Poisson × replace-one and without replacement × either relation (docs/proofs/user-level.md §4-6): a certified
+    interval above the record-level answer; narrow where the dominating pair is also realisable."""
+    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)  # type: ignore[arg-type]
+    res = pa.Accountant().compose(step, 100).epsilon(DELTA)
+    record = pa.Accountant().compose(pa.Gaussian(1.0).subsampled(sampling, relation), 100).epsilon(DELTA)  # type: ignore[arg-type]
+    assert res.route == "pld" and res.lower_epsilon is not None
+    assert record.epsilon < res.lower_epsilon <= res.epsilon
+    assert any(section in e for e in res.evidence)
+    assert (res.epsilon - res.lower_epsilon < 1e-3 * res.epsilon) == exact
 
 
 def test_profile_route_refuses_user_level_steps() -> None:

@@ -25,8 +25,13 @@ User level (a user with up to k ≥ 2 records, ``group_size``; cells of their ow
 * no sampling (Gaussian) — upper and lower: the base pair at k times the relation's sensitivity (exact).
 * Poisson × add/remove (Gaussian) — upper and lower: the binomial group pair by direction (remove, add), dominating
   and realisable (:func:`privamp.pld.group_pairs.poisson_group_gaussian`).
-* Poisson × replace-one, without replacement (either relation), with replacement (Gaussian) — realisable pairs only
-  (lower bounds): no dominating pair is proven at the user level.
+* Poisson × replace-one (Gaussian) — upper and lower: the antiparallel binomial pair, dominating (both orientations)
+  and realisable (:func:`privamp.pld.group_pairs.poisson_group_antiparallel_gaussian`).
+* without replacement × add/remove (Gaussian) — upper and lower: the hypergeometric pair by direction, dominating and
+  realisable (:func:`privamp.pld.group_pairs.wor_group_gaussian`).
+* without replacement × replace-one (Gaussian) — upper: the j-labelled mixture of symmetrised pairs
+  (:func:`privamp.pld.group_pairs.wor_group_replace_one_gaussian`); lower: the hypergeometric pair (realisable).
+* with replacement (Gaussian) — realisable pairs only (lower bounds): no dominating pair is proven at the user level.
 """
 
 from __future__ import annotations
@@ -326,14 +331,17 @@ def poisson_group(g: Group, mech: BaseMechanism, _: Neighboring) -> Pairs:
 
 def poisson_group_antiparallel(g: Group, mech: BaseMechanism, _: Neighboring) -> Pairs:
     pair = group_pairs.poisson_group_antiparallel_gaussian(noise_mu(mech), g.rate, g.size)
-    return None, same(pair, ADD_REMOVE_KEYS), ""
+    return same(pair, SYMMETRIC_KEYS), same(pair, ADD_REMOVE_KEYS), pair.evidence
 
 
 def wor_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
     m, n = g.sampling.batch_size, g.sampling.dataset_size
     mu = noise_mu(mech)
     lower = {d: group_pairs.wor_group_gaussian(mu, g.size, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
-    return None, lower, ""
+    if relation is AR:
+        return lower, lower, group_pairs.WOR_GROUP_EVIDENCE
+    sym = group_pairs.wor_group_replace_one_gaussian(mu, g.size, m, n)
+    return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
 
 
 def with_replacement_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
@@ -366,9 +374,9 @@ TABLE.register(
     user_level=True,
 )
 USER_REASON = (
-    "the PLD route gives no upper bound for {event}: no dominating pair is proven at the user level for this cell "
-    "(docs/proofs/user-level.md, section 4; its realisable pair gives a lower bound only); user-level upper bounds "
-    "are proven for Poisson sampling under add/remove"
+    "the PLD route gives no upper bound for {event}: no dominating pair is proven at the user level for sampling with "
+    "replacement (docs/proofs/user-level.md, section 7; its realisable pair gives a lower bound only); user-level "
+    "upper bounds are proven for Poisson and without-replacement sampling"
 )
 TABLE.register(
     Poisson,
@@ -391,14 +399,27 @@ for _user_sampling, _label, _relations, _user_pairs, _scale, _what in (
      "the user's k records contribute +C vs -C, others 0"),
     (WithoutReplacement, "without-replacement-group", BOTH_RELATIONS, wor_group, Scale.NOISE_MULTIPLIER,
      "others contribute -C, the user's k records +C (added, or +C vs -C), hypergeometric count in the batch"),
-    (WithReplacement, "with-replacement-group", BOTH_RELATIONS, with_replacement_group, Scale.ADD_REMOVE,
-     "the user's records drawn Binomial(batch, k/N) times, each copy contributing C, the others 0"),
 ):
     TABLE.register(
         _user_sampling,
         _relations,
         GAUSSIAN,
-        PldRow(label=_label, scale=_scale, lower_evidence=(f"realisable pair: {_what}",), reason=USER_REASON,
+        PldRow(label=_label, scale=_scale, evidence=("proof: {pair}",), lower_evidence=(f"realisable pair: {_what}",),
                pairs=_user_pairs),
         user_level=True,
     )
+TABLE.register(
+    WithReplacement,
+    BOTH_RELATIONS,
+    GAUSSIAN,
+    PldRow(
+        label="with-replacement-group",
+        scale=Scale.ADD_REMOVE,
+        lower_evidence=(
+            "realisable pair: the user's records drawn Binomial(batch, k/N) times, each copy contributing C, others 0",
+        ),
+        reason=USER_REASON,
+        pairs=with_replacement_group,
+    ),
+    user_level=True,
+)

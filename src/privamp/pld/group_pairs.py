@@ -8,11 +8,15 @@ on: ``docs/proofs/user-level.md``.
   the whole user: P = Σ_j Bin(j; k, q) N(jμ, 1) vs Q = N(0, 1) (remove) and (Q, P) (add). A **dominating** pair
   (Kahane's convexity inequality, the proof's §2; the tight bound of Schuchardt et al. 2024 for this cell) that is
   also realisable (all k gradients equal, of norm C), so its composition is the exact worst case.
+* :func:`wor_group_gaussian` — fixed-size batches drawn without replacement: Σ_j h_j N(2jμ) vs N(0) (and swapped),
+  h the hypergeometric law of the number of the user's records in the batch. Under add/remove **dominating** (a
+  nested coupling of the two batches and Kahane's inequality, §4) and realisable; under replace-one realisable only.
+* :func:`wor_group_replace_one_gaussian` — without replacement, replace-one of the whole user: the mixture, over the
+  number j ≥ 1 of the user's records in the batch, of the symmetrised pairs of ((1 − η)N(0) + ηN(2jμ), N(0)), η the
+  probability that the batch holds any of them: **dominating** in both orientations (§6), so valid against an
+  adaptive replace-one adversary.
 * :func:`poisson_group_antiparallel_gaussian` — Poisson, replace-one of the whole user: Σ_j b_j N(jμ) vs
-  Σ_j b_j N(−jμ), a realisable pair (lower bound only).
-* :func:`wor_group_gaussian` — fixed-size batches drawn without replacement, add/remove or replace-one of the whole
-  user: Σ_j h_j N(2jμ) vs N(0) (and swapped), h the hypergeometric law of the number of the user's records in the
-  batch; realisable pairs (lower bounds only).
+  Σ_j b_j N(−jμ), **dominating** in both orientations (a two-variable Kahane inequality, §5) and realisable.
 * :func:`with_replacement_group_gaussian` — batches drawn with replacement: the record-level realisable pairs with the
   group's hit count Binomial(batch, k/N) (lower bounds only).
 
@@ -32,7 +36,7 @@ from privamp.bounds._binomial_sums import log_binomial_pmf
 from privamp.bounds._numerics import lbinom, logsumexp
 from privamp.errors import InvalidParameterError
 from privamp.pld import pairs
-from privamp.pld.distributions import Mixture, Piece
+from privamp.pld.distributions import Atom, Mixture, Piece
 from privamp.pld.pairs import Pair
 from privamp.validation import MAX_GROUP_SIZE, check_int, check_rate
 
@@ -40,6 +44,23 @@ POISSON_GROUP_EVIDENCE = (
     "Poisson subsampling x add/remove of a group of k records: binomial mixture sum_j Bin(j; k, q) N(j mu, 1) vs "
     "N(0, 1), dominating by Kahane's convexity inequality (docs/proofs/user-level.md; Schuchardt et al. 2024, "
     "Thm 3.8), directions composed separately (Zhu, Dong & Wang 2022, Thm 11)"
+)
+WOR_GROUP_EVIDENCE = (
+    "fixed-size batches without replacement x add/remove of a group of k records: hypergeometric mixture "
+    "sum_j h_j N(2 j mu, 1) vs N(0, 1), dominating by a nested coupling of the two batches and Kahane's convexity "
+    "inequality (docs/proofs/user-level.md, section 4), directions composed separately (Zhu, Dong & Wang 2022, Thm 11)"
+)
+POISSON_GROUP_RO_EVIDENCE = (
+    "Poisson subsampling x replace-one of a group of k records: sum_j Bin(j; k, q) N(j mu, 1) vs sum_j Bin(j; k, q) "
+    "N(-j mu, 1), dominating in both orientations by Gaussian interpolation (a two-variable Kahane inequality, "
+    "docs/proofs/user-level.md, section 5), so valid against an adaptive adversary (Zhu, Dong & Wang 2022, Thm 10)"
+)
+SYMMETRISED_GROUP_EVIDENCE = (
+    "fixed-size batches without replacement x replace-one of a group of k records: mixture over j >= 1 of the "
+    "symmetrised pairs of ((1-eta) N(0) + eta N(2 j mu), N(0)), eta = P(the batch holds one of the group's records), "
+    "dominating in both orientations by advanced joint convexity (Balle, Barthe & Gaboardi 2018, Thm 2) and the f-DP "
+    "subsampling pair (docs/proofs/user-level.md, section 6; docs/proofs/fdp-subsampling-rdp.md, Steps 2-3), so "
+    "valid against an adaptive adversary (Zhu, Dong & Wang 2022, Thm 10)"
 )
 REALISABLE = "realisable pair (lower bound only)"
 
@@ -162,10 +183,13 @@ def poisson_group_gaussian(mu: float, q: float, group_size: int, direction: str 
 
 
 def poisson_group_antiparallel_gaussian(mu: float, q: float, group_size: int) -> Pair:
-    """Σ_j b_j N(jμ) vs Σ_j b_j N(−jμ), b = Bin(k, q): Poisson × replace-one of a group, realisable (lower bound).
+    """Σ_j b_j N(jμ) vs Σ_j b_j N(−jμ), b = Bin(k, q): Poisson × replace-one of a group, dominating and realisable.
 
-    The user's k records have gradient +C in D and −C in D′, every other record 0. k = 1 is
-    :func:`privamp.pld.pairs.poisson_antiparallel_gaussian`.
+    Realisable: the user's k records have gradient +C in D and −C in D′, every other record 0. Dominating for k ≥ 2
+    (``docs/proofs/user-level.md`` §5: Gaussian interpolation with the mixed-derivative sign of the perspective
+    function) and symmetric (x ↦ −x swaps P and Q), so one pair covers both orientations of every step, an adaptive
+    adversary included. k = 1 is :func:`privamp.pld.pairs.poisson_antiparallel_gaussian`, the record-level pair
+    (labelled realisable only there).
     """
     k = _check_group(group_size)
     if k == 1:
@@ -176,34 +200,89 @@ def poisson_group_antiparallel_gaussian(mu: float, q: float, group_size: int) ->
     p = _gaussian_mixture([j * mu for j in range(k + 1)], lw)
     qm = _gaussian_mixture([-j * mu for j in range(k + 1)], lw)
     # L(x) = log Σ b_j e^{jμx − j²μ²/2} − log Σ b_j e^{−jμx − j²μ²/2}: the first increases, the second decreases
-    return Pair(f"poisson_group_antiparallel_gaussian(mu={mu:g}, q={q:g}, k={k})", REALISABLE,
-                (MixturePiece(p, qm, -math.inf, math.inf),), upper_bound=False)
+    return Pair(f"poisson_group_antiparallel_gaussian(mu={mu:g}, q={q:g}, k={k})", POISSON_GROUP_RO_EVIDENCE,
+                (MixturePiece(p, qm, -math.inf, math.inf),))
+
+
+def wor_population(dataset: int, group_size: int, batch: int, relation: str) -> int:
+    """N, the number of records the batch is drawn from in the hypergeometric count of the user's records.
+
+    Replace-one: ``dataset``. Add/remove: ``dataset`` is the size of the dataset with the user, as at record level
+    (:mod:`privamp.coverage.pld`: rate m/n), unless the batch does not fit in the one without (m > n − k): then it is
+    the dataset without the user, N = n + k (record level: m/(n + 1) when m = n). A smaller N only moves the count up
+    (a larger pair, ``docs/proofs/user-level.md`` §4), so either reading of ``dataset`` is covered."""
+    if relation == "replace-one" or batch <= dataset - group_size:
+        return dataset
+    return dataset + group_size
+
+
+def _check_wor(group_size: object, batch: object, dataset: object, relation: str) -> tuple[int, int, int]:
+    k = _check_group(group_size)
+    if relation not in ("add-remove", "replace-one"):
+        raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
+    n = check_int("dataset", dataset)
+    m = check_int("batch", batch, maximum=n)
+    if k > m:
+        raise InvalidParameterError("group_size", group_size, f"an integer in [1, {m}] (at most the batch size)")
+    return k, m, n
 
 
 def wor_group_gaussian(
     mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
 ) -> Pair:
-    """Realisable pairs of fixed-size batches drawn without replacement, a group of k records (lower bound only).
+    """Fixed-size batches of ``batch`` records drawn without replacement, a group of k ≤ ``batch`` records.
 
-    Every other record has gradient −C; the group's records +C (in D′ for ``relation="add-remove"``, where D′ is D
-    plus the group, ``dataset`` = |D| and the batch of ``batch`` records is drawn from each; in D for
-    ``"replace-one"``, where D′ has them at −C and ``dataset`` = |D| = |D′|). With J ~ Hypergeometric(N, k, batch)
-    the group's records in the batch, N = dataset + k (add-remove) or dataset (replace-one), the sums differ by 2JC:
-    P = Σ_j h_j N(2jμ, 1) vs Q = N(0, 1) (``direction="remove"``; ``"add"``: the roles swapped, realisable by
-    exchanging D and D′). No dominating pair is proven for this cell (``docs/proofs/user-level.md`` §4).
+    P = Σ_j h_j N(2jμ, 1) vs Q = N(0, 1) (``direction="remove"``; ``"add"``: the roles swapped), h the law of
+    J ~ Hypergeometric(N, k, batch), N = :func:`wor_population`. Realisable: every other record has gradient −C, the
+    group's records +C (in the dataset with the user for ``"add-remove"``; in D for ``"replace-one"``, where D′ has
+    them at −C), so the sums differ by 2JC. Under add/remove it is also **dominating** (``docs/proofs/user-level.md``
+    §4); under replace-one a lower bound only (the dominating pair is :func:`wor_group_replace_one_gaussian`).
+    k = 1 under add/remove is the record-level pair (:func:`privamp.pld.pairs.poisson_gaussian` at 2μ, rate m/n).
     """
-    k = _check_group(group_size)
+    k, m, n = _check_wor(group_size, batch, dataset, relation)
     mu = pairs._check_mu("mu", mu)
-    if relation not in ("add-remove", "replace-one"):
-        raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
-    n = check_int("dataset", dataset)
-    m = check_int("batch", batch, maximum=n)
-    total = n + k if relation == "add-remove" else n
-    if relation == "replace-one" and k > n:
-        raise InvalidParameterError("group_size", group_size, f"an integer in [1, {n}] (the dataset size)")
+    total = wor_population(n, k, m, relation)
+    if k == 1 and relation == "add-remove":
+        return pairs.poisson_gaussian(2.0 * mu, m / total, direction)
     mix = _gaussian_mixture([2.0 * j * mu for j in range(k + 1)], hypergeometric_log_weights(total, k, m))
     name = f"wor_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, {direction})"
+    if relation == "add-remove":
+        return Pair(name, WOR_GROUP_EVIDENCE, _one_sided(mix, direction))
     return Pair(name, REALISABLE, _one_sided(mix, direction), upper_bound=False)
+
+
+def _symmetrised_mixture(mu: float, log_counts: list[float], name: str) -> Pair:
+    """Σ_{j≥1} (c_j/η) × symmetrised((1 − η)N(0) + ηN(2jμ), N(0)), c the law of the count, η = 1 − c_0.
+
+    The label j is part of the outcome: the pieces and atoms of each j's pair with their masses scaled by c_j/η
+    (:class:`MixturePiece`: the loss of a scaled piece is unchanged, its inverse does not assume unit weights)."""
+    log_eta = math.log(-math.expm1(log_counts[0])) if log_counts[0] > -math.inf else 0.0
+    eta = math.exp(log_eta)
+    pieces: list[Piece] = []
+    atoms: list[Atom] = []
+    for j, lc in enumerate(log_counts[1:], start=1):
+        if lc == -math.inf:
+            continue
+        lw = lc - log_eta
+        part = pairs.wor_symmetrised_gaussian(2.0 * j * mu, eta)
+        for pc in part.pieces:
+            p = Mixture(pc.p.family, pc.p.means, tuple(v + lw for v in pc.p.log_weights))
+            q = Mixture(pc.q.family, pc.q.means, tuple(v + lw for v in pc.q.log_weights))
+            pieces.append(MixturePiece(p, q, pc.lo, pc.hi))
+        atoms.extend(Atom(a.log_p + lw, a.log_q + lw) for a in part.atoms)
+    return Pair(name, SYMMETRISED_GROUP_EVIDENCE, tuple(pieces), tuple(atoms))
+
+
+def wor_group_replace_one_gaussian(mu: float, group_size: int, batch: int, dataset: int) -> Pair:
+    """Fixed-size batches without replacement × replace-one of a group of k ≤ ``batch`` records: the dominating pair of
+    ``docs/proofs/user-level.md`` §6 with the hypergeometric count h (N = ``dataset``), η = 1 − h_0. k = 1 is
+    :func:`privamp.pld.pairs.wor_symmetrised_gaussian` at 2μ, rate m/n (the record-level upper pair)."""
+    k, m, n = _check_wor(group_size, batch, dataset, "replace-one")
+    mu = pairs._check_mu("mu", mu)
+    if k == 1:
+        return pairs.wor_symmetrised_gaussian(2.0 * mu, m / n)
+    name = f"wor_group_replace_one_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n})"
+    return _symmetrised_mixture(mu, hypergeometric_log_weights(n, k, m), name)
 
 
 def with_replacement_group_gaussian(
