@@ -342,3 +342,45 @@ def test_a_user_level_event_has_the_pld_of_privamps_interval() -> None:
     peer.compose(to_dp_event(pa.Accountant().compose(step, 300)))
     assert res.lower_epsilon is not None and res.lower_epsilon * (1 - 1e-3) <= peer.get_epsilon(1e-5)
     assert peer.get_epsilon(1e-5) <= res.epsilon * (1 + 2e-3)
+
+
+def test_a_binomial_mixture_event_reads_back_as_the_user_level_step() -> None:
+    """Both ways: privamp's export reads back as the same step; a mixture built by hand (sensitivities c·j, noise
+    s, probabilities from the binomial formula) is Gaussian(s/c) on Poisson(q) with group_size k (its ε against
+    dp_accounting's own PLD: the slow test below)."""
+    step = pa.Gaussian(1.1).subsampled(pa.Poisson(256 / 60_000), group_size=4)
+    assert from_dp_event(to_dp_event(pa.Accountant().compose(step, 9)), neighboring=AR) == ((step, 9),)
+    q, k = 0.02, 2
+    probs = [math.comb(k, j) * q**j * (1 - q) ** (k - j) for j in range(k + 1)]
+    event = de.SelfComposedDpEvent(de.MixtureOfGaussiansDpEvent(2.4, [0.0, 2.0, 4.0], probs), 50)
+    ((read, count),) = from_dp_event(event, neighboring=AR)
+    assert count == 50 and read.group_size == 2 and read.sampling == pa.Poisson(q)
+    assert read.mechanism.sigma == pytest.approx(1.2, rel=1e-15) and read.mechanism.sigma <= 1.2
+
+
+@pytest.mark.slow
+def test_a_mixture_event_read_back_is_bracketed_against_dp_accountings_pld() -> None:
+    """privamp's interval for a hand-built binomial mixture event against dp_accounting's PLD of the same event
+    (coarse 1e-3 grid, pessimistic: above privamp's lower end, at most 10 intervals above its upper end)."""
+    q, k = 0.02, 2
+    probs = [math.comb(k, j) * q**j * (1 - q) ** (k - j) for j in range(k + 1)]
+    event = de.SelfComposedDpEvent(de.MixtureOfGaussiansDpEvent(2.4, [0.0, 2.0, 4.0], probs), 50)
+    res = epsilon_from_dp_event(event, 1e-5, neighboring=AR)
+    peer = PLDAccountant(value_discretization_interval=1e-3)
+    peer.compose(event)
+    assert res.lower_epsilon is not None and res.lower_epsilon <= peer.get_epsilon(1e-5) <= res.epsilon + 10 * 1e-3
+
+
+@pytest.mark.parametrize(
+    ("sens", "probs", "match"),
+    [
+        ([0.0, 1.0, 3.0], [0.8, 0.15, 0.05], "binomial mixtures"),
+        ([0.0, 1.0, 2.0], [0.8, 0.15, 0.05], "not binomial"),
+        ([0.0, 1.0], [0.5, 0.6], "binomial mixtures"),
+    ],
+)
+def test_other_mixtures_of_gaussians_are_refused(sens: list[float], probs: list[float], match: str) -> None:
+    with pytest.raises(UnsupportedDpEventError, match=match):
+        from_dp_event(de.MixtureOfGaussiansDpEvent(1.0, sens, probs), neighboring=AR)
+    with pytest.raises(UnsupportedDpEventError, match="add/remove only"):
+        from_dp_event(de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.9, 0.1]), neighboring=RO, noise_scale="record")

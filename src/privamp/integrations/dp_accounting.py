@@ -14,6 +14,8 @@ steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one
 ``PoissonSampledDpEvent(q, e)``        ``e`` on ``Poisson(q, dataset_size)``
 ``SampledWithoutReplacementDpEvent``   ``e`` on ``WithoutReplacement(sample_size, source_dataset_size)``
 ``SampledWithReplacementDpEvent``      ``e`` on ``WithReplacement(sample_size, source_dataset_size)``
+``MixtureOfGaussiansDpEvent``          ``Gaussian(s/c)`` on ``Poisson(q)``, ``group_size=k``: sensitivities
+                                       c·(0, 1, …, k), probabilities Bin(j; k, q); add/remove only
 ``SelfComposedDpEvent(e, k)``          ``e``'s steps, each count times k
 ``ComposedDpEvent([e1, e2, …])``       the steps of e1, e2, … (equal steps merged, first-seen order)
 ``NoOpDpEvent``                        nothing (so are sampling at rate or size 0 and one-bucket responses)
@@ -28,8 +30,9 @@ Inside a sampled event, Gaussians composed on the same batch (``ComposedDpEvent`
 scaling query i by 1/σᵢ and stacking the queries gives a query of per-record bound C·(Σ σᵢ⁻²)^(1/2) with noise C
 (Mironov, Talwar & Zhang 2019, "Rényi Differential Privacy of the Sampled Gaussian Mechanism", §3; dp_accounting's
 RDP accountant does the same). Every other event (``NonPrivateDpEvent``, ``UnsupportedDpEvent``, ``ZCDpEvent``,
-discrete Laplace, tree aggregation, repeat-and-select, mixtures of Gaussians, truncated Poisson, sampling inside
-sampling, randomized response on more than two buckets) raises :class:`UnsupportedDpEventError` naming it.
+discrete Laplace, tree aggregation, repeat-and-select, mixtures of Gaussians other than the binomial ones of a user
+with up to k records, truncated Poisson, sampling inside sampling, randomized response on more than two buckets)
+raises :class:`UnsupportedDpEventError` naming it.
 
 The neighbouring relation. A ``DpEvent`` does not carry it: dp_accounting puts it on the accountant
 (``NeighboringRelation``, default ``ADD_OR_REMOVE_ONE``), so every function here takes ``neighboring=`` and has no
@@ -67,9 +70,9 @@ from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
-from privamp.sampling import POISSON, SCHEMES, Neighboring, NoSampling, SamplingScheme, as_sampling
+from privamp.sampling import POISSON, SCHEMES, Neighboring, NoSampling, Poisson, SamplingScheme, as_sampling
 from privamp.sensitivity import SENSITIVITY
-from privamp.validation import check_int
+from privamp.validation import MAX_GROUP_SIZE, check_int
 
 __all__ = [
     "NOISE_SCALES",
@@ -164,6 +167,10 @@ class _Reader:
         elif name == "ComposedDpEvent":
             for inner in event.events:
                 self.read(inner, count)
+        elif name == "MixtureOfGaussiansDpEvent":
+            step = _user_step(event, self.relation, self.dataset_size)
+            if step is not None:
+                self.add(step, count)
         elif name in _SAMPLED:
             mechanism = self.sampled_mechanism(event, event.event)
             if mechanism is not None and not _samples_nothing(event):
@@ -209,6 +216,51 @@ class _Reader:
             return None
         sigma = round_down(1 / math.sqrt(inverse_squares))  # smaller noise is the safe side
         return Gaussian(self.noise(sampled, sigma))
+
+
+def _binomial(k: int, q: float) -> list[float]:
+    """Bin(j; k, q), j = 0..k, as :func:`to_dp_event` writes them."""
+    return [math.comb(k, j) * q**j * (1.0 - q) ** (k - j) for j in range(k + 1)]
+
+
+def _user_step(event: Any, relation: Neighboring, dataset_size: int | None) -> SubsampledMechanism | None:
+    """A ``MixtureOfGaussiansDpEvent`` read as a user-level step: noise s, sensitivities c·(0, …, k), probabilities
+    Bin(j; k, q) → ``Gaussian(s/c)`` on ``Poisson(q)`` with ``group_size=k`` under add/remove (the event's pair
+    Σ_j p_j N(jc, s²) vs N(0, s²) is privamp's, ``docs/proofs/user-level.md``). q is read from p_1/p_0 = kq/(1 − q)
+    and raised to the smallest float whose binomial tails P(J ≥ t) are all at least the event's: a mixture whose count
+    is stochastically larger dominates (``docs/proofs/user-level.md`` §4), so privamp's pair dominates the event's.
+    ``None`` when it releases nothing (probability 1 on sensitivity 0)."""
+    if relation is not Neighboring.ADD_REMOVE:
+        raise UnsupportedDpEventError(event, "dp_accounting accounts MixtureOfGaussiansDpEvent under add/remove only")
+    pairs = sorted(zip((float(v) for v in event.sensitivities), (float(p) for p in event.sampling_probs), strict=True))
+    sens = [v for v, _ in pairs]
+    probs = [p for _, p in pairs]
+    k = len(pairs) - 1
+    unit = max((v / j for j, v in enumerate(sens) if j > 0), default=0.0)  # every shift j·c at least the event's
+    shape = unit > 0 and all(abs(v - j * unit) <= 1e-12 * sens[-1] for j, v in enumerate(sens))
+    if not shape or k > MAX_GROUP_SIZE or not all(p >= 0 for p in probs) or abs(math.fsum(probs) - 1) > 1e-9:
+        raise UnsupportedDpEventError(
+            event, f"privamp reads the binomial mixtures of a user with up to k <= {MAX_GROUP_SIZE} records only "
+            "(sensitivities c*(0, 1, ..., k), probabilities Bin(j; k, q))"
+        )
+    if probs[0] == 1.0:
+        return None
+    q = 1.0 if probs[0] == 0.0 else min(1.0, probs[1] / (k * probs[0] + probs[1]))
+    want = [math.fsum(probs[t:]) for t in range(1, k + 1)]
+    for _ in range(64):  # rounding only: a q that reproduces the probabilities is raised by a few ulps at most
+        if all(math.fsum(_binomial(k, q)[t:]) >= w for t, w in zip(range(1, k + 1), want, strict=True)):
+            break
+        q = math.nextafter(q, 2.0)
+    else:
+        q = 2.0
+    if q > 1.0 or any(abs(a - b) > 1e-9 * max(b, 1e-300) for a, b in zip(_binomial(k, q), probs, strict=True)):
+        raise UnsupportedDpEventError(event, f"its probabilities are not binomial, Bin(j; {k}, q) for one q")
+    sigma = float(event.standard_deviation)
+    if unit != 1.0:
+        sigma = math.nextafter(sigma / unit, 0.0)  # the quotient rounded down: smaller noise is the safe side
+    if sigma <= 0:
+        raise UnsupportedDpEventError(event, "a standard deviation of 0 is not private (epsilon is infinite)")
+    return SubsampledMechanism(Gaussian(sigma), Poisson(q, dataset_size), relation, group_size=k)
 
 
 def _samples_nothing(event: Any) -> bool:
@@ -370,8 +422,7 @@ def _user_event(dp_event: Any, step: SubsampledMechanism) -> Any:
     ``docs/proofs/user-level.md``); no other user-level step has a counterpart (never the record-level event)."""
     k, sampling, mechanism = step.group_size, step.sampling, step.mechanism
     if isinstance(mechanism, Gaussian) and sampling.scheme is POISSON and step.neighboring is Neighboring.ADD_REMOVE:
-        q = sampling.rate
-        probs = [math.comb(k, j) * q**j * (1.0 - q) ** (k - j) for j in range(k + 1)]
+        probs = _binomial(k, sampling.rate)
         return dp_event.MixtureOfGaussiansDpEvent(mechanism.sigma, [float(j) for j in range(k + 1)], probs)
     raise UnsupportedDpEventError(
         step,
