@@ -71,6 +71,8 @@ def _check_group(group_size: object) -> int:
 
 _TABLE_POINTS = 2049
 _NEWTON_STEPS = 12
+_RESOLUTION = 4.0 * 2.0**-52
+"""The residual |L(x) − ℓ| below which a Newton point is settled (four ulps of the loss, at least of 1)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ class MixturePiece(Piece):
     :meth:`Piece.inverse` bisects (≈ 60 loss evaluations per point); with k + 1 components that dominates the
     discretisation. Here L is tabulated on 2049 points of [min mean − 50, max mean + 50] (the bisection's range), the
     bracket of each ℓ read from the table, and Newton steps x − (L(x) − ℓ)/L′(x) taken inside the bracket (a step that
-    leaves it, or a zero slope, bisects instead) until every step is below the bisection's tolerance; points not
+    leaves it, or a zero slope, bisects instead) until every step is below the bisection's tolerance or L(x) is within
+    four ulps of ℓ (the float64 resolution of L: where L is flat the step never falls below the tolerance); points not
     settled after 12 steps get :meth:`Piece.inverse`. ℓ outside the tabulated range maps to lo or hi, as there.
     """
 
@@ -105,7 +108,7 @@ class MixturePiece(Piece):
         idx = np.clip(np.searchsorted(ls, flat), 1, xs.size - 1)
         a, b = xs[idx - 1], xs[idx]
         x = np.interp(flat, ls, xs)
-        active = np.arange(flat.size)
+        active = np.flatnonzero((flat > ls[0]) & (flat < ls[-1]))  # the others map to lo or hi below
         for _ in range(_NEWTON_STEPS):
             xa, ta = x[active], flat[active]
             val, slope = self._loss_slope(xa)
@@ -115,7 +118,10 @@ class MixturePiece(Piece):
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 step = (val - ta) / slope
             nxt = xa - step
-            done = np.abs(step) <= 4e-16 * np.maximum(np.abs(xa), 1.0)
+            # settled: a step below the bisection's tolerance, or L(x) within its float64 resolution of ℓ (where L is
+            # flat the step stays above the tolerance although no x resolves L better: the bisection stops there too)
+            done = (np.abs(step) <= 4e-16 * np.maximum(np.abs(xa), 1.0)) | (np.abs(val - ta) <= _RESOLUTION * (
+                np.maximum(np.abs(ta), 1.0)))
             bad = ~np.isfinite(nxt) | (nxt < a[active]) | (nxt > b[active])
             x[active] = np.where(done, xa, np.where(bad, 0.5 * (a[active] + b[active]), nxt))
             active = active[~done]
