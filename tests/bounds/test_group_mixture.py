@@ -112,3 +112,19 @@ def test_bad_input(orders: list[float], rate: float, sigma: float, k: object, na
     for f in (gm.poisson_group_rdp, gm.poisson_group_rdp_lower, gm.poisson_group_rdp_reverse):
         with pytest.raises(InvalidParameterError, match=name):
             f(orders, rate, sigma, k)  # type: ignore[arg-type]
+
+
+def test_reverse_bound_lies_above_mpmath_and_reduces_at_the_corners() -> None:
+    """The certified add-orientation bound (docs/proofs/user-level.md §3) above the 30-digit reverse divergence at a
+    real and an integer order; the record-level curve at k = 1; the Gaussian of sensitivity k at q = 1; capped by
+    −k log(1 − q) at large orders."""
+    q, sigma, k = 0.05, 0.9, 3
+    bound = gm.poisson_group_rdp_reverse_bound(np.array([3.0, 8.0]), q, sigma, k)
+    for a, b in zip((3, 8), bound, strict=True):
+        ref = _mp_rdp(a, q, sigma, k, reverse=True)
+        assert ref <= b <= 3 * ref
+    orders = np.array([1.5, 2.0, 6.5])
+    np.testing.assert_array_equal(gm.poisson_group_rdp_reverse_bound(orders, q, sigma, 1),
+                                  poisson_gaussian_rdp(orders, q, sigma))
+    np.testing.assert_allclose(gm.poisson_group_rdp_reverse_bound(orders, 1.0, 2.0, 3), orders * 9 / 8, rtol=1e-14)
+    assert gm.poisson_group_rdp_reverse_bound(np.array([200.0]), q, sigma, k)[0] <= -k * np.log1p(-q) * (1 + 1e-14)

@@ -87,8 +87,17 @@ def test_profile_route_refuses_user_level_steps() -> None:
     step = pa.Gaussian(1.0).subsampled(pa.Poisson(0.01), group_size=2)
     with pytest.raises(pa.UnsupportedError, match="privacy-profile route has no user-level theorem"):
         ProfileRoute().epsilon(Composition(((step, 1),)), DELTA)
-    with pytest.raises(pa.UnsupportedError, match=r"no RDP proven upper bound .* of a user with up to 2 records"):
-        RdpRoute().epsilon(Composition(((step, 1),)), DELTA)
+
+
+def test_the_rdp_route_certifies_poisson_add_remove_at_the_user_level() -> None:
+    """bound="rdp": the larger of the forward closed form and the reverse bound per order — above the PLD route's
+    certified lower end, below RDP group privacy (Mironov 2017, Prop. 2) of the record-level RDP."""
+    from privamp.group_privacy import rdp_group_epsilon
+
+    step = pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q), group_size=4)
+    res = pa.Accountant().compose(step, STEPS).epsilon(DELTA, bound="rdp")
+    assert res.bound == "poisson-group" and any("user-level.md" in e for e in res.evidence)
+    assert 12.1467 < res.epsilon < rdp_group_epsilon(pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q)), STEPS, 4, DELTA)
 
 
 def test_without_sampling_a_user_is_the_gaussian_at_sensitivity_k() -> None:

@@ -17,6 +17,9 @@ exact user-level RDP of one step, in both orientations.
   route needs under add/remove). Its upper side is the quadrature raised by its estimated error: an *estimate*, not
   a certificate (the tests compare it with 30-digit mpmath; it lies below :func:`poisson_group_rdp` on every
   point measured, which is not proven).
+* :func:`poisson_group_rdp_reverse_bound` — a certified upper bound on D_α(Q‖P) at real orders (the mixture
+  truncated to its first two components, then the record-level sampled Gaussian), looser than the estimate: the RDP
+  route's user-level upper bound is the larger of it and the forward closed form.
 
 Real orders: not provided here; K(α) = (α − 1)D_α is convex, so the chord between integer orders is an upper bound
 (:func:`privamp.bounds._numerics.interpolate_integer_orders`). k = 1 returns
@@ -202,3 +205,27 @@ def poisson_group_rdp_reverse(orders: ArrayLike, rate: float, sigma: float, grou
     (panels too coarse for the integrand) raises :class:`~privamp.errors.InvalidParameterError`.
     """
     return _reverse(orders, rate, sigma, group_size)
+
+
+def poisson_group_rdp_reverse_bound(orders: ArrayLike, rate: float, sigma: float, group_size: int) -> FloatArray:
+    """Certified upper bound on the add orientation D_α(N(0, σ²) ‖ Σ_j Bin(j; k, q) N(j, σ²)) at real orders α > 1.
+
+    ``docs/proofs/user-level.md`` §3: L ≥ b_0 + b_1 e^{y/σ − 1/(2σ²)} = (b_0 + b_1)·L′ with L′ the likelihood ratio of
+    (1 − q′)N(0) + q′N(1) (σ² scale), q′ = b_1/(b_0 + b_1) = kq/(1 + (k − 1)q); since E_Q[L^{1−α}] is decreasing in L,
+    D_α ≤ −log(b_0 + b_1) + D_α(N(0) ‖ (1 − q′)N(0) + q′N(1)) ≤ −log(b_0 + b_1) + ε_{q′}(α), the last step by
+    Mironov, Talwar & Zhang 2019, Thm 5 (the sampled Gaussian's add orientation is at most its remove orientation,
+    :func:`~privamp.bounds.poisson_gaussian.poisson_gaussian_rdp`). −log(b_0 + b_1) = −(k − 1) log(1 − q) −
+    log(1 + (k − 1)q) ≈ k(k − 1)q²/2; q′ is rounded up (the bound increases with it) and the sum by a few ulps. Every
+    order is also at most D_∞(Q‖P) ≤ −log b_0 = −k log(1 − q) (P ≥ b_0 Q): the minimum of the two is returned.
+    k = 1 is the record-level bound itself; q = 1 the Gaussian of sensitivity k.
+    """
+    q, s, k = _check(rate, sigma, group_size)
+    alphas = np.asarray(orders, dtype=np.float64)
+    if k == 1:
+        return np.asarray(poisson_gaussian_rdp(alphas, q, s))
+    if q == 1.0:
+        return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
+    gap = (-(k - 1) * math.log1p(-q) - math.log1p((k - 1) * q)) * (1.0 + 8.0 * ULP) + 4.0 * ULP * k * k * q * q
+    q_up = min(1.0, math.nextafter(math.nextafter(k * q / (1.0 + (k - 1) * q), 2.0), 2.0))
+    cap = -k * math.log1p(-q) * (1.0 + 4.0 * ULP)  # Q ≤ P/b_0, so every order is at most D_∞ ≤ −log b_0
+    return np.asarray(np.minimum((max(gap, 0.0) + poisson_gaussian_rdp(alphas, q_up, s)) * (1.0 + 2.0 * ULP), cap))

@@ -1,12 +1,12 @@
 """The user-level RDP rows (a user with up to k ≥ 2 records, ``group_size``): registered with ``user_level=True``, so
 a record-level step never reads them and a user-level step reads nothing else.
 
-* Poisson × add/remove (Gaussian) — ``poisson-group-lower``: the RDP of the realisable binomial mixture pair
-  (:func:`privamp.bounds.group_mixture.poisson_group_rdp_lower`), a **lower bound only**. The forward orientation
-  D_α(P‖Q) is certified (and dominating for that orientation), but the RDP route needs both orientations under
-  add/remove and the reverse one is an estimate (:func:`privamp.bounds.group_mixture.poisson_group_rdp_reverse`); no
-  proof that the forward one is the larger is known. ``best`` therefore has no RDP upper bound at the user level and
-  answers with the PLD route.
+* Poisson × add/remove (Gaussian) — ``poisson-group``: an upper bound, per order the larger of the forward
+  orientation's closed form (:func:`privamp.bounds.group_mixture.poisson_group_rdp`, the chord between integer
+  orders) and the certified bound on the reverse orientation
+  (:func:`privamp.bounds.group_mixture.poisson_group_rdp_reverse_bound`); ``poisson-group-lower``: the RDP of the
+  realisable binomial mixture pair (:func:`privamp.bounds.group_mixture.poisson_group_rdp_lower`), a lower bound.
+  The PLD route's interval is tighter (``benchmarks/USER_LEVEL.md``): ``best`` answers with it.
 * no sampling (Gaussian, either relation) — ``group-base``: the Gaussian at k times the relation's sensitivity
   (the k records move the sum by at most kC, and do when their gradients are equal): exact.
 * every other user-level cell — nothing (``best`` and ``lower`` refuse, naming the step).
@@ -20,9 +20,10 @@ import numpy as np
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
+from privamp.bounds._real_orders import interpolate_integer_orders
 from privamp.coverage.rdp import ADD_REMOVE, GAUSSIAN, REGISTRY, REPLACE_ONE, any_mechanism
 from privamp.facts import BaseMechanism, Group
-from privamp.registry import Bound, realisable_pair, theorem
+from privamp.registry import Bound, proof, realisable_pair, theorem
 from privamp.sampling import NoSampling, Poisson
 from privamp.sensitivity import Scale
 
@@ -51,6 +52,38 @@ def group_lower(mech: BaseMechanism, group: Group, alphas: FloatArray) -> FloatA
     return out
 
 
+def group_upper(mech: BaseMechanism, group: Group, alphas: FloatArray) -> FloatArray:
+    """max(forward, reverse) at real orders ≤ :data:`LARGEST_ORDER` (+inf above it and at α = ∞, valid uppers)."""
+    a = np.asarray(alphas, dtype=np.float64)
+    out = np.full(a.shape, np.inf)
+    ok = a <= LARGEST_ORDER
+    if np.any(ok):
+        q, s, k = group.rate, mech.noise, group.size
+        fwd = interpolate_integer_orders(a[ok], lambda n: group_mixture.poisson_group_rdp(n, q, s, k))
+        out[ok] = np.maximum(fwd, group_mixture.poisson_group_rdp_reverse_bound(a[ok], q, s, k))
+    return out
+
+
+REGISTRY.register(
+    Bound(
+        name="poisson-group",
+        sampling=Poisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        user_level=True,
+        evaluate=group_upper,
+        description=(
+            "user level: per order the larger of D_a(sum_j Bin(j; k, q) N(j, sigma^2) || N(0, sigma^2)) (closed form) "
+            "and a bound on the reverse orientation (the mixture's first two components)"
+        ),
+        upper=proof(
+            "docs/proofs/user-level.md, sections 2-3 (the binomial pair dominates both orientations; the reverse "
+            "orientation bounded through Mironov, Talwar & Zhang 2019, Thm 5); Mironov 2017, Prop. 1 (composition)"
+        ),
+    )
+)
 REGISTRY.register(
     Bound(
         name="poisson-group-lower",
