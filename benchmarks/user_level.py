@@ -11,7 +11,12 @@ Rows (δ = 1e-5), each with its CPU time (``time.process_time``):
 * the (ε, δ) group conversion: record level (ε', δ') ⇒ user level (kε', k e^{(k−1)ε'} δ') (Vadhan 2017, Lemma 2.2),
   ε' chosen so that k e^{(k−1)ε'} δ_record(ε') = δ;
 * tight user-level RDP: the group mixture's RDP (:mod:`privamp.bounds.group_mixture`, max of both orientations),
-  orders 2..64, converted by Canonne, Kamath & Steinke 2020, Prop. 12;
+  orders 2..64, converted by Canonne, Kamath & Steinke 2020, Prop. 12 — the reverse orientation by its quadrature
+  estimate (not certified);
+* certified user-level RDP: the RDP route's ``poisson-group`` bound (the reverse orientation by its certified bound),
+  ``Accountant(...).epsilon(δ, bound="rdp")``;
+* the other user-level cells through the front (``best``): Poisson × replace-one, batches of 256 of 60 000 drawn
+  without replacement under add/remove and replace-one;
 * RDP group privacy (Mironov 2017, Prop. 2, k = 2^c: ε_k(α) ≤ 3^c ε_1(2^c α), the kind of bound TF Privacy's
   ``compute_dp_sgd_privacy_statement(max_examples_per_user=…)`` reports), same conversion;
 * dp_accounting's ``MixtureOfGaussiansDpEvent`` (sensitivities 0..k, binomial probabilities), PLD accountant,
@@ -28,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+import privamp as pa
 from privamp.bounds.conversion import Conversion, epsilon_from_rdp
 from privamp.bounds.group_mixture import poisson_group_rdp, poisson_group_rdp_reverse
 from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp
@@ -74,6 +80,11 @@ def _rdp_group(k: int) -> float:
     return float(np.min(epsilon_from_rdp(alphas, STEPS * 3**c * base, DELTA, Conversion.IMPROVED)))
 
 
+def _front(k: int, sampling: Any, relation: str = "add-remove", bound: str = "best") -> Any:
+    step = pa.Gaussian(SIGMA).subsampled(sampling, relation, group_size=k)
+    return pa.Accountant().compose(step, STEPS).epsilon(DELTA, bound=bound)
+
+
 def _dp_accounting(k: int) -> float:
     import dp_accounting
     from dp_accounting import dp_event
@@ -101,6 +112,11 @@ def main() -> None:
     conv, t_conv = _cpu(lambda: _group_conversion(record, k))
     tight, t_tight = _cpu(lambda: _rdp_tight(k))
     group, t_group = _cpu(lambda: _rdp_group(k))
+    cert, t_cert = _cpu(lambda: _front(k, pa.Poisson(Q), bound="rdp"))
+    cells = [(name, *_cpu(lambda s=s, r=r: _front(k, s, r))) for name, s, r in (
+        ("Poisson, replace-one", pa.Poisson(Q), "replace-one"),
+        ("without replacement, add-remove", pa.WithoutReplacement(256, 60_000), "add-remove"),
+        ("without replacement, replace-one", pa.WithoutReplacement(256, 60_000), "replace-one"))]
     upper, lower = float(got.upper[0]), float(got.lower[0])
     print(f"Poisson, k={k}, q=256/60000, sigma={SIGMA}, T={STEPS}, delta={DELTA}")
     print(f"privamp PLD user level      [{lower:.5f}, {upper:.5f}]  width {(upper - lower) / upper:.1e} rel  "
@@ -109,7 +125,10 @@ def main() -> None:
     print(f"naive k*eps (NOT a bound)    {k * float(rec.upper[0]):.4f}")
     print(f"(eps, delta) group conv.     {conv:.4f}  {t_conv:.2f} s  ratio {conv / upper:.2f}x")
     print(f"tight group RDP (mixture)    {tight:.4f}  {t_tight:.2f} s  ratio {tight / upper:.2f}x")
+    print(f"certified group RDP (route)  {cert.epsilon:.4f}  {t_cert:.2f} s  ratio {cert.epsilon / upper:.2f}x")
     print(f"RDP group privacy (Mironov)  {group:.4f}  {t_group:.2f} s  ratio {group / upper:.2f}x")
+    for name, res, t in cells:
+        print(f"{name:32s} [{res.lower_epsilon:.4f}, {res.epsilon:.4f}]  {t:.2f} s  ({res.bound})")
     if not args.no_peer:
         peer, t_peer = _cpu(lambda: _dp_accounting(k))
         print(f"dp_accounting MoG PLD 1e-5   {peer:.4f}  {t_peer:.2f} s  privamp upper is "

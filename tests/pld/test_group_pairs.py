@@ -191,19 +191,32 @@ def test_without_replacement_group_matches_mpmath(relation: str, direction: str)
 
 def test_without_replacement_replace_one_group_matches_mpmath() -> None:
     """δ(ε) = Σ_{j≥1} (h_j/η) H_{e^ε}(ηN(2jμ) + (1 − η)N(0) ‖ N(0)) for ε ≥ 0 (each symmetrised pair's δ,
-    docs/proofs/fdp-subsampling-rdp.md, Step 2); at ε < 0, 1 − t + t δ(−ε) (t = e^ε: the pair is symmetric)."""
-    mu, k, batch, dataset, eps = 0.8, 2, 12, 60, 0.5
+    docs/proofs/fdp-subsampling-rdp.md, Step 2), at ε = 0 where the loss crosses the pieces' cut; at ε < 0,
+    1 − t + t δ(−ε) (t = e^ε: the pair is symmetric)."""
+    mu, k, batch, dataset = 0.8, 2, 12, 60
     pair = group_pairs.wor_group_replace_one_gaussian(mu, k, batch, dataset)
     h = _hyper(dataset, k, batch)
     eta = 1 - h[0]
-    ref = float(mp.fsum(h[j] / eta * _mp_delta([0.0, 2 * j * mu], [1 - eta, eta], [0.0], [mp.mpf(1)], eps)
+    ref = float(mp.fsum(h[j] / eta * _mp_delta([0.0, 2 * j * mu], [1 - eta, eta], [0.0], [mp.mpf(1)], 0.0)
                         for j in range(1, k + 1)))
-    assert float(pair.delta(eps)[0]) == pytest.approx(ref, rel=1e-8)
-    t = math.exp(-eps)
-    assert float(pair.delta(-eps)[0]) == pytest.approx(1 - t + t * ref, rel=1e-10)
+    assert float(pair.delta(0.0)[0]) == pytest.approx(ref, rel=1e-8)
+    t = math.exp(-0.5)
+    assert float(pair.delta(-0.5)[0]) == pytest.approx(1 - t + t * float(pair.delta(0.5)[0]), rel=1e-10)
     assert pair.upper_bound
     assert group_pairs.wor_group_replace_one_gaussian(mu, 1, batch, dataset) == pairs.wor_symmetrised_gaussian(
         2 * mu, batch / dataset)
+
+
+def test_scaled_pieces_invert_their_own_loss() -> None:
+    """The pieces of the labelled mixture carry weights below 1 on both sides: every inverse solves L(x) = ℓ inside
+    the piece (the record-level closed form, which assumes a unit-weight component, is never used)."""
+    pair = group_pairs.wor_group_replace_one_gaussian(1 / 1.1, 4, 256, 60_000)
+    for piece in pair.pieces:
+        ends = piece.loss(np.array([max(piece.lo, -40.0), min(piece.hi, 40.0)]))
+        ell = np.linspace(ends[0], ends[1], 4001)[1:-1]
+        x = piece.inverse(ell)
+        assert np.all((piece.lo <= x) & (x <= piece.hi))
+        np.testing.assert_allclose(piece.loss(x), ell, rtol=1e-12, atol=1e-12)
 
 
 def test_without_replacement_group_of_one_is_the_record_level_pair() -> None:

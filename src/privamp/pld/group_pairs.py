@@ -87,6 +87,11 @@ class MixturePiece(Piece):
     settled after 12 steps get :meth:`Piece.inverse`. ℓ outside the tabulated range maps to lo or hi, as there.
     """
 
+    def _closed_inverse(self, ell: FloatArray) -> FloatArray | None:
+        """Never: :meth:`Piece._closed_inverse` assumes the single component has unit weight, which a scaled piece of
+        :func:`wor_group_replace_one_gaussian` does not (the fallback below must be the plain bisection)."""
+        return None
+
     def _loss_slope(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(L(x), L′(x)); L′ is the difference of the posterior means of the component means under P and Q."""
         out = []
