@@ -119,8 +119,7 @@ def _log_range(dist: stats.rv_discrete, lo: int, hi: int) -> float:
 
 def _piece(c: Component, direction: str) -> Piece:
     log_stay = c.log_weight + math.log1p(-c.rate) if c.rate < 1 else -math.inf
-    mixture = ((0.0, log_stay), (c.mu, c.log_weight + math.log(c.rate)))
-    mixture = tuple((m, w) for m, w in mixture if w > -math.inf)
+    mixture = [(m, w) for m, w in ((0.0, log_stay), (c.mu, c.log_weight + math.log(c.rate))) if w > -math.inf]
     single = Mixture("gaussian", (0.0,), (c.log_weight,))
     if direction == "remove":
         return Piece(Mixture("gaussian", tuple(m for m, _ in mixture), tuple(w for _, w in mixture)), single,
