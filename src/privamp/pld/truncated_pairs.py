@@ -15,8 +15,8 @@ the labels with j ≥ B grouped into at most TAIL_GROUPS runs of j, each with th
 larger rate dominates: §4). The pair that reveals its label has hockey-stick divergence Σ_j w_j H(pair_j); it is a
 :class:`~privamp.pld.pairs.Pair` whose pieces are the labels' pairs, each with both sides weighted by w_j. The
 weights are computed in log space (SciPy's binomial distribution, whose relative error is below 1e-12: tested
-against mpmath) and every weight is enlarged by a relative WEIGHT_SLACK, which only increases the pair's
-divergences, of one step and of their products (§5).
+against mpmath); every weight is lowered by a relative WEIGHT_SLACK and the mass freed is given to the pair of
+p = q, μ = 2/σ, which dominates every label's pair, so the result dominates the exact mixture (§5).
 
 Lower: the other records' gradients are 0 and the record's is C. The record is then kept with probability
 q̄ = q·P[j ≤ B − 1] + (B/N)·P[Binomial(N, q) ≥ B + 1] (j the others' draw, N − 1 others), and the output is the
@@ -46,8 +46,9 @@ __all__ = [
     "truncated_poisson_realisable",
 ]
 
-#: Every label weight is enlarged by this relative amount (covers the rounding of SciPy's binomial, < 1e-12).
-WEIGHT_SLACK = 1e-9
+#: Every label weight is lowered by this relative amount (SciPy's binomial errs by less than 1e-12, relative) and the
+#: mass freed goes to the dominating label (q, 2μ).
+WEIGHT_SLACK = 1e-10
 #: The labels j ≥ B are grouped into at most this many runs (each run at the largest rate of its run).
 TAIL_GROUPS = 48
 #: Labels beyond the binomial quantile of this upper-tail mass are all in the last run (at its rate: sound).
@@ -91,23 +92,25 @@ def _runs(first: int, last: int) -> list[tuple[int, int]]:
 
 
 def components(mu: float, rate: float, max_batch: int, dataset: int) -> list[Component]:
-    """The labels of the dominating pair of one step (μ = C/σ in noise units; the weights already enlarged)."""
+    """The labels of the dominating pair of one step (μ = C/σ in noise units), the weights moved to the safe side:
+    every label's weight lowered by a relative WEIGHT_SLACK, and the mass this frees given to the pair (q, 2μ),
+    which dominates every other label's pair (§5 of the proof)."""
     mu = check_positive("mu", mu)
     q, b, n = _check(rate, max_batch, dataset)
     others = stats.binom(n - 1, q)
-    slack = math.log1p(WEIGHT_SLACK)
     log_edge = float(others.logpmf(b - 1))  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
     log_full = float(others.logcdf(b - 2)) if b >= 2 else -math.inf
     log_stay = math.log1p(-q) if q < 1 else -math.inf
-    out = [Component(float(np.logaddexp(log_full, log_edge + log_stay)) + slack, q, mu),
-           Component(log_edge + math.log(q) + slack, q, 2.0 * mu)]
+    out = [Component(float(np.logaddexp(log_full, log_edge + log_stay)), q, mu)]
     if b <= n - 1:
         last = max(b, min(n - 1, int(others.isf(TAIL_MASS))))
         for lo, hi in _runs(b, last):
-            upper = n - 1 if hi == last else hi  # the last run takes the whole upper tail
-            log_w = float(others.logsf(lo - 1)) if upper == n - 1 else _log_range(others, lo, hi)
-            out.append(Component(log_w + slack, q * b / (lo + 1), 2.0 * mu))
-    return [c for c in out if c.log_weight > -math.inf]
+            log_w = float(others.logsf(lo - 1)) if hi == last else _log_range(others, lo, hi)  # the last: the tail
+            out.append(Component(log_w, q * b / (lo + 1), 2.0 * mu))
+    slack = math.log1p(-WEIGHT_SLACK)
+    kept = [Component(c.log_weight + slack, c.rate, c.mu) for c in out if c.log_weight > -math.inf]
+    top = 1.0 - math.fsum(math.exp(c.log_weight) for c in kept)
+    return [*kept, Component(math.log(top), q, 2.0 * mu)] if top > 0 else kept
 
 
 def _log_range(dist: stats.rv_discrete, lo: int, hi: int) -> float:
