@@ -168,20 +168,25 @@ def test_each_scheme_builds_its_sampler() -> None:
     from privamp.sampling import FULL_BATCH, SCHEMES, Batches
 
     batches = Batches(batch_size=64, dataset_size=1000)
-    built = {name: batch_sampler(s, batches, seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
+    capped = Batches(sample_rate=64 / 1000, dataset_size=1000, max_batch_size=80)
+    own = {s: capped if s == SCHEMES["truncated-poisson"] else batches for s in SCHEMES.values()}
+    built = {name: batch_sampler(s, own[s], seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
     assert {name: type(b).__name__ for name, b in built.items()} == {
         "poisson": "PoissonBatchSampler",
         "without-replacement": "FixedSizeBatchSampler",
         "with-replacement": "FixedSizeBatchSampler",
         "shuffle": "ShuffledBatchSampler",
         "balls-in-bins": "BallsInBinsBatchSampler",
+        "truncated-poisson": "TruncatedPoissonBatchSampler",
     }
     for name, sampler in built.items():
         assert sampler.scheme == SCHEMES[name]
-        assert sampler.sampling == SCHEMES[name].sampling(batches)
+        assert sampler.sampling == SCHEMES[name].sampling(own[SCHEMES[name]])
     assert built["poisson"].sampling == pa.Poisson(64 / 1000, 1000) and built["poisson"].empty_batches
     assert built["with-replacement"].replacement and not built["without-replacement"].replacement
-    assert not any(b.empty_batches for name, b in built.items() if name not in ("poisson", "balls-in-bins"))
+    assert not any(
+        b.empty_batches for name, b in built.items() if name not in ("poisson", "balls-in-bins", "truncated-poisson")
+    )
     assert draw(batch_sampler("shuffle", batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
     with pytest.raises(UnsupportedError, match="no batch sampler"):
         batch_sampler(FULL_BATCH, batches)

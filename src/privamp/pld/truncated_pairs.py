@@ -14,9 +14,10 @@ label the Poisson-subsampled Gaussian pair (remove: (1 − p)N(0) + pN(μ) vs N(
 the labels with j ≥ B grouped into at most TAIL_GROUPS runs of j, each with the largest p of its run (a pair of
 larger rate dominates: §4). The pair that reveals its label has hockey-stick divergence Σ_j w_j H(pair_j); it is a
 :class:`~privamp.pld.pairs.Pair` whose pieces are the labels' pairs, each with both sides weighted by w_j. The
-weights are computed in log space (SciPy's binomial distribution, whose relative error is below 1e-12: tested
-against mpmath); every weight is lowered by a relative WEIGHT_SLACK and the mass freed is given to the pair of
-p = q, μ = 2/σ, which dominates every label's pair, so the result dominates the exact mixture (§5).
+weights are SciPy's binomial masses (``pmf``, ``cdf``, ``sf``: relative error below 1e-13, tested against mpmath;
+its ``logpmf`` errs by up to 2e-10 and is not used); every weight is lowered by a relative WEIGHT_SLACK and the
+mass freed is given to the pair of p = q, μ = 2/σ, which dominates every label's pair, so the result dominates the
+exact mixture (§5).
 
 Lower: the other records' gradients are 0 and the record's is C. The record is then kept with probability
 q̄ = q·P[j ≤ B − 1] + (B/N)·P[Binomial(N, q) ≥ B + 1] (j the others' draw, N − 1 others), and the output is the
@@ -46,13 +47,16 @@ __all__ = [
     "truncated_poisson_realisable",
 ]
 
-#: Every label weight is lowered by this relative amount (SciPy's binomial errs by less than 1e-12, relative) and the
-#: mass freed goes to the dominating label (q, 2μ).
+#: Every label weight is lowered by this relative amount (SciPy's binomial pmf, cdf and sf err by less than 1e-13,
+#: relative) and the mass freed goes to the dominating label (q, 2μ).
 WEIGHT_SLACK = 1e-10
 #: The labels j ≥ B are grouped into at most this many runs (each run at the largest rate of its run).
 TAIL_GROUPS = 48
 #: Labels beyond the binomial quantile of this upper-tail mass are all in the last run (at its rate: sound).
 TAIL_MASS = 1e-30
+#: A cap B = N overflows only when the N others and the added record are all drawn (mass q^N); below e^this (about
+#: 1e-200 per step) that mass is left out: over at most 2**53 steps it moves delta by less than 1e-184 (§3).
+NEGLIGIBLE_LOG_MASS = -460.0
 EVIDENCE = (
     "truncated Poisson x add/remove: the pair revealing the others' draw, a mixture over it of Poisson-subsampled "
     "Gaussian pairs (sensitivity 2C at the displacing sizes, rate q*B/(j+1)), dominating by joint convexity "
@@ -73,10 +77,7 @@ class Component:
 def _check(rate: float, max_batch: int, dataset: int) -> tuple[float, int, int]:
     q = check_rate("sample_rate", rate)
     n = check_int("dataset_size", dataset, minimum=1)
-    b = check_int("max_batch_size", max_batch, minimum=1)
-    if b > n:
-        raise InvalidParameterError("max_batch_size", max_batch, f"an integer in [1, dataset_size = {n}]")
-    return q, b, n
+    return q, check_int("max_batch_size", max_batch, maximum=n), n
 
 
 def _runs(first: int, last: int) -> list[tuple[int, int]]:
@@ -97,27 +98,25 @@ def components(mu: float, rate: float, max_batch: int, dataset: int) -> list[Com
     which dominates every other label's pair (§5 of the proof)."""
     mu = check_positive("mu", mu)
     q, b, n = _check(rate, max_batch, dataset)
+    if b == n and n * math.log(q) < NEGLIGIBLE_LOG_MASS:  # only j = N − 1 overflows an added record's batch: q^N
+        return [Component(0.0, q, mu)]
     others = stats.binom(n - 1, q)
-    log_edge = float(others.logpmf(b - 1))  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
-    log_full = float(others.logcdf(b - 2)) if b >= 2 else -math.inf
-    log_stay = math.log1p(-q) if q < 1 else -math.inf
-    out = [Component(float(np.logaddexp(log_full, log_edge + log_stay)), q, mu)]
+    edge = float(others.pmf(b - 1))  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
+    out = [Component(_log(float(others.cdf(b - 2)) + (1 - q) * edge), q, mu)]
     if b <= n - 1:
         last = max(b, min(n - 1, int(others.isf(TAIL_MASS))))
         for lo, hi in _runs(b, last):
-            log_w = float(others.logsf(lo - 1)) if hi == last else _log_range(others, lo, hi)  # the last: the tail
-            out.append(Component(log_w, q * b / (lo + 1), 2.0 * mu))
+            mass = others.sf(lo - 1) if hi == last else math.fsum(others.pmf(np.arange(lo, hi + 1)))  # last: the tail
+            out.append(Component(_log(float(mass)), q * b / (lo + 1), 2.0 * mu))
     slack = math.log1p(-WEIGHT_SLACK)
     kept = [Component(c.log_weight + slack, c.rate, c.mu) for c in out if c.log_weight > -math.inf]
     top = 1.0 - math.fsum(math.exp(c.log_weight) for c in kept)
     return [*kept, Component(math.log(top), q, 2.0 * mu)] if top > 0 else kept
 
 
-def _log_range(dist: stats.rv_discrete, lo: int, hi: int) -> float:
-    """log P[lo ≤ j ≤ hi], as the sum of the point masses (accurate in the far tail)."""
-    terms = np.asarray(dist.logpmf(np.arange(lo, hi + 1)), dtype=np.float64)
-    top = float(np.max(terms))
-    return top + math.log(float(np.sum(np.exp(terms - top)))) if top > -math.inf else -math.inf
+def _log(mass: float) -> float:
+    """log of a computed mass; 0 (an underflow) is −inf: the label is dropped and its mass goes to (q, 2μ) (§5)."""
+    return math.log(mass) if mass > 0 else -math.inf
 
 
 def _piece(c: Component, direction: str) -> Piece:
@@ -137,15 +136,19 @@ def truncated_poisson_gaussian(mu: float, rate: float, max_batch: int, dataset: 
     """The dominating pair of one truncated-Poisson step of the Gaussian (add/remove), by direction."""
     if direction not in ("remove", "add"):
         raise InvalidParameterError("direction", direction, "'remove' or 'add'")
-    pieces = tuple(_piece(c, direction) for c in components(mu, rate, max_batch, dataset))
+    comps = components(mu, rate, max_batch, dataset)
     name = f"truncated_poisson_gaussian_{direction}(mu={mu!r}, q={rate!r}, B={max_batch}, N={dataset})"
-    return Pair(name, EVIDENCE, pieces)
+    if len(comps) == 1:  # a cap that is never reached: the Poisson pair itself
+        return replace(poisson_gaussian(mu, rate, direction=direction), name=name, evidence=EVIDENCE)
+    return Pair(name, EVIDENCE, tuple(_piece(c, direction) for c in comps))
 
 
 def kept_rate(rate: float, max_batch: int, dataset: int) -> float:
     """q̄ = P[a given record is in the kept batch] for a dataset of ``dataset`` records (rounded down: the pair it
-    gives is then post-processing of the realisable one, §6 of the proof)."""
+    gives is then post-processing of the realisable one, §7 of the proof; exactly q when B = N)."""
     q, b, n = _check(rate, max_batch, dataset)
+    if b == n:  # the others are at most N − 1: the record is kept whenever drawn
+        return q
     full = stats.binom(n - 1, q).cdf(b - 1)
     overflow = stats.binom(n, q).sf(b)
     return float(np.nextafter(q * full + (b / n) * overflow, 0.0) * (1 - 1e-12))
