@@ -142,8 +142,8 @@ def test_realisable_pair_is_the_mechanism_of_zero_gradients() -> None:
 
 
 def test_weights_against_exact_binomial_sums_at_scale() -> None:
-    """N = 60 000, q = 256/60 000, B = 300: every weight within a relative 1e-12 of the exact binomial mass, minus
-    WEIGHT_SLACK; the freed mass goes to (q, 2 mu), which gets at least its own weight q P[j = B - 1]."""
+    """N = 60 000, q = 256/60 000, B = 300: every weight below the exact binomial mass minus WEIGHT_SLACK (rounded
+    down), by less than a relative 1e-8; the freed mass goes to (q, 2 mu), which gets at least its own weight."""
     mu, q, b, n = 1 / 1.1, 256 / 60_000, 300, 60_000
     comps = components(mu, q, b, n)
     assert math.isclose(math.fsum(math.exp(c.log_weight) for c in comps), 1.0, rel_tol=0, abs_tol=1e-15)
@@ -151,13 +151,13 @@ def test_weights_against_exact_binomial_sums_at_scale() -> None:
     below = mp.fsum(pmf[j] for j in range(200, b - 1)) + mp.betainc(n - 200, 200, 0, 1 - q, regularized=True)
     first = below + pmf[b - 1] * (1 - mp.mpf(q))
     assert comps[0].rate == q and comps[0].mu == mu
-    assert math.isclose(math.exp(comps[0].log_weight), float(first) * (1 - WEIGHT_SLACK), rel_tol=1e-12)
+    assert float(first) * (1 - 1e-8) <= math.exp(comps[0].log_weight) <= float(first) * (1 - WEIGHT_SLACK)
     tail = comps[1:-1]
     assert [c.mu for c in tail] == [2 * mu] * len(tail) and tail[0].rate == q * b / (b + 1)
     assert all(a.rate > c.rate for a, c in itertools.pairwise(tail))  # runs in order of j
     total_tail = mp.fsum(pmf[j] for j in range(b, 460))
     got = math.fsum(math.exp(c.log_weight) for c in tail)
-    assert math.isclose(got, float(total_tail) * (1 - WEIGHT_SLACK), rel_tol=1e-11)
+    assert float(total_tail) * (1 - 1e-8) <= got <= float(total_tail) * (1 - WEIGHT_SLACK)
     top = comps[-1]
     assert (top.rate, top.mu) == (q, 2 * mu) and math.exp(top.log_weight) >= float(pmf[b - 1] * q)
 

@@ -14,10 +14,10 @@ label the Poisson-subsampled Gaussian pair (remove: (1 − p)N(0) + pN(μ) vs N(
 the labels with j ≥ B grouped into at most TAIL_GROUPS runs of j, each with the largest p of its run (a pair of
 larger rate dominates: §4). The pair that reveals its label has hockey-stick divergence Σ_j w_j H(pair_j); it is a
 :class:`~privamp.pld.pairs.Pair` whose pieces are the labels' pairs, each with both sides weighted by w_j. The
-weights are SciPy's binomial masses (``pmf``, ``cdf``, ``sf``: relative error below 1e-13, tested against mpmath;
-its ``logpmf`` errs by up to 2e-10 and is not used); every weight is lowered by a relative WEIGHT_SLACK and the
-mass freed is given to the pair of p = q, μ = 2/σ, which dominates every label's pair, so the result dominates the
-exact mixture (§5).
+weights are sums of binomial masses rounded down (the log-gamma masses of ``bounds._binomial_sums`` lowered by a
+bound on their error, summed exactly); every weight is lowered by a further relative WEIGHT_SLACK and the mass freed
+is given to the pair of p = q, μ = 2/σ, which dominates every label's pair, so the result dominates the exact
+mixture (§5).
 
 Lower: the other records' gradients are 0 and the record's is C. The record is then kept with probability
 q̄ = q·P[j ≤ B − 1] + (B/N)·P[Binomial(N, q) ≥ B + 1] (j the others' draw, N − 1 others), and the output is the
@@ -30,8 +30,9 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import stats
 
+from privamp.bounds._binomial_sums import log_binomial_pmf
+from privamp.bounds._numerics import ULP
 from privamp.errors import InvalidParameterError
 from privamp.pld.distributions import Mixture, Piece
 from privamp.pld.pairs import Pair, poisson_gaussian
@@ -47,13 +48,15 @@ __all__ = [
     "truncated_poisson_realisable",
 ]
 
-#: Every label weight is lowered by this relative amount (SciPy's binomial pmf, cdf and sf err by less than 1e-13,
-#: relative) and the mass freed goes to the dominating label (q, 2μ).
+#: Labels j ≥ B are grouped finely up to the first whose point mass is below e^this, and in one run beyond.
+NEGLIGIBLE_LOG_POINT = -75.0
+#: The most binomial point masses summed for one weight.
+MAX_TERMS = 1 << 22
+#: Every label weight is lowered by this further relative amount, and the mass freed goes to the dominating label
+#: (q, 2μ).
 WEIGHT_SLACK = 1e-10
 #: The labels j ≥ B are grouped into at most this many runs (each run at the largest rate of its run).
 TAIL_GROUPS = 48
-#: Labels beyond the binomial quantile of this upper-tail mass are all in the last run (at its rate: sound).
-TAIL_MASS = 1e-30
 #: A cap B = N overflows only when the N others and the added record are all drawn (mass q^N); below e^this (about
 #: 1e-200 per step) that mass is left out: over at most 2**53 steps it moves delta by less than 1e-184 (§3).
 NEGLIGIBLE_LOG_MASS = -460.0
@@ -94,29 +97,66 @@ def _runs(first: int, last: int) -> list[tuple[int, int]]:
 
 def components(mu: float, rate: float, max_batch: int, dataset: int) -> list[Component]:
     """The labels of the dominating pair of one step (μ = C/σ in noise units), the weights moved to the safe side:
-    every label's weight lowered by a relative WEIGHT_SLACK, and the mass this frees given to the pair (q, 2μ),
-    which dominates every other label's pair (§5 of the proof)."""
+    every label's weight is a sum of binomial masses rounded down, lowered by a relative WEIGHT_SLACK, and the mass
+    this frees is given to the pair (q, 2μ), which dominates every other label's pair (§5 of the proof)."""
     mu = check_positive("mu", mu)
     q, b, n = _check(rate, max_batch, dataset)
     if b == n and n * math.log(q) < NEGLIGIBLE_LOG_MASS:  # only j = N − 1 overflows an added record's batch: q^N
         return [Component(0.0, q, mu)]
-    others = stats.binom(n - 1, q)
-    edge = float(others.pmf(b - 1))  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
-    out = [Component(_log(float(others.cdf(b - 2)) + (1 - q) * edge), q, mu)]
+    others = _Binomial(n - 1, q)
+    edge = others.log_mass(b - 1, b - 1)  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
+    log_stay = math.log1p(-q) if q < 1 else -math.inf
+    out = [Component(float(np.logaddexp(others.log_mass(0, b - 2), edge + log_stay)), q, mu)]
     if b <= n - 1:
-        last = max(b, min(n - 1, int(others.isf(TAIL_MASS))))
-        for lo, hi in _runs(b, last):
-            mass = others.sf(lo - 1) if hi == last else math.fsum(others.pmf(np.arange(lo, hi + 1)))  # last: the tail
-            out.append(Component(_log(float(mass)), q * b / (lo + 1), 2.0 * mu))
+        cut = others.negligible_from(b) - 1  # the runs are fine up to there, one run beyond
+        runs = _runs(b, cut) + ([(cut + 1, others.top)] if cut < others.top else [])
+        out += [Component(others.log_mass(lo, hi), q * b / (lo + 1), 2.0 * mu) for lo, hi in runs]
     slack = math.log1p(-WEIGHT_SLACK)
     kept = [Component(c.log_weight + slack, c.rate, c.mu) for c in out if c.log_weight > -math.inf]
     top = 1.0 - math.fsum(math.exp(c.log_weight) for c in kept)
     return [*kept, Component(math.log(top), q, 2.0 * mu)] if top > 0 else kept
 
 
-def _log(mass: float) -> float:
-    """log of a computed mass; 0 (an underflow) is −inf: the label is dropped and its mass goes to (q, 2μ) (§5)."""
-    return math.log(mass) if mass > 0 else -math.inf
+class _Binomial:
+    """Binomial(trials, q) masses of ranges of k, rounded down: the log-gamma point masses lowered by a bound on
+    their float error (``log_binomial_pmf``, rounding −1), summed exactly (``math.fsum``) over the window of
+    40 standard deviations and 40 more around the mean, at most MAX_TERMS of them nearest the mean (the mass left
+    out lowers the weight: rounding down; for the dominating pair it goes to the label (q, 2μ))."""
+
+    def __init__(self, trials: int, q: float) -> None:
+        self.trials, self.q = trials, q
+        self.mean = trials * q
+        reach = 40 * math.sqrt(trials * q * (1 - q)) + 40
+        self.bottom = max(0, math.floor(self.mean - reach))
+        self.top = min(trials, math.ceil(self.mean + reach))
+
+    def negligible_from(self, lo: int) -> int:
+        """The first k ≥ lo, at or above the mean, whose point mass is below e^NEGLIGIBLE_LOG_POINT (a grouping
+        choice only: every label keeps its mass either way)."""
+        start = max(lo, math.ceil(self.mean))
+        if self.q == 1 or start > self.top:
+            return max(lo, start)
+        ks = np.arange(start, self.top + 1, dtype=np.float64)
+        small = log_binomial_pmf(self.trials, ks, math.log(self.q), math.log1p(-self.q)) < NEGLIGIBLE_LOG_POINT
+        return start + int(np.argmax(small)) if small.any() else self.top + 1
+
+    def log_mass(self, lo: int, hi: int) -> float:
+        """log P[lo ≤ k ≤ hi], rounded down (−inf for an empty range)."""
+        lo, hi = max(lo, self.bottom), min(hi, self.top)
+        if hi - lo >= MAX_TERMS:  # keep the MAX_TERMS values nearest the mean
+            start = min(max(lo, round(self.mean) - MAX_TERMS // 2), hi - MAX_TERMS + 1)
+            lo, hi = start, start + MAX_TERMS - 1
+        if hi < lo:
+            return -math.inf
+        if self.q == 1:
+            return 0.0 if lo <= self.trials <= hi else -math.inf
+        ks = np.arange(lo, hi + 1, dtype=np.float64)
+        terms = log_binomial_pmf(self.trials, ks, math.log(self.q), math.log1p(-self.q), rounding=-1)
+        peak = float(np.max(terms))
+        if peak == -math.inf:
+            return -math.inf
+        total = math.fsum(np.exp(terms - peak).tolist())
+        return peak + math.log(total) + math.log1p(-4 * ULP)  # exp and the shift: a few ulps, rounded down
 
 
 def _piece(c: Component, direction: str) -> Piece:
@@ -149,9 +189,9 @@ def kept_rate(rate: float, max_batch: int, dataset: int) -> float:
     q, b, n = _check(rate, max_batch, dataset)
     if b == n:  # the others are at most N − 1: the record is kept whenever drawn
         return q
-    full = stats.binom(n - 1, q).cdf(b - 1)
-    overflow = stats.binom(n, q).sf(b)
-    return float(np.nextafter(q * full + (b / n) * overflow, 0.0) * (1 - 1e-12))
+    full = math.exp(_Binomial(n - 1, q).log_mass(0, b - 1))
+    overflow = math.exp(_Binomial(n, q).log_mass(b + 1, n))
+    return (q * full + (b / n) * overflow) * (1 - 1e-12)  # the masses rounded down; the products and sum: 1e-12
 
 
 def truncated_poisson_realisable(mu: float, rate: float, max_batch: int, dataset: int,
