@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -196,3 +197,46 @@ def test_non_gaussian_exits_2(capsys: pytest.CaptureFixture[str], command: str) 
     extra = {"statement": [], "check": ["--claimed-epsilon", "1"], "calibrate": ["--target-epsilon", "1"]}[command]
     err = one_line_error(capsys, command, "--mechanism", "laplace", "--sample-rate", "0.01", *extra, *DELTA)
     assert "Gaussian" in err and "DP-SGD" in err
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# truncated Poisson (the spelling)
+
+TRUNCATED = ["--sampling", "truncated-poisson", "--sample-rate", "0.05", "--max-batch-size", "60", "--dataset-size",
+             "1000"]
+
+
+def test_truncated_poisson_epsilon_check_and_compare(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "epsilon", "--sigma", "1", *TRUNCATED, "--steps", "20", *DELTA)
+    assert data["route"] == "pld" and data["bound"] == "pld-truncated-poisson" and data["steps"] == 20
+    assert 0 < data["lower_epsilon"] <= data["epsilon"] and data["inputs"]["max_batch_size"] == 60
+    verdict = run_json(capsys, "check", "--sigma", "1", *TRUNCATED, "--steps", "20", *DELTA, "--claimed-epsilon",
+                       str(data["epsilon"] * 1.01))
+    assert verdict["inputs"]["max_batch_size"] == 60 and verdict["verdict"] != "refuted"
+    rows = run_json(capsys, "compare", "--sigma", "1", "--sample-rate", "0.05", "--max-batch-size", "60",
+                    "--dataset-size", "1000", "--steps", "20", *DELTA)
+    assert data["inputs"]["sampling"] == "truncated-poisson"
+    assert "truncated-poisson" in json.dumps(rows) and rows["inputs"]["sampling"] == ["poisson", "truncated-poisson"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--max-batch-size", "0"], r"--max-batch-size: must be an integer in \[1, dataset size\]"),
+        (["--max-batch-size", "1001"], r"--max-batch-size must be an integer in \[1, 1000\]; got 1001"),
+        (["--max-batch-size", "60"], "--sampling truncated-poisson needs --dataset-size"),
+    ],
+)
+def test_truncated_poisson_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
+    sizes = ["--dataset-size", "1000"] if "0" in argv or "1001" in argv else []
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sampling", "truncated-poisson", "--sample-rate",
+                         "0.05", *argv, *sizes, "--steps", "5", *DELTA)
+    assert re.search(says, err), err
+
+
+def test_a_cap_needs_truncated_poisson(capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sample-rate", "0.05", "--max-batch-size", "6",
+                         "--steps", "5", *DELTA)
+    assert "--max-batch-size does not apply to --sampling poisson" in err
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--max-batch-size", "6", "--steps", "5", *DELTA)
+    assert "--max-batch-size needs --sampling truncated-poisson" in err

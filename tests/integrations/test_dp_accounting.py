@@ -308,12 +308,13 @@ def test_a_step_whose_scheme_has_no_event_is_refused(monkeypatch: pytest.MonkeyP
 
 def test_the_sampled_events_read_are_the_schemes() -> None:
     from privamp.integrations.dp_accounting import _SAMPLED
-    from privamp.sampling import POISSON, WITH_REPLACEMENT, WITHOUT_REPLACEMENT
+    from privamp.sampling import POISSON, TRUNCATED_POISSON, WITH_REPLACEMENT, WITHOUT_REPLACEMENT
 
     assert _SAMPLED == {
         "PoissonSampledDpEvent": POISSON,
         "SampledWithoutReplacementDpEvent": WITHOUT_REPLACEMENT,
         "SampledWithReplacementDpEvent": WITH_REPLACEMENT,
+        "TruncatedSubsampledGaussianDpEvent": TRUNCATED_POISSON,
     }
 
 

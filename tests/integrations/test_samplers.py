@@ -168,22 +168,53 @@ def test_each_scheme_builds_its_sampler() -> None:
     from privamp.sampling import FULL_BATCH, SCHEMES, Batches
 
     batches = Batches(batch_size=64, dataset_size=1000)
-    built = {name: batch_sampler(s, batches, seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
+    capped = Batches(sample_rate=64 / 1000, dataset_size=1000, max_batch_size=80)
+    own = {s: capped if s == SCHEMES["truncated-poisson"] else batches for s in SCHEMES.values()}
+    built = {name: batch_sampler(s, own[s], seed=0) for name, s in SCHEMES.items() if s != FULL_BATCH}
     assert {name: type(b).__name__ for name, b in built.items()} == {
         "poisson": "PoissonBatchSampler",
         "without-replacement": "FixedSizeBatchSampler",
         "with-replacement": "FixedSizeBatchSampler",
         "shuffle": "ShuffledBatchSampler",
         "balls-in-bins": "BallsInBinsBatchSampler",
+        "truncated-poisson": "TruncatedPoissonBatchSampler",
     }
     for name, sampler in built.items():
         assert sampler.scheme == SCHEMES[name]
-        assert sampler.sampling == SCHEMES[name].sampling(batches)
+        assert sampler.sampling == SCHEMES[name].sampling(own[SCHEMES[name]])
     assert built["poisson"].sampling == pa.Poisson(64 / 1000, 1000) and built["poisson"].empty_batches
     assert built["with-replacement"].replacement and not built["without-replacement"].replacement
-    assert not any(b.empty_batches for name, b in built.items() if name not in ("poisson", "balls-in-bins"))
+    assert not any(
+        b.empty_batches for name, b in built.items() if name not in ("poisson", "balls-in-bins", "truncated-poisson")
+    )
     assert draw(batch_sampler("shuffle", batches, seed=1), 1) == draw(ShuffledBatchSampler(1000, 64, seed=1), 1)
     with pytest.raises(UnsupportedError, match="no batch sampler"):
         batch_sampler(FULL_BATCH, batches)
     with pytest.raises(InvalidParameterError, match="dataset_size"):
         batch_sampler("poisson", Batches(sample_rate=0.1))
+
+
+def test_truncated_poisson_sampler_draws_the_scheme() -> None:
+    """Batch sizes are min(Binomial(n, q), B) (chi-square), never above B, without repeats; every record is kept
+    with probability E[min(K, B)] / n (K ~ Binomial(n, q): the records are exchangeable), uniformly over records."""
+    from privamp.integrations.samplers import TruncatedPoissonBatchSampler, batch_sampler
+    from privamp.sampling import Batches, TruncatedPoisson
+
+    n, q, cap, epochs = 40, 0.25, 8, 800
+    sampler = TruncatedPoissonBatchSampler(n, q, cap, seed=3)
+    assert sampler.sampling == TruncatedPoisson(q, cap, n) and len(sampler) == 4 and sampler.empty_batches
+    assert draw(batch_sampler("truncated-poisson", Batches(sample_rate=q, dataset_size=n, max_batch_size=cap),
+                              seed=3), 2) == draw(TruncatedPoissonBatchSampler(n, q, cap, seed=3), 2)
+    batches = draw(sampler, epochs)
+    assert all(len(b) <= cap and len(set(b)) == len(b) and b == sorted(b) for b in batches)
+    sizes = Counter(len(b) for b in batches)
+    k = stats.binom(n, q)
+    expected = [k.pmf(s) for s in range(cap)] + [k.sf(cap - 1)]
+    observed = [sizes.get(s, 0) for s in range(cap + 1)]
+    assert stats.chisquare(observed, [len(batches) * e for e in expected]).pvalue > P_MIN
+    kept_mean = sum(min(s, cap) * k.pmf(s) for s in range(n + 1)) / n
+    counts = Counter(i for b in batches for i in b)
+    assert stats.binomtest(sum(counts.values()), n * len(batches), kept_mean).pvalue > P_MIN
+    assert stats.chisquare([counts[i] for i in range(n)]).pvalue > P_MIN
+    with pytest.raises(InvalidParameterError, match="max_batch_size"):
+        TruncatedPoissonBatchSampler(n, q, n + 1)

@@ -16,6 +16,7 @@ from privamp.sampling import (
     SAMPLING_TYPES,
     SCHEMES,
     SHUFFLE,
+    TRUNCATED_POISSON,
     WITH_REPLACEMENT,
     WITHOUT_REPLACEMENT,
     Batches,
@@ -63,9 +64,11 @@ def test_neighboring_parse() -> None:
 
 # ------------------------------------------------------------------------------------------------ the scheme table
 def test_table_lists_the_schemes_in_order_with_their_spellings() -> None:
-    assert tuple(SCHEMES) == ("poisson", "without-replacement", "with-replacement", "shuffle", "balls-in-bins", "none")
+    assert tuple(SCHEMES) == (
+        "poisson", "without-replacement", "with-replacement", "shuffle", "balls-in-bins", "truncated-poisson", "none"
+    )
     assert [SCHEMES[n] for n in SCHEMES] == [
-        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, FULL_BATCH
+        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, TRUNCATED_POISSON, FULL_BATCH
     ]
     for name, scheme in SCHEMES.items():
         assert scheme.name == name == str(scheme) and parse_scheme(name) == scheme
@@ -84,6 +87,7 @@ def test_table_lists_the_schemes_in_order_with_their_spellings() -> None:
         ("shuffle", SHUFFLE),
         ("full_batch", FULL_BATCH),
         ("none", FULL_BATCH),
+        ("Truncated_Poisson", TRUNCATED_POISSON),
     ],
 )
 def test_parse_names_and_aliases(text: str, scheme: SamplingScheme) -> None:
@@ -108,10 +112,13 @@ def test_parse_refuses_naming_every_scheme(value: object) -> None:
 
 
 def test_every_step_value_knows_its_scheme() -> None:
-    assert {t.scheme for t in SAMPLING_TYPES} == {POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, FULL_BATCH}
+    assert {t.scheme for t in SAMPLING_TYPES} == {
+        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, FULL_BATCH, TRUNCATED_POISSON
+    }
     batches = Batches(batch_size=100, dataset_size=1000)
+    capped = Batches(sample_rate=0.1, dataset_size=1000, max_batch_size=120)
     for scheme in SCHEMES.values():
-        step = scheme.sampling(batches)
+        step = scheme.sampling(capped if scheme == TRUNCATED_POISSON else batches)
         assert step.scheme == (FULL_BATCH if scheme in (SHUFFLE, BALLS_IN_BINS) else scheme)  # one unsampled release
     assert POISSON.sampling(batches) == Poisson(0.1, 1000)
     assert WITH_REPLACEMENT.sampling(batches) == WithReplacement(100, 1000)
@@ -126,7 +133,7 @@ def test_schemes_are_singletons_by_kind() -> None:
 
 
 def test_parameters_and_relation() -> None:
-    assert POISSON.takes_rate and not any(s.takes_rate for s in SCHEMES.values() if s != POISSON)
+    assert [s for s in SCHEMES.values() if s.takes_rate] == [POISSON, TRUNCATED_POISSON]
     assert FULL_BATCH.parameters == ()
     assert [s.name for s in SCHEMES.values() if not s.lower_holds] == ["shuffle", "balls-in-bins"]
     assert SHUFFLE.check_relation("replace_one") is Neighboring.REPLACE_ONE
@@ -261,6 +268,7 @@ def test_a_scheme_without_an_event_refuses() -> None:
         "PoissonSampledDpEvent",
         "SampledWithoutReplacementDpEvent",
         "SampledWithReplacementDpEvent",
+        "TruncatedSubsampledGaussianDpEvent",
     ]
 
 

@@ -17,13 +17,13 @@ def log_binomial_pmf(trials: int, k: ArrayLike, log_p: float, log_q: float, roun
 
     ``rounding`` = +1 raises each value by a bound on its float error: the log-gamma binomial carries an absolute
     error of a few ulps of log Γ(trials + 1), shared by nothing that could cancel it, so 8 ulps of the magnitudes
-    involved are added (used where the weights multiply upper bounds).
+    involved are added (used where the weights multiply upper bounds); −1 lowers it by as much.
     """
     kf = np.asarray(k, dtype=np.float64)
     val = lbinom(float(trials), kf) + kf * log_p + (trials - kf) * log_q
-    if rounding > 0:
+    if rounding:
         scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
-        val = val + 8.0 * ULP * scale
+        val = val + math.copysign(8.0 * ULP, rounding) * scale
     return np.asarray(val, dtype=np.float64)
 
 

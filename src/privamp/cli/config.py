@@ -33,6 +33,7 @@ from privamp.sampling import (
     FULL_BATCH,
     POISSON,
     SCHEMES,
+    TRUNCATED_POISSON,
     WITH_REPLACEMENT,
     WITHOUT_REPLACEMENT,
     Batches,
@@ -46,7 +47,7 @@ from privamp.sampling import (
 from privamp.validation import check_orders
 
 #: The batch options, by the name of the parameter they set.
-BATCH_OPTIONS = ("sample_rate", "batch_size", "dataset_size")
+BATCH_OPTIONS = ("sample_rate", "batch_size", "dataset_size", "max_batch_size")
 
 
 @dataclass
@@ -122,6 +123,8 @@ def scheme_of(args: argparse.Namespace, inputs: dict[str, Any]) -> tuple[Samplin
             "--batch-size needs a scheme: --sampling poisson (rate batch-size / dataset-size), --sampling "
             "without-replacement or --sampling with-replacement"
         )
+    elif args.max_batch_size is not None:
+        raise UsageError("--max-batch-size needs --sampling truncated-poisson (with --sample-rate and --dataset-size)")
     elif args.dataset_size is not None:
         raise UsageError(
             "--dataset-size needs a sampling scheme: --sampling poisson --sample-rate Q (or --batch-size M), or "
@@ -149,7 +152,7 @@ def batches_of(args: argparse.Namespace, scheme: SamplingScheme, where: str, inp
                 raise UsageError(f"{_option(name)} does not apply to {where}: {why}")
             inputs[name] = getattr(args, name)
     try:
-        batches = Batches(args.batch_size, args.dataset_size, args.sample_rate)
+        batches = Batches(args.batch_size, args.dataset_size, args.sample_rate, args.max_batch_size)
         scheme.check(batches)
     except InvalidParameterError as exc:
         raise _needed(exc, where) from None
@@ -234,8 +237,8 @@ def configure_schedule(args: argparse.Namespace) -> tuple[Config, Schedule]:
 
 
 def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[tuple[SamplingScheme, Batches]]:
-    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known (each
-    counted by its own epochs → steps rule)."""
+    """Poisson at the same rate, and the two fixed-size schemes when the batch and dataset sizes are known, or
+    truncated Poisson beside Poisson when its cap is given (each counted by its own epochs → steps rule)."""
     for name in ("sampling", "neighboring"):
         if getattr(args, name) is not None:
             raise UsageError(
@@ -252,6 +255,14 @@ def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[t
         schemes = (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT)
         inputs.update(sampling=[s.name for s in schemes], batch_size=args.batch_size, dataset_size=args.dataset_size)
         return [(s, batches) for s in schemes]
+    if args.max_batch_size is not None:
+        if args.sample_rate is None or args.dataset_size is None:
+            raise UsageError("compare with --max-batch-size needs --sample-rate and --dataset-size")
+        n, q, cap = args.dataset_size, args.sample_rate, args.max_batch_size
+        names = [POISSON.name, TRUNCATED_POISSON.name]
+        inputs.update(sampling=names, sample_rate=q, dataset_size=n, max_batch_size=cap)
+        return [(POISSON, Batches(dataset_size=n, sample_rate=q)),
+                (TRUNCATED_POISSON, Batches(dataset_size=n, sample_rate=q, max_batch_size=cap))]
     if args.sample_rate is not None:
         inputs.update(sampling=[POISSON.name], sample_rate=args.sample_rate)
         if args.dataset_size is not None:
@@ -333,6 +344,7 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
         batch_size=args.batch_size,
         sample_rate=args.sample_rate,
         dataset_size=args.dataset_size,
+        max_batch_size=args.max_batch_size,
         epochs=args.epochs,
         steps=args.steps,
         neighboring=relation,

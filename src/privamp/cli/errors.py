@@ -30,6 +30,7 @@ OPTIONS = {
     "sample_rate": "--sample-rate",
     "batch_size": "--batch-size",
     "dataset_size": "--dataset-size",
+    "max_batch_size": "--max-batch-size",
     "steps": "--steps",
     "epochs": "--epochs",
     "delta": "--delta",
@@ -48,6 +49,7 @@ _WORDS = {
     "Poisson": "Poisson sampling",
     "WithoutReplacement": "sampling without replacement",
     "WithReplacement": "sampling with replacement",
+    "TruncatedPoisson": "truncated Poisson sampling",
     "RandomizedResponse": "randomized response",
 }
 #: The parameter names of :data:`OPTIONS` that are not English words (``batch_size``), as they appear in a message.

@@ -30,7 +30,7 @@ sampling scheme:
   --batch-size/--dataset-size need an explicit --sampling (poisson: rate batch-size / dataset-size).
   An option that does not fit the chosen mechanism or scheme is an error (exit status 2).
 epochs to steps (give --steps or --epochs; the rule used is printed with the answer):
-  poisson:     steps = ceil(epochs / q), q = sample-rate or batch-size / dataset-size
+  poisson:     steps = ceil(epochs / q), q = sample-rate or batch-size / dataset-size (truncated-poisson too)
   fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
   none:        steps = ceil(epochs)  (one full-batch step per epoch)
   Pass --steps if your loader runs a different number of steps.
@@ -85,6 +85,16 @@ def add_mechanism(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _max_batch_size(text: str) -> int:
+    """``--max-batch-size``: a whole number >= 1 (at most the dataset size: checked with --dataset-size)."""
+    try:
+        return values.count(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer in [1, dataset size] (the cap of truncated Poisson), got {values.typed(text)}"
+        ) from None
+
+
 def add_sampling(
     p: argparse.ArgumentParser, *, compare: bool = False, schemes: tuple[str, ...] = STEP_SCHEMES
 ) -> None:
@@ -121,6 +131,14 @@ def add_sampling(
         metavar="M",
         help="fixed batch size m, an integer in [1, dataset size]. Only with --sampling "
         "without-replacement|with-replacement" + (" (compare: with --dataset-size, rate m/n)" if compare else ""),
+    )
+    g.add_argument(
+        "--max-batch-size",
+        type=_max_batch_size,
+        metavar="B",
+        help="truncated Poisson's cap: when more than B records joined a batch, a uniformly random B of them are "
+        "kept; an integer in [1, dataset size]. Only with --sampling truncated-poisson (with --sample-rate and "
+        "--dataset-size)" + ("; compare adds the truncated-poisson row" if compare else ""),
     )
     g.add_argument(
         "--dataset-size",

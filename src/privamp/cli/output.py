@@ -48,12 +48,15 @@ def _differs(a: float, b: float) -> bool:
     return not math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-9)
 
 
+#: The batch parameters echoed with the inputs, in this order.
+_SIZES = ("sample_rate", "batch_size", "dataset_size", "max_batch_size")
+
+
 def _describe_phases(inputs: dict[str, Any]) -> str:
     """The phases of a schedule file (``--config``), one clause each."""
     phases = []
     for i, p in enumerate(inputs["phases"], 1):
-        sizes = ", ".join(f"{k.replace('_', '-')} {p[k]:g}" for k in ("sample_rate", "batch_size", "dataset_size")
-                          if p.get(k) is not None)
+        sizes = ", ".join(f"{k.replace('_', '-')} {p[k]:g}" for k in _SIZES if p.get(k) is not None)
         length = f"{p['steps']} steps" if p.get("steps") is not None else f"{p['epochs']:g} epochs"
         phases.append(f"phase {i}: sigma {p['noise_multiplier']:g}, {p['sampling']} ({sizes}), {length}")
     return f"inputs: schedule {inputs['config']}; " + "; ".join(phases) + f"; {inputs['neighboring']}"
@@ -73,7 +76,7 @@ def _describe_inputs(inputs: dict[str, Any]) -> str:
         if inputs.get("sampling_inferred_from"):
             scheme += f" (inferred from {inputs['sampling_inferred_from']})"
         parts.append(scheme)
-    for key in ("sample_rate", "batch_size", "dataset_size"):
+    for key in _SIZES:
         if key in inputs:
             parts.append(f"{key.replace('_', '-')} = {inputs[key]:g}")
     relation = inputs["neighboring"]

@@ -17,6 +17,9 @@ and the reason where no dominating pair is proven.
 * Poisson × replace-one, rate < 1 (Gaussian) — no dominating pair is proven; the antiparallel pair (realisable) gives
   a lower bound only.
 * with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
+* truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the other records' draw, by direction
+  (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate a record is kept (realisable). Under
+  replace-one: the antiparallel pair at that rate, a lower bound only.
 * every other cell — unsupported.
 
 User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive
@@ -44,14 +47,15 @@ from privamp._lazy import LazyModule
 from privamp.coverage.cells import ALL_FAMILIES, BOTH_RELATIONS, CellTable
 from privamp.errors import UnsupportedError
 from privamp.facts import BaseMechanism, Family, Group, Step, sampling_of
-from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+from privamp.sampling import Neighboring, NoSampling, Poisson, TruncatedPoisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale, base_at
 
 if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use (the PLD engine)
-    from privamp.pld import group_pairs, pairs
+    from privamp.pld import group_pairs, pairs, truncated_pairs
     from privamp.pld.pairs import Pair
 else:
     pairs = LazyModule("pairs", package="privamp.pld")
+    truncated_pairs = LazyModule("truncated_pairs", package="privamp.pld")
     group_pairs = LazyModule("group_pairs", package="privamp.pld")
 
 S = TypeVar("S")
@@ -179,6 +183,17 @@ def without_replacement_replace_one(s: WithoutReplacement, mech: BaseMechanism, 
     sym = pairs.wor_symmetrised_gaussian(mu2, q)
     lower = {d: pairs.poisson_gaussian(mu2, q, direction=d) for d in ADD_REMOVE_KEYS}
     return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
+
+
+def truncated_poisson(s: TruncatedPoisson, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    args = (noise_mu(mech), s.rate, s.max_batch_size, s.dataset_size)
+    upper = {d: truncated_pairs.truncated_poisson_gaussian(*args, d) for d in ADD_REMOVE_KEYS}
+    return upper, {d: truncated_pairs.truncated_poisson_realisable(*args, d) for d in ADD_REMOVE_KEYS}, ""
+
+
+def truncated_poisson_antiparallel(s: TruncatedPoisson, mech: BaseMechanism, _: Neighboring) -> Pairs:
+    kept = truncated_pairs.kept_rate(s.rate, s.max_batch_size, s.dataset_size)
+    return None, same(pairs.poisson_antiparallel_gaussian(noise_mu(mech), kept), ADD_REMOVE_KEYS), ""
 
 
 def _poisson_gaussian(mu: float, rate: float, direction: str) -> Pair:
@@ -320,6 +335,27 @@ TABLE.register(
         ),
         pairs=without_replacement_replace_one,
     ),
+)
+
+TRUNCATED_LOWER = ("realisable pair: the others contribute 0, the record +C (against its absence, or against -C), "
+                   "kept with the truncated batch's rate")
+TABLE.register(
+    TruncatedPoisson,
+    (AR,),
+    GAUSSIAN,
+    PldRow(label="truncated-poisson", scale=Scale.ADD_REMOVE, lower_evidence=(TRUNCATED_LOWER,),
+           evidence=("proof: docs/proofs/truncated-poisson.md (the pair revealing the other records' draw dominates "
+                     "by joint convexity; directions composed separately: Zhu, Dong & Wang 2022, Thms 10-11)",),
+           pairs=truncated_poisson),
+)
+TABLE.register(
+    TruncatedPoisson,
+    (RO,),
+    GAUSSIAN,
+    PldRow(label="truncated-poisson-replace-one", scale=Scale.ADD_REMOVE, lower_evidence=(TRUNCATED_LOWER,),
+           reason="the PLD route gives no upper bound for {event}: no dominating pair is proven for truncated Poisson "
+           "sampling under replace-one (its antiparallel pair is only realisable: a lower bound)",
+           pairs=truncated_poisson_antiparallel),
 )
 
 

@@ -63,7 +63,8 @@ class DpSgdConfig:
 
     ``noise_multiplier`` σ (Gaussian noise of standard deviation σ·C on the sum of per-example gradients clipped to
     norm C); ``sampling`` (module docstring); ``batch_size`` and ``dataset_size`` (fixed-size schemes need both;
-    Poisson takes ``sample_rate`` or both); ``epochs`` or ``steps`` (not both); ``neighboring`` ``"add-remove"`` or
+    Poisson takes ``sample_rate`` or both; truncated Poisson ``sample_rate``, ``max_batch_size`` and
+    ``dataset_size``); ``epochs`` or ``steps`` (not both); ``neighboring`` ``"add-remove"`` or
     ``"replace-one"``; ``max_records_per_user`` K (default 1, record level): with K ≥ 2 the unit of privacy is a user
     who contributes up to K records, each clipped to C (user-level accounting); optional ``target_epsilon``/
     ``target_delta`` used by :func:`statement` and :func:`calibrate` (and ``target_delta`` as the default δ
@@ -76,6 +77,7 @@ class DpSgdConfig:
     batch_size: int | None = None
     sample_rate: float | None = None
     dataset_size: int | None = None
+    max_batch_size: int | None = None
     epochs: float | None = None
     steps: int | None = None
     neighboring: str = "add-remove"
@@ -90,7 +92,10 @@ class DpSgdConfig:
         scheme = parse_scheme(self.sampling)
         put(self, "sampling", scheme)
         put(self, "neighboring", scheme.check_relation(self.neighboring).value)
-        batches = Batches(self.batch_size, self.dataset_size, self.sample_rate)
+        batches = Batches(self.batch_size, self.dataset_size, self.sample_rate, self.max_batch_size)
+        if batches.max_batch_size is not None and "max_batch_size" not in scheme.parameters:
+            raise InvalidParameterError("max_batch_size", self.max_batch_size, "omitted (truncated-poisson only)")
+        put(self, "max_batch_size", batches.max_batch_size)
         put(self, "dataset_size", batches.dataset_size)
         put(self, "batch_size", batches.batch_size)
         put(self, "sample_rate", batches.sample_rate)
@@ -117,7 +122,7 @@ class DpSgdConfig:
     @property
     def batches(self) -> Batches:
         """The batch parameters, as the scheme reads them."""
-        return Batches(self.batch_size, self.dataset_size, self.sample_rate)
+        return Batches(self.batch_size, self.dataset_size, self.sample_rate, self.max_batch_size)
 
     @property
     def rate(self) -> float:
@@ -169,6 +174,8 @@ class DpSgdConfig:
         out = {**{f.name: getattr(self, f.name) for f in fields(self)}, "sampling": self.scheme.name}
         if self.max_records_per_user == 1:
             del out["max_records_per_user"]
+        if self.max_batch_size is None:
+            del out["max_batch_size"]
         return out
 
 

@@ -110,18 +110,26 @@ def _attempt(schedule: Schedule, d: float, bound: str, allow_numerical: bool) ->
 
 def _as_scheme(c: DpSgdConfig, scheme: SamplingScheme) -> DpSgdConfig:
     """The same phase under another scheme (same batch size and dataset size, same steps or epochs)."""
+    cap = c.max_batch_size if "max_batch_size" in scheme.parameters else None
     if scheme.takes_rate or not c.scheme.takes_rate:
-        return replace(c, sampling=scheme, sample_rate=c.sample_rate if scheme.takes_rate else None)
+        rate = c.sample_rate if scheme.takes_rate else None
+        return replace(c, sampling=scheme, sample_rate=rate, max_batch_size=cap)
     b, n = c.batch_size, c.dataset_size
     if b is None and n is not None and c.sample_rate is not None:
         b = round(c.sample_rate * n)
         if not math.isclose(b, c.sample_rate * n, rel_tol=1e-9) or b < 1:
             raise InvalidParameterError("batch_size", None, "given (the rate times dataset_size is no integer)")
-    return replace(c, sampling=scheme, batch_size=b, sample_rate=None)
+    return replace(c, sampling=scheme, batch_size=b, sample_rate=None, max_batch_size=cap)
 
 
 def _unamplified(c: DpSgdConfig) -> DpSgdConfig:
-    return replace(c, sampling=FULL_BATCH, batch_size=None, sample_rate=None, epochs=None, steps=c.total_steps())
+    return replace(c, sampling=FULL_BATCH, batch_size=None, sample_rate=None, max_batch_size=None, epochs=None,
+                   steps=c.total_steps())
+
+
+def _has_parameters(schedule: Schedule, scheme: SamplingScheme) -> bool:
+    """Whether every phase gives what ``scheme`` needs beyond the sizes (truncated Poisson: its cap B)."""
+    return "max_batch_size" not in scheme.parameters or all(p.max_batch_size is not None for p in schedule.phases)
 
 
 def _other_scheme(
@@ -155,7 +163,9 @@ def statement(
     if compare:
         current = {p.scheme for p in schedule.phases}
         others = tuple(
-            _other_scheme(schedule, scheme, d, bound, allow_numerical) for scheme in _COMPARED if current != {scheme}
+            _other_scheme(schedule, scheme, d, bound, allow_numerical)
+            for scheme in _COMPARED
+            if current != {scheme} and _has_parameters(schedule, scheme)
         )
     target = target_epsilon if target_epsilon is not None else schedule.target_epsilon
     reach: Reach | None = None

@@ -5,21 +5,22 @@ turns it into privamp's composition, the ``(step, count)`` pairs an :class:`~pri
 :func:`epsilon_from_dp_event` answers ε(δ) with privamp's certified interval; :func:`to_dp_event` exports privamp's
 steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one of them is called.
 
-=====================================  ==================================================================
-``DpEvent``                            privamp
-=====================================  ==================================================================
-``GaussianDpEvent(σ)``                 ``Gaussian(σ)`` without sampling
-``LaplaceDpEvent(b)``                  ``Laplace(b)`` without sampling
-``RandomizedResponseDpEvent(p, 2)``    ``RandomizedResponse(1 − p/2)`` (replace-one only; 2 buckets only)
-``PoissonSampledDpEvent(q, e)``        ``e`` on ``Poisson(q, dataset_size)``
-``SampledWithoutReplacementDpEvent``   ``e`` on ``WithoutReplacement(sample_size, source_dataset_size)``
-``SampledWithReplacementDpEvent``      ``e`` on ``WithReplacement(sample_size, source_dataset_size)``
-``MixtureOfGaussiansDpEvent``          ``Gaussian(s/c)`` on ``Poisson(q)``, ``group_size=k``: sensitivities
-                                       c·(0, 1, …, k), probabilities Bin(j; k, q); add/remove only
-``SelfComposedDpEvent(e, k)``          ``e``'s steps, each count times k
-``ComposedDpEvent([e1, e2, …])``       the steps of e1, e2, … (equal steps merged, first-seen order)
-``NoOpDpEvent``                        nothing (so are sampling at rate or size 0 and one-bucket responses)
-=====================================  ==================================================================
+======================================  ==================================================================
+``DpEvent``                             privamp
+======================================  ==================================================================
+``GaussianDpEvent(σ)``                  ``Gaussian(σ)`` without sampling
+``LaplaceDpEvent(b)``                   ``Laplace(b)`` without sampling
+``RandomizedResponseDpEvent(p, 2)``     ``RandomizedResponse(1 − p/2)`` (replace-one only; 2 buckets only)
+``PoissonSampledDpEvent(q, e)``         ``e`` on ``Poisson(q, dataset_size)``
+``SampledWithoutReplacementDpEvent``    ``e`` on ``WithoutReplacement(sample_size, source_dataset_size)``
+``SampledWithReplacementDpEvent``       ``e`` on ``WithReplacement(sample_size, source_dataset_size)``
+``MixtureOfGaussiansDpEvent``           ``Gaussian(s/c)`` on ``Poisson(q)``, ``group_size=k``: sensitivities
+                                        c·(0, 1, …, k), probabilities Bin(j; k, q); add/remove only
+``TruncatedSubsampledGaussianDpEvent``  ``Gaussian(σ)`` on ``TruncatedPoisson(q, truncated_batch_size, dataset_size)``
+``SelfComposedDpEvent(e, k)``           ``e``'s steps, each count times k
+``ComposedDpEvent([e1, e2, …])``        the steps of e1, e2, … (equal steps merged, first-seen order)
+``NoOpDpEvent``                         nothing (so are sampling at rate or size 0 and one-bucket responses)
+======================================  ==================================================================
 
 Each sampled event belongs to a sampling scheme of :data:`privamp.sampling.SCHEMES`, which reads and writes it
 (``dp_event_name``, ``from_dp_event``, ``to_dp_event``); a step whose scheme has no event raises
@@ -31,7 +32,7 @@ scaling query i by 1/σᵢ and stacking the queries gives a query of per-record 
 (Mironov, Talwar & Zhang 2019, "Rényi Differential Privacy of the Sampled Gaussian Mechanism", §3; dp_accounting's
 RDP accountant does the same). Every other event (``NonPrivateDpEvent``, ``UnsupportedDpEvent``, ``ZCDpEvent``,
 discrete Laplace, tree aggregation, repeat-and-select, mixtures of Gaussians other than the binomial ones of a user
-with up to k records, truncated Poisson, sampling inside sampling, randomized response on more than two buckets)
+with up to k records, sampling inside sampling, randomized response on more than two buckets)
 raises :class:`UnsupportedDpEventError` naming it.
 
 The neighbouring relation. A ``DpEvent`` does not carry it: dp_accounting puts it on the accountant
@@ -172,7 +173,11 @@ class _Reader:
             if step is not None:
                 self.add(step, count)
         elif name in _SAMPLED:
-            mechanism = self.sampled_mechanism(event, event.event)
+            mechanism = (
+                self.sampled_mechanism(event, event.event)
+                if hasattr(event, "event")
+                else Gaussian(self.noise(event, event.noise_multiplier))  # the truncated event carries its Gaussian
+            )
             if mechanism is not None and not _samples_nothing(event):
                 sampling = as_sampling(_SAMPLED[name].from_dp_event(event, self.dataset_size))
                 self.add(SubsampledMechanism(mechanism, sampling, self.relation), count)
@@ -265,7 +270,8 @@ def _user_step(event: Any, relation: Neighboring, dataset_size: int | None) -> S
 
 def _samples_nothing(event: Any) -> bool:
     """A sampling rate or batch size of 0: no record is ever used, nothing about anyone is released."""
-    return bool(getattr(event, "sampling_probability", None) == 0 or getattr(event, "sample_size", None) == 0)
+    return any(getattr(event, name, None) == 0 for name in ("sampling_probability", "sample_size",
+                                                             "truncated_batch_size", "dataset_size"))
 
 
 def _gaussian_inverse_squares(event: Any, count: int) -> float | None:

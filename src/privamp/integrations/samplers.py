@@ -22,6 +22,9 @@ sampler                    what it does at every step              ``sampling`` 
 ``FixedSizeBatchSampler``  a fresh uniform subset of b of n        ``WithoutReplacement`` steps
                            (``replacement=True``: b uniform        (``WithReplacement``)
                            draws with replacement)
+``TruncatedPoisson-``       Poisson at rate q, then a uniformly     ``TruncatedPoisson``   steps
+``BatchSampler``           random B of the drawn records kept      ``(q, B, n)``
+                           when more than B were drawn
 ``ShuffledBatchSampler``   one permutation per epoch, cut into     ``NoSampling()``       passes = epochs started
                            ⌊n/b⌋ batches (the rest is dropped)                            (replace-one only)
 =========================  ======================================  =====================  ========================
@@ -61,6 +64,7 @@ from privamp.sampling import (
     BALLS_IN_BINS,
     POISSON,
     SHUFFLE,
+    TRUNCATED_POISSON,
     WITH_REPLACEMENT,
     WITHOUT_REPLACEMENT,
     Batches,
@@ -78,6 +82,7 @@ __all__ = [
     "PoissonBatchSampler",
     "PrivampBatchSampler",
     "ShuffledBatchSampler",
+    "TruncatedPoissonBatchSampler",
     "batch_sampler",
 ]
 
@@ -158,7 +163,7 @@ class PoissonBatchSampler(PrivampBatchSampler):
     ``sampling`` is ``Poisson(sample_rate, dataset_size)``; the count to compose is the number of steps.
     """
 
-    scheme = POISSON
+    scheme: SamplingScheme = POISSON
     empty_batches = True
 
     def __init__(
@@ -171,7 +176,7 @@ class PoissonBatchSampler(PrivampBatchSampler):
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__(dataset_size, seed=seed, generator=generator)
-        self.sampling = self.scheme.sampling(Batches(dataset_size=self.dataset_size, sample_rate=sample_rate))
+        self.sampling = POISSON.sampling(Batches(dataset_size=self.dataset_size, sample_rate=sample_rate))
         self.sample_rate = self.sampling.rate
         self.steps_per_epoch = (
             max(1, round(1 / self.sample_rate))
@@ -183,6 +188,37 @@ class PoissonBatchSampler(PrivampBatchSampler):
         mask = torch.rand(self.dataset_size, generator=self.generator) < self.sample_rate
         indices: list[int] = mask.nonzero().flatten().tolist()
         return indices
+
+
+class TruncatedPoissonBatchSampler(PoissonBatchSampler):
+    """Truncated Poisson sampling: the Poisson draw of :class:`PoissonBatchSampler` at ``sample_rate``; when it holds
+    more than ``max_batch_size`` records, a uniformly random subset of exactly ``max_batch_size`` of them is kept
+    (every subset equally likely, drawn from the sampler's generator, independently of the data). ``sampling`` is
+    ``TruncatedPoisson(sample_rate, max_batch_size, dataset_size)``; the count to compose is the number of steps."""
+
+    scheme = TRUNCATED_POISSON
+
+    def __init__(
+        self,
+        dataset_size: int,
+        sample_rate: float,
+        max_batch_size: int,
+        steps_per_epoch: int | None = None,
+        *,
+        seed: int | None = None,
+        generator: torch.Generator | None = None,
+    ) -> None:
+        super().__init__(dataset_size, sample_rate, steps_per_epoch, seed=seed, generator=generator)
+        batches = Batches(dataset_size=self.dataset_size, sample_rate=sample_rate, max_batch_size=max_batch_size)
+        self.sampling = TRUNCATED_POISSON.sampling(batches)
+        self.max_batch_size = self.sampling.max_batch_size
+
+    def _batch(self) -> list[int]:
+        drawn = super()._batch()
+        if len(drawn) <= self.max_batch_size:
+            return drawn
+        keep = torch.randperm(len(drawn), generator=self.generator)[: self.max_batch_size]
+        return sorted(drawn[i] for i in keep.tolist())
 
 
 class FixedSizeBatchSampler(PrivampBatchSampler):
@@ -315,6 +351,10 @@ def batch_sampler(
     if s == POISSON:
         s.require("dataset_size", batches.dataset_size)
         return PoissonBatchSampler(int(batches.dataset_size or 0), s.rate(batches), seed=seed, generator=generator)
+    if s == TRUNCATED_POISSON:
+        step = TRUNCATED_POISSON.sampling(batches)
+        return TruncatedPoissonBatchSampler(step.dataset_size, step.rate, step.max_batch_size, seed=seed,
+                                            generator=generator)
     if s in (WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS):
         m, n = cast(FixedSizeScheme, s).sizes(batches)
         if s == SHUFFLE:

@@ -151,24 +151,26 @@ class Piece:
         return np.asarray(x)
 
     def _closed_inverse(self, ell: FloatArray) -> FloatArray | None:
-        """The inverse in closed form for a Gaussian two-component mixture {c: w0, c + m: w1} against N(c, 1) (either
-        side; the Poisson-subsampled pairs, and the pieces of the symmetrised without-replacement pair), else ``None``.
+        """The inverse in closed form for a Gaussian two-component mixture {c: w0, c + m: w1} against v·N(c, 1) (either
+        side; the Poisson-subsampled pairs, the pieces of the symmetrised without-replacement pair and the per-size
+        pieces of the truncated-Poisson pair, whose both sides carry the size's weight), else ``None``.
 
-        With z = x − c, L(x) = s·log(w0 + w1·e^{mz − m²/2}) with s = +1 (mixture is P) or −1 (mixture is Q), so for
+        The weights are taken relative to v (w0/v, w1/v below). With z = x − c, L(x) = s·log(w0 + w1·e^{mz − m²/2})
+        with s = +1 (mixture is P) or −1 (mixture is Q), so for
         y = s·ℓ > log w0: x = c + (log(e^y − w0) − log w1 + m²/2)/m, clipped to the piece [lo, hi] (L is monotone, so
         ℓ beyond the piece's range maps to its end, as in the bisection); other ℓ lie outside the range of L and map
         to lo or hi (a few ulps of x, as the bisection's tolerance)."""
         if self.p.family != "gaussian":
             return None
         if len(self.q.means) == 1 and len(self.p.means) == 2 and self.p.means[0] == self.q.means[0]:
-            mix, sign = self.p, 1.0
+            mix, single, sign = self.p, self.q, 1.0
         elif len(self.p.means) == 1 and len(self.q.means) == 2 and self.q.means[0] == self.p.means[0]:
-            mix, sign = self.q, -1.0
+            mix, single, sign = self.q, self.p, -1.0
         else:
             return None
         c = mix.means[0]
         m = mix.means[1] - c
-        log_w0, log_w1 = mix.log_weights
+        log_w0, log_w1 = (w - single.log_weights[0] for w in mix.log_weights)
         if m == 0.0 or sign * m < 0:  # L must be increasing in x
             return None
         y = sign * ell

@@ -9,12 +9,14 @@ these schemes can under-report ε; it is accounted per epoch, without amplificat
 Two kinds of value:
 
 * a **scheme** (:class:`~privamp.sampling.scheme.SamplingScheme`), the kind of batch, by name in :data:`SCHEMES`
-  (``poisson``, ``without-replacement``, ``with-replacement``, ``shuffle``, ``none``; :func:`parse_scheme` reads
+  (``poisson``, ``without-replacement``, ``with-replacement``, ``shuffle``, ``balls-in-bins``, ``truncated-poisson``,
+  ``none``; :func:`parse_scheme` reads
   names, aliases, scheme values and step values). It carries its parameters' validation, its step, its epochs →
   steps rule, its words and its ``dp_accounting`` event (its PyTorch batch sampler:
   :func:`privamp.integrations.samplers.batch_sampler`);
 * a **step** (:data:`Sampling`: :class:`Poisson`, :class:`WithoutReplacement`, :class:`WithReplacement`,
-  :class:`NoSampling`), one draw with its numbers, as events compose it; ``step.scheme`` is its scheme.
+  :class:`NoSampling`, :class:`TruncatedPoisson`), one draw with its numbers, as events compose it; ``step.scheme``
+  is its scheme.
 
 One module per scheme (:mod:`~privamp.sampling.poisson`, :mod:`~privamp.sampling.fixed_size`,
 :mod:`~privamp.sampling.shuffled`, :mod:`~privamp.sampling.full_batch`), the table in :mod:`~privamp.sampling.table`.
@@ -30,6 +32,7 @@ from privamp.sampling.relations import Neighboring, check_shuffled_relation
 from privamp.sampling.scheme import Batches, SamplingScheme, StepCount
 from privamp.sampling.shuffled import SHUFFLE
 from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, as_sampling, parse_scheme
+from privamp.sampling.truncated_poisson import TRUNCATED_POISSON, TruncatedPoisson
 
 __all__ = [
     "BALLS_IN_BINS",
@@ -38,6 +41,7 @@ __all__ = [
     "SAMPLING_TYPES",
     "SCHEMES",
     "SHUFFLE",
+    "TRUNCATED_POISSON",
     "WITHOUT_REPLACEMENT",
     "WITH_REPLACEMENT",
     "Batches",
@@ -47,6 +51,7 @@ __all__ = [
     "Sampling",
     "SamplingScheme",
     "StepCount",
+    "TruncatedPoisson",
     "WithReplacement",
     "WithoutReplacement",
     "as_sampling",

@@ -39,14 +39,17 @@ def exact(x: float | int) -> Fraction:
 
 @dataclass(frozen=True)
 class Batches:
-    """The batch parameters as given, each optional: ``batch_size`` m, ``dataset_size`` n, ``sample_rate`` q.
+    """The batch parameters as given, each optional: ``batch_size`` m, ``dataset_size`` n, ``sample_rate`` q,
+    ``max_batch_size`` B.
 
-    Each is checked on its own here (an integer ≥ 1, m ≤ n, q ∈ (0, 1]); which ones a scheme needs, and how they
+    Each is checked on its own here (an integer ≥ 1, m ≤ n, B ≤ n, q ∈ (0, 1]); which ones a scheme needs, and how they
     must agree, is the scheme's :meth:`SamplingScheme.check`."""
 
     batch_size: int | None = None
     dataset_size: int | None = None
     sample_rate: float | None = None
+    #: The cap B of truncated Poisson sampling (an integer in [1, n]).
+    max_batch_size: int | None = None
 
     def __post_init__(self) -> None:
         n = self.dataset_size
@@ -60,6 +63,8 @@ class Batches:
             object.__setattr__(self, "batch_size", m)
         if self.sample_rate is not None:
             object.__setattr__(self, "sample_rate", check_rate("sample_rate", self.sample_rate))
+        if self.max_batch_size is not None:
+            object.__setattr__(self, "max_batch_size", check_int("max_batch_size", self.max_batch_size, maximum=n))
 
 
 @dataclass(frozen=True)
@@ -77,8 +82,9 @@ class SamplingScheme:
 
     Class attributes: ``name`` as the command line and JSON spell it; ``aliases`` also accepted by
     :func:`~privamp.sampling.parse_scheme`; ``parameters``, the size parameters the scheme is described by (a subset
-    of ``batch_size``, ``dataset_size``, ``sample_rate``); ``lower_holds``, whether the lower bound of the accounted
-    event is one for the run (not for a scheme accounted by an event that only bounds it from above);
+    of ``batch_size``, ``dataset_size``, ``sample_rate``, ``max_batch_size``); ``lower_holds``, whether the lower
+    bound of the accounted event is one for the run (not for a scheme accounted by an event that only bounds it from
+    above);
     ``dp_event_name``, the ``dp_accounting`` event class of a step of it (``None``: none, or the bare mechanism).
 
     A scheme holds no data: schemes compare equal by kind, copy as themselves and print as their name."""
