@@ -30,6 +30,8 @@ OPTIONS = {
     "sample_rate": "--sample-rate",
     "batch_size": "--batch-size",
     "dataset_size": "--dataset-size",
+    "steps_per_epoch": "--steps-per-epoch",
+    "allocations": "--allocations",
     "steps": "--steps",
     "epochs": "--epochs",
     "delta": "--delta",

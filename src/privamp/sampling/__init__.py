@@ -22,30 +22,34 @@ One module per scheme (:mod:`~privamp.sampling.poisson`, :mod:`~privamp.sampling
 
 from __future__ import annotations
 
+from privamp.sampling.allocated import RANDOM_ALLOCATION, AllocatedEpoch
 from privamp.sampling.balls_in_bins import BALLS_IN_BINS
 from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
 from privamp.sampling.full_batch import FULL_BATCH, NoSampling
 from privamp.sampling.poisson import POISSON, Poisson
 from privamp.sampling.relations import Neighboring, check_shuffled_relation
 from privamp.sampling.scheme import Batches, SamplingScheme, StepCount
-from privamp.sampling.shuffled import SHUFFLE
+from privamp.sampling.shuffled import SHUFFLE, ShuffledEpoch
 from privamp.sampling.table import SAMPLING_TYPES, SCHEMES, Sampling, as_sampling, parse_scheme
 
 __all__ = [
     "BALLS_IN_BINS",
     "FULL_BATCH",
     "POISSON",
+    "RANDOM_ALLOCATION",
     "SAMPLING_TYPES",
     "SCHEMES",
     "SHUFFLE",
     "WITHOUT_REPLACEMENT",
     "WITH_REPLACEMENT",
+    "AllocatedEpoch",
     "Batches",
     "Neighboring",
     "NoSampling",
     "Poisson",
     "Sampling",
     "SamplingScheme",
+    "ShuffledEpoch",
     "StepCount",
     "WithReplacement",
     "WithoutReplacement",
