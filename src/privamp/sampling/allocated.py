@@ -12,14 +12,45 @@ its lower bound is the realisable epoch pair of :mod:`privamp.pld.allocation_pai
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import ClassVar, cast
+from typing import ClassVar, Protocol, TypeVar, cast
 
 from privamp.sampling.scheme import Batches, SamplingScheme
 from privamp.validation import check_int
 
-__all__ = ["RANDOM_ALLOCATION", "AllocatedEpoch", "RandomAllocationScheme", "epochs_started", "whole_epochs"]
+__all__ = [
+    "RANDOM_ALLOCATION",
+    "AllocatedEpoch",
+    "RandomAllocationScheme",
+    "epoch_runs",
+    "epochs_started",
+    "whole_epochs",
+]
+
+
+class Epoch(Protocol):
+    """A step value of a scheme accounted per epoch: ``steps`` per epoch, ``run`` the steps of it that ran."""
+
+    @property
+    def steps(self) -> int: ...
+
+    @property
+    def run(self) -> int | None: ...
+
+
+E = TypeVar("E", bound=Epoch)
+
+
+def epoch_runs(epoch: E, steps: int) -> list[tuple[E, int]]:
+    """The releases of ``steps`` steps of a scheme accounted per epoch: ``(epoch, whole epochs)`` and, when the run
+    ends inside an epoch, ``(that epoch cut short, 1)`` (its realisable pair is that of the steps that ran, so the
+    lower bound of the releases is one for the run)."""
+    whole, rest = divmod(steps, epoch.steps)
+    out = [(epoch, whole)] if whole else []
+    if rest:
+        out.append((replace(epoch, run=rest), 1))  # type: ignore[type-var]
+    return out
 
 
 def epochs_started(steps: int, per_epoch: Fraction) -> int:
