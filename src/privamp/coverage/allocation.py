@@ -2,7 +2,7 @@
 allocation (:class:`~privamp.sampling.AllocatedEpoch`; balls-in-bins is k = 1) and shuffled batches
 (:class:`~privamp.sampling.ShuffledEpoch`). One accounted release is one epoch (docs/proofs/balls-in-bins.md).
 
-* upper (PLD, RDP, privacy profile; the Gaussian): the Gaussian mechanism at √k times the relation's sensitivity,
+* upper (PLD and RDP; the Gaussian): the Gaussian mechanism at √k times the relation's sensitivity,
   once per epoch, no amplification (§1: given the allocation, the record enters k steps, each a Gaussian release of
   sensitivity C (add/remove) or 2C (replace-one, the record's k steps coupled); Gaussian composition, then the
   mixture over an allocation drawn independently of the record). Shuffled epochs: replace-one only, k = 1.
@@ -22,11 +22,9 @@ from typing import TYPE_CHECKING
 from privamp._lazy import LazyModule
 from privamp.coverage.cells import BOTH_RELATIONS
 from privamp.coverage.pld import ADD_REMOVE_KEYS, GAUSSIAN, RO, TABLE, Pairs, PldRow, noise_mu, same, upper_keys
-from privamp.coverage.profile import TABLE as PROFILE_TABLE
-from privamp.coverage.profile import ProfileTheorem, never, no_sampling
 from privamp.coverage.rdp import GAUSSIAN as RDP_GAUSSIAN
 from privamp.coverage.rdp import REGISTRY, any_mechanism
-from privamp.facts import BaseMechanism, Family
+from privamp.facts import BaseMechanism
 from privamp.registry import Bound, proof
 from privamp.sampling import AllocatedEpoch, Neighboring, ShuffledEpoch
 from privamp.sensitivity import SENSITIVITY, Scale
@@ -41,13 +39,13 @@ __all__ = ["PROOF", "allocated_pairs", "shuffled_pairs"]
 
 #: The proof of the per-epoch upper bound.
 PROOF = (
-    "docs/proofs/balls-in-bins.md, section 1 (given the allocation the record enters k steps of sensitivity C, or 2C "
+    "docs/proofs/balls-in-bins.md: section 1 (given the allocation the record enters k steps of sensitivity C, or 2C "
     "under replace-one: Gaussian composition, Dong, Roth & Su 2022, Cor. 3.3; the mixture over the allocation by "
     "joint convexity of the hockey-stick divergence)"
 )
 LOWER = (
     "realisable pair: one epoch of worst-case scalar datasets (Chua et al. 2024, 2025), post-processed to the binned "
-    "maximum coordinate (docs/proofs/balls-in-bins.md, sections 2-3){extra}; whole epochs composed",
+    "maximum coordinate (docs/proofs/balls-in-bins.md: sections 2-3){extra}; whole epochs composed",
 )
 
 
@@ -119,11 +117,3 @@ for _sampling, _relations in ((AllocatedEpoch, BOTH_RELATIONS), (ShuffledEpoch, 
                 upper=proof(PROOF),
             )
         )
-    PROFILE_TABLE.register(
-        _sampling,
-        _relations,
-        (Family.GAUSSIAN,),
-        ProfileTheorem(bound="profile-epoch", scale=None, evidence=f"proof: {PROOF}; {{source}}",
-                       amplify=no_sampling, tight=never),
-        applies=lambda s: s.allocations == 1,
-    )
