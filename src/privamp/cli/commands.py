@@ -342,7 +342,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     for scheme, batches in schemes:
         steps = counts[scheme.name].count
         for relation in Neighboring:
-            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
+            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": counts[scheme.name].steps}
             try:
                 event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation, k)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
