@@ -38,7 +38,10 @@ each pass differs in one step only, and a pass is at most one release of the mec
 (``NoSampling``; mixing over the step where the odd record sits cannot increase the divergence): ε is that of
 ``epochs`` non-subsampled releases under replace-one. Under add/remove the argument fails — adding a record shifts
 every later batch of the pass — so shuffled epochs are accounted under replace-one only. It is a valid bound,
-typically far larger than the amplified ones; use Poisson or fixed-size batches to earn amplification.
+typically far larger than the amplified ones; use Poisson or fixed-size batches to earn amplification. Beside it the
+accountant reports a certified lower bound, the realisable epoch pair of Chua et al. (2024): how far Poisson
+accounting under-reports the shuffled loader. Balls-in-bins and random allocation are accounted the same way, under
+either relation (:mod:`privamp.sampling.allocated`).
 
 Randomness: pass ``seed`` (an int) or ``generator`` (a :class:`torch.Generator`), not both. Successive ``iter()``
 calls continue the generator's stream, so epochs differ and the whole sequence is reproducible from the seed. A
