@@ -150,7 +150,7 @@ class SubsampledMechanism:
                 "a sampling scheme: Poisson(rate), WithoutReplacement(batch_size, dataset_size), "
                 "WithReplacement(batch_size, dataset_size) or NoSampling()",
             )
-        relation = Neighboring.parse(self.neighboring)
+        relation = self.sampling.scheme.check_relation(self.neighboring)  # shuffled epochs: replace-one only
         if not self.mechanism.supports_relation(relation):
             raise UnsupportedError(
                 f"{short_repr(self.mechanism)} states no guarantee from which one under {relation.value} follows"

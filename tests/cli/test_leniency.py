@@ -231,7 +231,8 @@ def test_messages_have_no_python_repr(capsys: pytest.CaptureFixture[str], argv: 
 def test_compare_rows_use_their_own_epochs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     data = answer(capsys, "compare", "--sigma", "1", *SIZES, "--epochs", "20", *DELTA)
     # Poisson: ceil(20 / (256/50000)) = 3907; fixed-size (drop_last): 20 * floor(50000/256) = 3900, as epsilon says
-    assert data["steps"] == {"poisson": 3907, "without-replacement": 3900, "with-replacement": 3900}
+    assert data["steps"] == {"poisson": 3907, "without-replacement": 3900, "with-replacement": 3900, "shuffle": 3900,
+                             "balls-in-bins": 3920}  # per-epoch schemes: 20 epochs of floor / ceil(50000/256) steps
     assert "ceil(epochs / q)" in data["steps_rule"]["poisson"]
     assert "drop_last" in data["steps_rule"]["without-replacement"]
     assert {(r["sampling"], r["steps"]) for r in data["rows"]} == set(data["steps"].items())

@@ -24,6 +24,7 @@ from privamp.dpsgd import (
 )
 from privamp.errors import UnsupportedError
 from privamp.routes.rdp import RdpRoute
+from privamp.sampling import ShuffledEpoch
 
 pytestmark = pytest.mark.filterwarnings("ignore::privamp.accountant.OrderRangeWarning")
 
@@ -55,7 +56,8 @@ def test_epochs_to_steps_rules() -> None:
     assert DpSgdConfig(noise_multiplier=1, sampling="none", epochs=2.5).total_steps() == 3
     shuffle = replace(ENGINEER, sampling="shuffle", epochs=2.5, neighboring="replace-one")
     plan = shuffle.plan()
-    assert (plan.steps, plan.count) == (585, 3) and plan.event.sampling == pa.NoSampling()
+    assert (plan.steps, plan.count) == (585, 3) and plan.event.sampling == ShuffledEpoch(256, 60_000)
+    assert not plan.lower_holds  # 2.5 epochs: the third is cut short, its whole-epoch pair is no lower bound
     assert "no amplification bound is known" in plan.rule
     steps_given = replace(shuffle, epochs=None, steps=235)
     assert steps_given.plan().count == 2  # 235 steps start a second epoch
@@ -353,10 +355,10 @@ def test_config_round_trips_through_json_and_shuffle_is_stated() -> None:
     r = epsilon(shuffle)
     one_pass = pa.Gaussian(1.1).subsampled(pa.NoSampling(), "replace-one")
     assert r.epsilon == pa.Accountant().compose(one_pass, 100).epsilon(DELTA).epsilon
-    # the unsampled pass bounds a shuffled epoch from above only (the secret permutation may amplify): no lower
-    # bound, so a claim below the upper bound is undecided, never refuted
-    assert r.lower_epsilon is None
-    assert check(shuffle, claimed_epsilon=1.0, delta=DELTA).verdict == "undecided"
+    # the unsampled pass bounds a shuffled epoch from above; the realisable epoch pair (Chua et al. 2024) from below,
+    # far above Poisson accounting at the same rate: a claim of 1.0 is refuted
+    assert r.lower_epsilon is not None and 10 < r.lower_epsilon < r.epsilon
+    assert check(shuffle, claimed_epsilon=1.0, delta=DELTA).verdict == "does-not-hold"
     assert any("no amplification upper bound is known" in a for a in r.assumptions)
     assert r.phases[0]["count"] == 100 and r.steps == 23_400
 

@@ -25,6 +25,7 @@ from privamp.integrations import opacus as pao
 from privamp.integrations.opacus import PrivampAccountant, SamplingMismatchWarning
 from privamp.integrations.opacus_accountant import _passes
 from privamp.integrations.samplers import FixedSizeBatchSampler, ShuffledBatchSampler
+from privamp.sampling import ShuffledEpoch
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Secure RNG turned off:UserWarning"),
@@ -133,8 +134,12 @@ def test_shuffled_epochs_are_accounted_per_pass() -> None:
     )
     assert isinstance(loader.batch_sampler, ShuffledBatchSampler)
     train(model, opt, loader, 13)
-    step = pa.Gaussian(SIGMA).subsampled(pa.NoSampling(), "replace-one")
-    assert engine.accountant.events() == [(step, 2)]  # 13 steps of 10-step epochs: two passes started
+    epoch = ShuffledEpoch(B, N)
+    # 13 steps of 10-step epochs: one whole pass, and the second cut after 3 steps (its pair is of those 3 steps)
+    assert engine.accountant.events() == [
+        (pa.Gaussian(SIGMA).subsampled(epoch, "replace-one"), 1),
+        (pa.Gaussian(SIGMA).subsampled(ShuffledEpoch(B, N, run=3), "replace-one"), 1),
+    ]
 
 
 def test_shuffled_epochs_need_replace_one() -> None:

@@ -8,15 +8,15 @@ import pytest
 from scipy import stats
 
 from privamp.errors import InvalidParameterError
-from privamp.sampling import BALLS_IN_BINS, Batches, Neighboring, NoSampling, parse_scheme
+from privamp.sampling import BALLS_IN_BINS, AllocatedEpoch, Batches, Neighboring, parse_scheme
 
 N, M = 60_000, 256
 
 
 def test_names_and_aliases() -> None:
-    for text in ("balls-in-bins", "Random_Allocation", "balls-and-bins"):
+    for text in ("balls-in-bins", "Balls_And_Bins"):
         assert parse_scheme(text) is BALLS_IN_BINS
-    assert str(BALLS_IN_BINS) == "balls-in-bins" and not BALLS_IN_BINS.lower_holds
+    assert str(BALLS_IN_BINS) == "balls-in-bins" and BALLS_IN_BINS.lower_holds
 
 
 def test_epochs_to_steps_and_releases() -> None:
@@ -26,10 +26,12 @@ def test_epochs_to_steps_and_releases() -> None:
     counted = BALLS_IN_BINS.count(b, epochs=60)
     assert (counted.steps, counted.count) == (14_100, 60)
     assert "ceil(60000 / 256) = 235" in counted.rule and "60 epochs started" in counted.rule
-    assert BALLS_IN_BINS.count(b, steps=236).count == 2  # a started epoch counts whole
-    assert BALLS_IN_BINS.sampling(b) == NoSampling()
+    assert counted.lower_holds
+    cut = BALLS_IN_BINS.count(b, steps=236)
+    assert cut.count == 2 and not cut.lower_holds  # a started epoch counts whole: its lower bound is not the run's
+    assert BALLS_IN_BINS.sampling(b) == AllocatedEpoch(235, 1, N)
     words = BALLS_IN_BINS.words(b)
-    assert "exactly one step" in words and "235 steps" in words and "no amplification" in words
+    assert "exactly one step" in words and "235 steps" in words and "no amplification upper" in words
 
 
 def test_both_relations_are_accepted() -> None:

@@ -13,6 +13,7 @@ from privamp.sampling import (
     BALLS_IN_BINS,
     FULL_BATCH,
     POISSON,
+    RANDOM_ALLOCATION,
     SAMPLING_TYPES,
     SCHEMES,
     SHUFFLE,
@@ -65,10 +66,12 @@ def test_neighboring_parse() -> None:
 # ------------------------------------------------------------------------------------------------ the scheme table
 def test_table_lists_the_schemes_in_order_with_their_spellings() -> None:
     assert tuple(SCHEMES) == (
-        "poisson", "without-replacement", "with-replacement", "shuffle", "balls-in-bins", "truncated-poisson", "none"
+        "poisson", "without-replacement", "with-replacement", "shuffle", "balls-in-bins", "random-allocation",
+        "truncated-poisson", "none",
     )
     assert [SCHEMES[n] for n in SCHEMES] == [
-        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, TRUNCATED_POISSON, FULL_BATCH
+        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, RANDOM_ALLOCATION, TRUNCATED_POISSON,
+        FULL_BATCH,
     ]
     for name, scheme in SCHEMES.items():
         assert scheme.name == name == str(scheme) and parse_scheme(name) == scheme
@@ -113,13 +116,14 @@ def test_parse_refuses_naming_every_scheme(value: object) -> None:
 
 def test_every_step_value_knows_its_scheme() -> None:
     assert {t.scheme for t in SAMPLING_TYPES} == {
-        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, FULL_BATCH, TRUNCATED_POISSON
+        POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, FULL_BATCH, SHUFFLE, RANDOM_ALLOCATION, TRUNCATED_POISSON
     }
-    batches = Batches(batch_size=100, dataset_size=1000)
+    batches = Batches(batch_size=100, dataset_size=1000, steps_per_epoch=10)
     capped = Batches(sample_rate=0.1, dataset_size=1000, max_batch_size=120)
     for scheme in SCHEMES.values():
         step = scheme.sampling(capped if scheme == TRUNCATED_POISSON else batches)
-        assert step.scheme == (FULL_BATCH if scheme in (SHUFFLE, BALLS_IN_BINS) else scheme)  # one unsampled release
+        # balls-in-bins is random allocation of one step of ceil(n/m): its epoch step is an AllocatedEpoch
+        assert step.scheme == (RANDOM_ALLOCATION if scheme == BALLS_IN_BINS else scheme)
     assert POISSON.sampling(batches) == Poisson(0.1, 1000)
     assert WITH_REPLACEMENT.sampling(batches) == WithReplacement(100, 1000)
 
@@ -135,7 +139,7 @@ def test_schemes_are_singletons_by_kind() -> None:
 def test_parameters_and_relation() -> None:
     assert [s for s in SCHEMES.values() if s.takes_rate] == [POISSON, TRUNCATED_POISSON]
     assert FULL_BATCH.parameters == ()
-    assert [s.name for s in SCHEMES.values() if not s.lower_holds] == ["shuffle", "balls-in-bins"]
+    assert all(s.lower_holds for s in SCHEMES.values())  # per-epoch schemes: for whole epochs (lower_holds_for)
     assert SHUFFLE.check_relation("replace_one") is Neighboring.REPLACE_ONE
     with pytest.raises(UnsupportedError, match="replace-one only"):
         SHUFFLE.check_relation("add-remove")

@@ -342,7 +342,7 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     for scheme, batches in schemes:
         steps = counts[scheme.name].count
         for relation in Neighboring:
-            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": steps}
+            base = {"sampling": scheme.name, "neighboring": relation.value, "steps": counts[scheme.name].steps}
             try:
                 event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation, k)
                 acct = accountant(conversion=args.conversion).compose(event, steps)
@@ -364,7 +364,8 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
             best: dict[str, Any] = {**base, "bound": "best", "kind": "guarantee"}
             try:
                 r = acct.epsilon(args.delta)
-                best.update(epsilon=r.epsilon, lower_epsilon=r.lower_epsilon, alpha=r.alpha,
+                lower = r.lower_epsilon if counts[scheme.name].lower_holds else None
+                best.update(epsilon=r.epsilon, lower_epsilon=lower, alpha=r.alpha,
                             evidence=f"{r.bound}: " + "; ".join(r.evidence))
             except NUMERIC_ERRORS as exc:
                 best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))

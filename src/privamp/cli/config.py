@@ -30,9 +30,11 @@ from privamp.errors import InvalidParameterError
 from privamp.events import SubsampledMechanism, check_group_size
 from privamp.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse
 from privamp.sampling import (
+    BALLS_IN_BINS,
     FULL_BATCH,
     POISSON,
     SCHEMES,
+    SHUFFLE,
     TRUNCATED_POISSON,
     WITH_REPLACEMENT,
     WITHOUT_REPLACEMENT,
@@ -47,7 +49,7 @@ from privamp.sampling import (
 from privamp.validation import check_orders
 
 #: The batch options, by the name of the parameter they set.
-BATCH_OPTIONS = ("sample_rate", "batch_size", "dataset_size", "max_batch_size")
+BATCH_OPTIONS = ("sample_rate", "batch_size", "dataset_size", "max_batch_size", "steps_per_epoch", "allocations")
 
 
 @dataclass
@@ -67,6 +69,8 @@ class Config:
     plans: tuple[StepPlan, ...] = ()
     #: ``--group-size``: the records one user contributes at most (1: record level).
     group_size: int = 1
+    #: Whether the count's lower bound is one for the run (not when an epoch accounted whole is cut short).
+    count_lower_holds: bool = True
 
     def event(self) -> SubsampledMechanism:
         """One step: the mechanism run on a batch drawn by the sampling scheme (of the first phase of a schedule)."""
@@ -84,7 +88,7 @@ class Config:
     @property
     def lower_holds(self) -> bool:
         """Whether the lower bound of the accounted steps is one for the run (not for shuffled phases)."""
-        return self.scheme.lower_holds and all(plan.lower_holds for plan in self.plans)
+        return self.scheme.lower_holds and self.count_lower_holds and all(plan.lower_holds for plan in self.plans)
 
 
 def parse_mechanism(args: argparse.Namespace, inputs: dict[str, Any]) -> Mechanism:
@@ -147,12 +151,12 @@ def batches_of(args: argparse.Namespace, scheme: SamplingScheme, where: str, inp
             "--dataset-size N (rate M/N)"
         )
     for name in BATCH_OPTIONS:
-        if getattr(args, name) is not None:
+        if getattr(args, name, None) is not None:
             if name not in scheme.parameters:
                 raise UsageError(f"{_option(name)} does not apply to {where}: {why}")
             inputs[name] = getattr(args, name)
     try:
-        batches = Batches(args.batch_size, args.dataset_size, args.sample_rate, args.max_batch_size)
+        batches = Batches(**{name: getattr(args, name, None) for name in BATCH_OPTIONS})
         scheme.check(batches)
     except InvalidParameterError as exc:
         raise _needed(exc, where) from None
@@ -198,6 +202,7 @@ def configure(args: argparse.Namespace, *, with_mechanism: bool = True, with_ste
     if with_steps:
         counted = count_of(args, scheme, batches)
         config.steps, config.count, config.steps_rule = counted.steps, counted.count, counted.rule
+        config.count_lower_holds = counted.lower_holds
         inputs.update(steps=config.steps, epochs=args.epochs)
     return config
 
@@ -252,7 +257,7 @@ def compared_schemes(args: argparse.Namespace, inputs: dict[str, Any]) -> list[t
         if args.dataset_size is None:
             raise UsageError("compare with --batch-size needs --dataset-size (or give only --sample-rate)")
         batches = Batches(args.batch_size, args.dataset_size)
-        schemes = (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT)
+        schemes = (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS)
         inputs.update(sampling=[s.name for s in schemes], batch_size=args.batch_size, dataset_size=args.dataset_size)
         return [(s, batches) for s in schemes]
     if args.max_batch_size is not None:
@@ -349,6 +354,8 @@ def dpsgd_config(args: argparse.Namespace, *, solving: str | None = None) -> tup
         steps=args.steps,
         neighboring=relation,
         max_records_per_user=1 if args.group_size is None else args.group_size,
+        allocation_steps=args.steps_per_epoch,
+        allocations=args.allocations,
     )
     if args.group_size is not None:
         inputs["group_size"] = args.group_size

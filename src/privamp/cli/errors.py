@@ -31,6 +31,8 @@ OPTIONS = {
     "batch_size": "--batch-size",
     "dataset_size": "--dataset-size",
     "max_batch_size": "--max-batch-size",
+    "steps_per_epoch": "--steps-per-epoch",
+    "allocations": "--allocations",
     "steps": "--steps",
     "epochs": "--epochs",
     "delta": "--delta",

@@ -12,7 +12,8 @@ from typing import NoReturn
 
 from privamp.cli import values
 from privamp.cli.errors import fail
-from privamp.sampling import SCHEMES, Neighboring
+from privamp.errors import InvalidParameterError
+from privamp.sampling import SCHEMES, Neighboring, parse_scheme
 
 #: The one parameter of each mechanism (its option is ``--<name>``).
 MECHANISM_PARAMETER = {"gaussian": "sigma", "laplace": "scale", "randomized-response": "p"}
@@ -32,9 +33,21 @@ sampling scheme:
 epochs to steps (give --steps or --epochs; the rule used is printed with the answer):
   poisson:     steps = ceil(epochs / q), q = sample-rate or batch-size / dataset-size (truncated-poisson too)
   fixed-size:  steps = ceil(epochs * floor(dataset-size / batch-size))  (a loader with drop_last)
+  balls-in-bins: steps = ceil(epochs * ceil(dataset-size / batch-size))
+  random-allocation: steps = ceil(epochs * steps-per-epoch)
+  shuffle, balls-in-bins, random-allocation: accounted per epoch; the lower bound holds for whole epochs
   none:        steps = ceil(epochs)  (one full-batch step per epoch)
   Pass --steps if your loader runs a different number of steps.
 """
+
+
+def scheme_name(text: str) -> str:
+    """The name of the scheme ``text`` spells (a name or an alias, ``shuffled``), else ``text`` (argparse then
+    lists the choices)."""
+    try:
+        return parse_scheme(text).name
+    except InvalidParameterError:
+        return text
 
 
 class Parser(argparse.ArgumentParser):
@@ -107,16 +120,24 @@ def add_sampling(
         if "shuffle" in schemes
         else ""
     )
+    allocation = (
+        "; balls-in-bins: every record in one uniformly random step of each epoch of ceil(--dataset-size / "
+        "--batch-size) steps; random-allocation: every record in --allocations uniformly random steps of each epoch "
+        "of --steps-per-epoch steps (accounted per epoch: certified interval)"
+        if "random-allocation" in schemes
+        else ""
+    )
     g.add_argument(
         "--sampling",
+        type=scheme_name,
         choices=schemes,
         help=argparse.SUPPRESS
         if compare
         else "poisson: each record joins a batch independently with probability --sample-rate; "
         "without-replacement: a fresh uniform subset of exactly --batch-size of --dataset-size records at "
         "every step; with-replacement: --batch-size indices drawn uniformly with replacement; none: every "
-        "step uses the whole dataset" + shuffle + ". Default: poisson if --sample-rate is given, none if no "
-        "sampling option is given; --batch-size/--dataset-size need an explicit --sampling (poisson: rate "
+        "step uses the whole dataset" + shuffle + allocation + ". Default: poisson if --sample-rate is given, none "
+        "if no sampling option is given; --batch-size/--dataset-size need an explicit --sampling (poisson: rate "
         "batch-size / dataset-size)",
     )
     g.add_argument(
@@ -146,6 +167,19 @@ def add_sampling(
         metavar="N",
         help="dataset size n, an integer >= 1. Required by the fixed-size schemes; optional with Poisson "
         "(it enables the replace-one privacy-profile bound); not with --sampling none",
+    )
+    g.add_argument(
+        "--steps-per-epoch",
+        type=values.count,
+        metavar="T",
+        help="steps of an epoch, an integer >= 1. Only with --sampling random-allocation",
+    )
+    g.add_argument(
+        "--allocations",
+        type=values.count,
+        metavar="K",
+        help="steps of an epoch each record is in, an integer in [1, --steps-per-epoch] (default 1). Only with "
+        "--sampling random-allocation",
     )
     g.add_argument(
         "--neighboring",

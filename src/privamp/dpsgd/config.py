@@ -84,6 +84,10 @@ class DpSgdConfig:
     target_epsilon: float | None = None
     target_delta: float | None = None
     max_records_per_user: int = 1
+    #: Random allocation (``sampling="random-allocation"``): the steps t of an epoch (``--steps-per-epoch``) and
+    #: the steps k of it each record is in (default 1).
+    allocation_steps: int | None = None
+    allocations: int | None = None
 
     def __post_init__(self) -> None:
         put = object.__setattr__
@@ -92,11 +96,13 @@ class DpSgdConfig:
         scheme = parse_scheme(self.sampling)
         put(self, "sampling", scheme)
         put(self, "neighboring", scheme.check_relation(self.neighboring).value)
-        batches = Batches(self.batch_size, self.dataset_size, self.sample_rate, self.max_batch_size)
+        batches = self.batches
         if batches.max_batch_size is not None and "max_batch_size" not in scheme.parameters:
             raise InvalidParameterError("max_batch_size", self.max_batch_size, "omitted (truncated-poisson only)")
         put(self, "max_batch_size", batches.max_batch_size)
         put(self, "dataset_size", batches.dataset_size)
+        put(self, "allocation_steps", batches.steps_per_epoch)
+        put(self, "allocations", batches.allocations)
         put(self, "batch_size", batches.batch_size)
         put(self, "sample_rate", batches.sample_rate)
         if self.epochs is not None:
@@ -122,7 +128,14 @@ class DpSgdConfig:
     @property
     def batches(self) -> Batches:
         """The batch parameters, as the scheme reads them."""
-        return Batches(self.batch_size, self.dataset_size, self.sample_rate, self.max_batch_size)
+        return Batches(
+            self.batch_size,
+            self.dataset_size,
+            self.sample_rate,
+            max_batch_size=self.max_batch_size,
+            steps_per_epoch=self.allocation_steps,
+            allocations=self.allocations,
+        )
 
     @property
     def rate(self) -> float:
@@ -158,7 +171,7 @@ class DpSgdConfig:
             count=counted.count,
             steps=counted.steps,
             rule=counted.rule,
-            lower_holds=self.scheme.lower_holds,
+            lower_holds=counted.lower_holds,
         )
 
     def total_steps(self) -> int:
@@ -174,8 +187,9 @@ class DpSgdConfig:
         out = {**{f.name: getattr(self, f.name) for f in fields(self)}, "sampling": self.scheme.name}
         if self.max_records_per_user == 1:
             del out["max_records_per_user"]
-        if self.max_batch_size is None:
-            del out["max_batch_size"]
+        for name in ("max_batch_size", "allocation_steps", "allocations"):
+            if out[name] is None:
+                del out[name]
         return out
 
 

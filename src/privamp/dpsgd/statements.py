@@ -12,13 +12,14 @@ from typing import Any, TypedDict
 from privamp.dpsgd.config import DpSgdConfig, Run, Schedule, _schedule
 from privamp.dpsgd.run import Calibration, RunEpsilon, _delta, _run_epsilon, calibrate
 from privamp.errors import InvalidParameterError, PrivampError, UnsupportedError
-from privamp.sampling import FULL_BATCH, SCHEMES, SamplingScheme
+from privamp.sampling import FULL_BATCH, POISSON, SCHEMES, SamplingScheme
 from privamp.validation import check_positive
 
 __all__ = ["Check", "Statement", "Verdict", "check", "statement"]
 
-#: The schemes a statement compares the run with (all but full batch).
-_COMPARED = tuple(s for s in SCHEMES.values() if s != FULL_BATCH)
+#: The schemes a statement compares the run with (all but full batch and random allocation, whose runs are compared
+#: at the rate k/t).
+_COMPARED = tuple(s for s in SCHEMES.values() if s != FULL_BATCH and "steps_per_epoch" not in s.parameters)
 #: The parameters a statement solves for to reach a target.
 _REACHED = ("sigma", "epochs")
 
@@ -109,8 +110,12 @@ def _attempt(schedule: Schedule, d: float, bound: str, allow_numerical: bool) ->
 
 
 def _as_scheme(c: DpSgdConfig, scheme: SamplingScheme) -> DpSgdConfig:
-    """The same phase under another scheme (same batch size and dataset size, same steps or epochs)."""
+    """The same phase under another scheme (same batch size and dataset size, same steps or epochs; a random
+    allocation of k of t steps: the rate k/t)."""
     cap = c.max_batch_size if "max_batch_size" in scheme.parameters else None
+    if c.allocation_steps is not None:
+        c = replace(c, sampling=POISSON, sample_rate=float(c.scheme.rate(c.batches)), allocation_steps=None,
+                    allocations=None)
     if scheme.takes_rate or not c.scheme.takes_rate:
         rate = c.sample_rate if scheme.takes_rate else None
         return replace(c, sampling=scheme, sample_rate=rate, max_batch_size=cap)

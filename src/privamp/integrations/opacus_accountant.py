@@ -35,7 +35,18 @@ from privamp.integrations.opacus_state import (
 from privamp.integrations.samplers import PrivampBatchSampler
 from privamp.mechanisms import Gaussian
 from privamp.registry import BEST
-from privamp.sampling import POISSON, SAMPLING_TYPES, SHUFFLE, Neighboring, NoSampling, Poisson, Sampling
+from privamp.sampling import (
+    POISSON,
+    SAMPLING_TYPES,
+    SHUFFLE,
+    AllocatedEpoch,
+    Neighboring,
+    NoSampling,
+    Poisson,
+    Sampling,
+    ShuffledEpoch,
+)
+from privamp.sampling.allocated import epoch_runs
 from privamp.validation import check_int, check_nonnegative, check_positive
 
 __all__ = ["MECHANISM", "PrivampAccountant", "SamplingMismatchWarning", "Scheme"]
@@ -106,7 +117,7 @@ def _scheme(sampling: Sampling | PrivampBatchSampler | Scheme, steps_per_release
             "sampler, or None (Poisson at the rate Opacus passes)",
         )
     k = check_int("steps_per_release", steps_per_release)
-    if k > 1 and sampling != NoSampling():
+    if k > 1 and sampling != NoSampling() and not isinstance(sampling, (AllocatedEpoch, ShuffledEpoch)):
         raise InvalidParameterError("steps_per_release", k, "1 unless sampling is NoSampling() (shuffled epochs)")
     return Scheme(sampling, k)
 
@@ -391,6 +402,11 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
             return [(step(s, Poisson(q)), int(c)) for s, q, c in self.history]
         if self.scheme.steps_per_release == 1:
             return [(step(s, self.scheme.sampling), int(c)) for s, _, c in self.history]
+        epoch = self.scheme.sampling
+        sigmas = {s for s, _, _ in self.history}
+        if isinstance(epoch, (AllocatedEpoch, ShuffledEpoch)) and len(sigmas) == 1:  # its epoch pairs, cut ones too
+            sigma, total = sigmas.pop(), sum(int(c) for _, _, c in self.history)
+            return [(step(sigma, e), c) for e, c in epoch_runs(epoch, total)]
         passes = _passes([(s, int(c)) for s, _, c in self.history], self.scheme.steps_per_release)
         return [(step(s, NoSampling()), c) for s, c in passes.items()]
 

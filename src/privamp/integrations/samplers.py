@@ -25,8 +25,12 @@ sampler                    what it does at every step              ``sampling`` 
 ``TruncatedPoisson-``       Poisson at rate q, then a uniformly     ``TruncatedPoisson``   steps
 ``BatchSampler``           random B of the drawn records kept      ``(q, B, n)``
                            when more than B were drawn
-``ShuffledBatchSampler``   one permutation per epoch, cut into     ``NoSampling()``       passes = epochs started
+``ShuffledBatchSampler``   one permutation per epoch, cut into     ``ShuffledEpoch``      passes = epochs started
                            ⌊n/b⌋ batches (the rest is dropped)                            (replace-one only)
+``BallsInBinsBatchSampler`` every record in one uniform step of    ``AllocatedEpoch``     epochs started
+                           each epoch of ⌈n/b⌉ steps
+``RandomAllocation...``    every record in k uniform steps of      ``AllocatedEpoch``     epochs started
+                           each epoch of t steps
 =========================  ======================================  =====================  ========================
 
 Shuffled epochs are accounted *without amplification*: no amplification upper bound is known for shuffling and
@@ -37,7 +41,10 @@ each pass differs in one step only, and a pass is at most one release of the mec
 (``NoSampling``; mixing over the step where the odd record sits cannot increase the divergence): ε is that of
 ``epochs`` non-subsampled releases under replace-one. Under add/remove the argument fails — adding a record shifts
 every later batch of the pass — so shuffled epochs are accounted under replace-one only. It is a valid bound,
-typically far larger than the amplified ones; use Poisson or fixed-size batches to earn amplification.
+typically far larger than the amplified ones; use Poisson or fixed-size batches to earn amplification. Beside it the
+accountant reports a certified lower bound, the realisable epoch pair of Chua et al. (2024): how far Poisson
+accounting under-reports the shuffled loader. Balls-in-bins and random allocation are accounted the same way, under
+either relation (:mod:`privamp.sampling.allocated`).
 
 Randomness: pass ``seed`` (an int) or ``generator`` (a :class:`torch.Generator`), not both. Successive ``iter()``
 calls continue the generator's stream, so epochs differ and the whole sequence is reproducible from the seed. A
@@ -63,24 +70,30 @@ from privamp.events import Mechanism, SubsampledMechanism
 from privamp.sampling import (
     BALLS_IN_BINS,
     POISSON,
+    RANDOM_ALLOCATION,
     SHUFFLE,
     TRUNCATED_POISSON,
     WITH_REPLACEMENT,
     WITHOUT_REPLACEMENT,
+    AllocatedEpoch,
     Batches,
     Neighboring,
     Sampling,
     SamplingScheme,
+    ShuffledEpoch,
     parse_scheme,
 )
+from privamp.sampling.allocated import epoch_runs
 from privamp.sampling.fixed_size import FixedSizeScheme
 from privamp.validation import check_int
 
 __all__ = [
     "BallsInBinsBatchSampler",
     "FixedSizeBatchSampler",
+    "PerEpochBatchSampler",
     "PoissonBatchSampler",
     "PrivampBatchSampler",
+    "RandomAllocationBatchSampler",
     "ShuffledBatchSampler",
     "TruncatedPoissonBatchSampler",
     "batch_sampler",
@@ -264,15 +277,38 @@ class FixedSizeBatchSampler(PrivampBatchSampler):
         return indices
 
 
-class ShuffledBatchSampler(PrivampBatchSampler):
+class PerEpochBatchSampler(PrivampBatchSampler):
+    """A sampler accounted per epoch (shuffled, balls-in-bins, random allocation): ``sampling`` is one epoch
+    (:class:`~privamp.sampling.ShuffledEpoch`, :class:`~privamp.sampling.AllocatedEpoch`) and ``steps_per_release`` =
+    ``steps_per_epoch``. :meth:`accounting` composes the whole epochs and, for a run that ends inside an epoch, that
+    epoch cut short (its ``run``: the steps that ran), so the lower bound of the entries is one for the run."""
+
+    sampling: AllocatedEpoch | ShuffledEpoch
+
+    def accounting(
+        self,
+        mechanism: Mechanism,
+        *,
+        steps: int | None = None,
+        epochs: int | None = None,
+        neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
+    ) -> list[tuple[SubsampledMechanism, int]]:
+        """The whole epochs of ``steps`` steps or ``epochs`` epochs, and the epoch cut short if the run ends in one."""
+        self.count(steps=steps, epochs=epochs)  # validates
+        total = self.steps_per_epoch * int(epochs or 0) if steps is None else int(steps)
+        return [(mechanism.subsampled(e, neighboring), c) for e, c in epoch_runs(self.sampling, total)]
+
+
+class ShuffledBatchSampler(PerEpochBatchSampler):
     """Shuffle-and-partition epochs: every ``iter()`` draws one permutation and yields its ⌊n/b⌋ consecutive batches
     of ``batch_size`` (the remaining n mod b records sit the epoch out), like ``DataLoader(shuffle=True,
     drop_last=True)``.
 
     No amplification upper bound is known for this scheme, and it can be much less private than Poisson accounting
     at rate b/n suggests (Chua et al. 2024, "How private are DP-SGD implementations?"). A record is in at most one
-    batch per pass, so ``sampling`` is ``NoSampling()`` with ``steps_per_release = steps_per_epoch``: the count to
-    compose is the number of passes started (``epochs``, or ⌈steps / steps_per_epoch⌉), not the number of steps.
+    batch per pass, so ``sampling`` is ``ShuffledEpoch(b, n)`` with ``steps_per_release = steps_per_epoch``: the
+    count to compose is the number of passes started (``epochs``, or ⌈steps / steps_per_epoch⌉), not the number of
+    steps (:meth:`accounting` composes a pass cut short as such).
     That argument holds under replace-one only (module docstring): :meth:`accounting` defaults to it and refuses
     add/remove.
     """
@@ -314,10 +350,10 @@ class ShuffledBatchSampler(PrivampBatchSampler):
 
 
 
-class BallsInBinsBatchSampler(PrivampBatchSampler):
-    """Balls-in-bins epochs of ⌈n/m⌉ steps. Accounted per epoch (``sampling`` is ``NoSampling()`` and
+class BallsInBinsBatchSampler(PerEpochBatchSampler):
+    """Balls-in-bins epochs of ⌈n/m⌉ steps. Accounted per epoch (``sampling`` is ``AllocatedEpoch(t, 1, n)`` and
     ``steps_per_release = steps_per_epoch``: the count to compose is the epochs started), under add/remove or
-    replace-one; that accounting is an upper bound only (see the scheme)."""
+    replace-one: certified interval (see the scheme)."""
 
     scheme = BALLS_IN_BINS
     empty_batches = True
@@ -341,6 +377,42 @@ class BallsInBinsBatchSampler(PrivampBatchSampler):
             start += c
 
 
+class RandomAllocationBatchSampler(PerEpochBatchSampler):
+    """Random allocation: every epoch of ``steps_per_epoch`` t steps puts each of the n records in exactly
+    ``allocations`` k of the steps, the k-subset uniformly random and independent of the other records (batches in
+    record order; empty batches happen). Accounted per epoch (``sampling`` is ``AllocatedEpoch(t, k, n)``), under
+    add/remove or replace-one."""
+
+    scheme = RANDOM_ALLOCATION
+    empty_batches = True
+    #: Records whose k-subsets are drawn at once (bounds the memory of the t uniform keys per record).
+    CHUNK_KEYS = 2**22
+
+    def __init__(self, dataset_size: int, steps_per_epoch: int, allocations: int = 1, *, seed: int | None = None,
+                 generator: torch.Generator | None = None) -> None:
+        super().__init__(dataset_size, seed=seed, generator=generator)
+        batches = Batches(dataset_size=self.dataset_size, steps_per_epoch=steps_per_epoch, allocations=allocations)
+        self.sampling = self.scheme.sampling(batches)
+        self.allocations = self.sampling.allocations
+        self.steps_per_epoch = self.sampling.steps
+        self.steps_per_release = self.steps_per_epoch
+
+    def __iter__(self) -> Iterator[list[int]]:
+        n, t, k = self.dataset_size, self.steps_per_epoch, self.allocations
+        chunk = max(1, self.CHUNK_KEYS // t)
+        # the k smallest of t i.i.d. uniform keys sit at a uniformly random k-subset of the steps
+        steps = torch.cat([
+            torch.rand(min(chunk, n - start), t, generator=self.generator).topk(k, dim=1, largest=False).indices
+            for start in range(0, n, chunk)
+        ]).reshape(-1)
+        order = torch.argsort(steps, stable=True)
+        records = (order // k).tolist()
+        start = 0
+        for c in torch.bincount(steps, minlength=t).tolist():
+            yield records[start : start + c]
+            start += c
+
+
 def batch_sampler(
     scheme: SamplingScheme | str, batches: Batches, *, seed: int | None = None, generator: torch.Generator | None = None
 ) -> PrivampBatchSampler:
@@ -348,6 +420,9 @@ def batch_sampler(
     sizes ``batches``; ``seed`` or ``generator``: its randomness. A scheme with no sampler here raises
     :class:`UnsupportedError`; a missing size raises :class:`InvalidParameterError` naming it."""
     s = parse_scheme(scheme)
+    if s == RANDOM_ALLOCATION:
+        t, k, n = RANDOM_ALLOCATION.shape(batches)
+        return RandomAllocationBatchSampler(n, t, k, seed=seed, generator=generator)
     if s == POISSON:
         s.require("dataset_size", batches.dataset_size)
         return PoissonBatchSampler(int(batches.dataset_size or 0), s.rate(batches), seed=seed, generator=generator)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import special, stats
 
 from privamp._types import FloatArray
 from privamp.bounds._normal import log_ndtr
@@ -128,17 +129,40 @@ def _check(mu: float, steps: int, weight: float | None) -> tuple[float, int, flo
     return mu, t, min(w, 1.0 / t)
 
 
-def max_statistic_cdfs(s: ArrayLike, mu: float, steps: int, weight: float | None = None) -> tuple[FloatArray,
-                                                                                                    FloatArray]:
-    """(log P(S ≤ s), log Q(S ≤ s)) of the maximum coordinate S of one epoch's outputs (module docstring)."""
+def allocation_counts(steps: int, allocations: int, run: int | None = None) -> FloatArray:
+    """log P[the record is in j of the first ``run`` steps], j = 0..min(k, run), when it is in ``allocations`` = k
+    of the ``steps`` = t steps of an epoch, the k-subset uniform (hypergeometric; ``run`` defaults to t)."""
+    t = check_int("steps", steps, minimum=1)
+    k = check_int("allocations", allocations, minimum=1, maximum=t)
+    r = t if run is None else check_int("run", run, minimum=1, maximum=t)
+    j = np.arange(min(k, r) + 1)
+    return np.asarray(stats.hypergeom.logpmf(j, t, k, r), dtype=np.float64)
+
+
+def _log_cdf_p(x: FloatArray, mu: float, coords: int, log_counts: FloatArray) -> FloatArray:
+    """log P(S ≤ x) = log Σ_j h_j Φ(x − μ)^j Φ(x)^{coords − j} (h_j: ``log_counts``, the record's coordinates)."""
+    log_phi, log_shift = log_ndtr(x), log_ndtr(x - mu)
+    j = np.arange(log_counts.size)[:, None]
+    terms = log_counts[:, None] + j * log_shift[None, :] + (coords - j) * log_phi[None, :]
+    return np.asarray(special.logsumexp(terms, axis=0))
+
+
+def max_statistic_cdfs(s: ArrayLike, mu: float, steps: int, weight: float | None = None, *,
+                       log_counts: ArrayLike | None = None) -> tuple[FloatArray, FloatArray]:
+    """(log P(S ≤ s), log Q(S ≤ s)) of the maximum coordinate S of one epoch's ``steps`` outputs (module docstring).
+
+    ``log_counts``: log P[the record is in j of the steps], j = 0, 1, ... (:func:`allocation_counts`); by default
+    from ``weight`` w, the record in one step: j = 1 with probability t·w, else 0."""
     mu, t, w = _check(mu, steps, weight)
     x = np.asarray(s, dtype=np.float64)
-    log_phi = log_ndtr(x)
-    log_q = t * log_phi
-    rest = 1.0 - t * w
-    shifted = math.log(t * w) + log_ndtr(x - mu)
-    mix = shifted if rest <= 0 else np.logaddexp(shifted, math.log(rest) + log_phi)
-    return np.asarray((t - 1) * log_phi + mix), np.asarray(log_q)
+    if log_counts is None:
+        rest = 1.0 - t * w
+        h = np.array([math.log(rest) if rest > 0 else -math.inf, math.log(t * w)])
+    else:
+        h = np.asarray(log_counts, dtype=np.float64)
+        if h.size < 2 or h.size > t + 1 or not np.all(h <= 1e-12):
+            raise InvalidParameterError("log_counts", log_counts, f"2 to {t + 1} log-probabilities")
+    return _log_cdf_p(x, mu, t, h), np.asarray(t * log_ndtr(x))
 
 
 def _interval_log_masses(log_cdf: FloatArray) -> FloatArray:
@@ -149,11 +173,13 @@ def _interval_log_masses(log_cdf: FloatArray) -> FloatArray:
     return np.asarray(np.concatenate([first, middle, last]))
 
 
-def max_statistic_pair(mu: float, steps: int, direction: str = "remove", *, weight: float | None = None) -> Pair:
+def max_statistic_pair(mu: float, steps: int, direction: str = "remove", *, weight: float | None = None,
+                       log_counts: ArrayLike | None = None, label: str = "") -> Pair:
     """The binned maximum-coordinate pair of one epoch (module docstring): realisable, a lower bound only.
 
-    ``mu`` = sensitivity/σ; ``steps`` = t; ``weight`` = the probability w that the record is in a given step
-    (default 1/t: balls-in-bins); ``direction``: ``"remove"`` (P, Q) or ``"add"`` (Q, P)."""
+    ``mu`` = sensitivity/σ; ``steps`` = t, the coordinates (steps run); ``weight`` = the probability w that the record
+    is in a given step (default 1/t: balls-in-bins), or ``log_counts`` the law of the number of steps it is in
+    (:func:`allocation_counts`; ``label`` then names it); ``direction``: ``"remove"`` (P, Q) or ``"add"`` (Q, P)."""
     mu, t, w = _check(mu, steps, weight)
     if direction not in ("remove", "add"):
         raise InvalidParameterError("direction", direction, "'remove' or 'add'")
@@ -162,7 +188,7 @@ def max_statistic_pair(mu: float, steps: int, direction: str = "remove", *, weig
     hi = max(mu, math.sqrt(2 * math.log(max(t, 2)))) + 12.0
     cells = math.ceil((hi - lo) * CELLS_PER_UNIT * max(1.0, mu))
     s = np.linspace(lo, hi, cells + 1)
-    log_fp, log_fq = max_statistic_cdfs(s, mu, t, w)
+    log_fp, log_fq = max_statistic_cdfs(s, mu, t, w, log_counts=log_counts)
     lp, lq = _interval_log_masses(log_fp), _interval_log_masses(log_fq)
     first, second = (lp, lq) if direction == "remove" else (lq, lp)
     keep = np.isfinite(first) & np.isfinite(second)
@@ -170,7 +196,8 @@ def max_statistic_pair(mu: float, steps: int, direction: str = "remove", *, weig
     a = first[keep] + math.log1p(-MASS_SLACK)
     b = second[keep] + math.log1p(MASS_SLACK)
     atoms = tuple(Atom(float(x), float(y)) for x, y in zip(a, b, strict=True))
-    name = f"max_statistic_{direction}(mu={mu:g}, steps={t}, weight={w:g})"
+    how = f"weight={w:g}" if log_counts is None else label or "counts"
+    name = f"max_statistic_{direction}(mu={mu:g}, steps={t}, {how})"
     return AtomsPair(name, EVIDENCE, (), atoms, upper_bound=False)
 
 

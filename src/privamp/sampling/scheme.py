@@ -40,16 +40,19 @@ def exact(x: float | int) -> Fraction:
 @dataclass(frozen=True)
 class Batches:
     """The batch parameters as given, each optional: ``batch_size`` m, ``dataset_size`` n, ``sample_rate`` q,
-    ``max_batch_size`` B.
+    ``max_batch_size`` B (truncated Poisson), ``steps_per_epoch`` t and ``allocations`` k (random allocation: each
+    record in k of the t steps of an epoch).
 
-    Each is checked on its own here (an integer ≥ 1, m ≤ n, B ≤ n, q ∈ (0, 1]); which ones a scheme needs, and how they
-    must agree, is the scheme's :meth:`SamplingScheme.check`."""
+    Each is checked on its own here (an integer ≥ 1, m ≤ n, B ≤ n, q ∈ (0, 1], k ≤ t); which ones a scheme needs, and
+    how they must agree, is the scheme's :meth:`SamplingScheme.check`."""
 
     batch_size: int | None = None
     dataset_size: int | None = None
     sample_rate: float | None = None
     #: The cap B of truncated Poisson sampling (an integer in [1, n]).
     max_batch_size: int | None = None
+    steps_per_epoch: int | None = None
+    allocations: int | None = None
 
     def __post_init__(self) -> None:
         n = self.dataset_size
@@ -65,16 +68,25 @@ class Batches:
             object.__setattr__(self, "sample_rate", check_rate("sample_rate", self.sample_rate))
         if self.max_batch_size is not None:
             object.__setattr__(self, "max_batch_size", check_int("max_batch_size", self.max_batch_size, maximum=n))
+        t = self.steps_per_epoch
+        if t is not None:
+            t = check_int("steps_per_epoch", t, minimum=1, maximum=MAX_STEPS)
+            object.__setattr__(self, "steps_per_epoch", t)
+        if self.allocations is not None:
+            object.__setattr__(self, "allocations", check_int("allocations", self.allocations, minimum=1, maximum=t))
 
 
 @dataclass(frozen=True)
 class StepCount:
     """A run of a scheme counted: ``steps`` optimiser steps, ``count`` accounted releases (the steps, or the epochs
-    started for a scheme accounted per epoch), and the ``rule`` that gave them, in words."""
+    started for a scheme accounted per epoch), and the ``rule`` that gave them, in words. ``lower_holds``: whether
+    the accounted releases' lower bound is one for the run (not where the last of epochs accounted whole is partial:
+    :meth:`SamplingScheme.lower_holds_for`)."""
 
     steps: int
     count: int
     rule: str
+    lower_holds: bool = True
 
 
 class SamplingScheme:
@@ -182,7 +194,13 @@ class SamplingScheme:
         else:
             raise InvalidParameterError("steps", None, "given (or epochs)")
         count, more = self.releases(batches, total)
-        return StepCount(steps=total, count=count, rule=rule + more)
+        return StepCount(steps=total, count=count, rule=rule + more, lower_holds=self.lower_holds_for(batches, total))
+
+    def lower_holds_for(self, batches: Batches, steps: int) -> bool:
+        """Whether the lower bound of the releases counted for ``steps`` steps is one for the run (default:
+        :attr:`lower_holds`; a scheme accounted per epoch: also only for whole epochs, its release being a whole
+        epoch's)."""
+        return self.lower_holds
 
     # ------------------------------------------------------------------------------------------------ interop
     def fixed_batch_size(self, sampling: Step) -> int | None:

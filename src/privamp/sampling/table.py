@@ -7,26 +7,32 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.sampling.allocated import RANDOM_ALLOCATION, AllocatedEpoch
 from privamp.sampling.balls_in_bins import BALLS_IN_BINS
 from privamp.sampling.fixed_size import WITH_REPLACEMENT, WITHOUT_REPLACEMENT, WithoutReplacement, WithReplacement
 from privamp.sampling.full_batch import FULL_BATCH, NoSampling
 from privamp.sampling.poisson import POISSON, Poisson
 from privamp.sampling.scheme import SamplingScheme, Step
-from privamp.sampling.shuffled import SHUFFLE
+from privamp.sampling.shuffled import SHUFFLE, ShuffledEpoch
 from privamp.sampling.truncated_poisson import TRUNCATED_POISSON, TruncatedPoisson
 
 __all__ = ["SAMPLING_TYPES", "SCHEMES", "Sampling", "as_sampling", "parse_scheme"]
 
 #: One step of a scheme, with its numbers.
-Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement | TruncatedPoisson
+Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement | TruncatedPoisson | AllocatedEpoch | ShuffledEpoch
 #: The sampling classes, for ``isinstance`` checks of user input.
-SAMPLING_TYPES = (NoSampling, Poisson, WithoutReplacement, WithReplacement, TruncatedPoisson)
+SAMPLING_TYPES = (
+    NoSampling, Poisson, WithoutReplacement, WithReplacement, TruncatedPoisson, AllocatedEpoch, ShuffledEpoch
+)
 
 #: Every scheme by its name (as the command line and JSON spell it), in the order front ends list them.
 SCHEMES: MappingProxyType[str, SamplingScheme] = MappingProxyType(
     {
         s.name: s
-        for s in (POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, TRUNCATED_POISSON, FULL_BATCH)
+        for s in (
+            POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, RANDOM_ALLOCATION, TRUNCATED_POISSON,
+            FULL_BATCH,
+        )
     }
 )
 _BY_SPELLING = {spelling: s for s in SCHEMES.values() for spelling in (s.name, *s.aliases)}
