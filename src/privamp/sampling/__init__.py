@@ -22,7 +22,8 @@ Two kinds of value:
 
 One module per scheme (:mod:`~privamp.sampling.poisson`, :mod:`~privamp.sampling.fixed_size`,
 :mod:`~privamp.sampling.shuffled`, :mod:`~privamp.sampling.balls_in_bins`, :mod:`~privamp.sampling.allocated`,
-:mod:`~privamp.sampling.truncated_poisson`, :mod:`~privamp.sampling.full_batch`), the table in :mod:`~privamp.sampling.table`.
+:mod:`~privamp.sampling.truncated_poisson`, :mod:`~privamp.sampling.full_batch`), the table in
+:mod:`~privamp.sampling.table`.
 """
 
 from __future__ import annotations

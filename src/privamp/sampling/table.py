@@ -19,7 +19,9 @@ from privamp.sampling.truncated_poisson import TRUNCATED_POISSON, TruncatedPoiss
 __all__ = ["SAMPLING_TYPES", "SCHEMES", "Sampling", "as_sampling", "parse_scheme"]
 
 #: One step of a scheme, with its numbers.
-Sampling = NoSampling | Poisson | WithoutReplacement | WithReplacement | TruncatedPoisson | AllocatedEpoch | ShuffledEpoch
+Sampling = (
+    NoSampling | Poisson | WithoutReplacement | WithReplacement | TruncatedPoisson | AllocatedEpoch | ShuffledEpoch
+)
 #: The sampling classes, for ``isinstance`` checks of user input.
 SAMPLING_TYPES = (
     NoSampling, Poisson, WithoutReplacement, WithReplacement, TruncatedPoisson, AllocatedEpoch, ShuffledEpoch
@@ -30,7 +32,13 @@ SCHEMES: MappingProxyType[str, SamplingScheme] = MappingProxyType(
     {
         s.name: s
         for s in (
-            POISSON, WITHOUT_REPLACEMENT, WITH_REPLACEMENT, SHUFFLE, BALLS_IN_BINS, RANDOM_ALLOCATION, TRUNCATED_POISSON,
+            POISSON,
+            WITHOUT_REPLACEMENT,
+            WITH_REPLACEMENT,
+            SHUFFLE,
+            BALLS_IN_BINS,
+            RANDOM_ALLOCATION,
+            TRUNCATED_POISSON,
             FULL_BATCH,
         )
     }
