@@ -34,6 +34,9 @@ Main = Callable[[list[str]], int]
 POLL = 0.05
 #: The prefix of the command line's one error line.
 ERROR_PREFIX = "privamp: error: "
+#: Modules the fork server imports besides the command line: the SciPy modules privamp's computations import on first
+#: use (about a second of imports that each request would otherwise pay again in its child).
+PRELOAD = ("scipy.special", "scipy.optimize", "scipy.integrate", "scipy.signal", "scipy.fft")
 #: Seconds a refused client is asked to wait before trying again.
 RETRY_AFTER = 2
 
@@ -69,6 +72,10 @@ def _child(main: Main, argv: Sequence[str], conn: Connection, memory_limit: int 
     conn.close()
 
 
+def _ready() -> None:
+    """The child :meth:`Pool.start` waits for: it does nothing."""
+
+
 def reply_of(code: int | str | None, out: str, err: str, memory_limit: int | None) -> Reply:
     """The reply for the command line's exit status and output: its JSON (200), its error line (400), or a failure
     that is not the user's (500)."""
@@ -96,11 +103,15 @@ class Pool:
         self.live = 0  # computations running now
         self.peak = 0  # the most that ever ran at once
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload([__name__, main.__module__])
+        self._context.set_forkserver_preload([__name__, main.__module__, *PRELOAD])
 
     def start(self) -> None:
-        """Start the fork server (it imports privamp once), so that the first request does not wait for it."""
+        """Start the fork server and wait until it has imported privamp (:data:`PRELOAD`; a few seconds), so that no
+        request waits for it."""
         forkserver.ensure_running()
+        first = self._context.Process(target=_ready, daemon=True)
+        first.start()  # answered once the fork server has finished its imports
+        first.join()
 
     def run(self, argv: Sequence[str], gone: Callable[[], bool]) -> Reply | None:
         """The reply to ``argv``; ``None`` when the client went away first (``gone()``), nothing to answer."""

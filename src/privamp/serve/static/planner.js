@@ -23,6 +23,7 @@ let controller = null;     // aborts every request of the current inputs
 let pending = 0;
 let started = 0;
 let timer = null;
+let updates = 0;           // answered input states, in document.body.dataset.updated (for scripts driving the page)
 
 // ---------------------------------------------------------------------------------------------- inputs and URL
 
@@ -277,6 +278,7 @@ async function update() {
     showError(err);
     PlannerPlot.draw($("plot"), [], state["length-mode"]);
   }
+  if (!signal.aborted) document.body.dataset.updated = String(++updates);
 }
 
 let debounce = null;

@@ -1,4 +1,4 @@
-"""What the browser tests and the screenshot script share: a planner server in a thread, and headless Chromium.
+"""What the planner's tests and the screenshot script share: a server in a thread, a GET, and headless Chromium.
 
 Chromium is Debian's (``apt-get install chromium chromium-driver``; ``.ci/run`` installs it), driven by Selenium
 (the ``browser`` extra) through ``/usr/bin/chromedriver``, with a fresh profile and no network of its own.
@@ -6,6 +6,8 @@ Chromium is Debian's (``apt-get install chromium chromium-driver``; ``.ci/run`` 
 
 from __future__ import annotations
 
+import http.client
+import json
 import shutil
 import tempfile
 import threading
@@ -58,6 +60,25 @@ def planner(workers: int = 2, time_limit: float = 60.0, **options: Any) -> Itera
         thread.join()
 
 
+def get(server: PlannerServer, path: str, headers: dict[str, str] | None = None,
+        timeout: float = 60.0) -> tuple[int, dict[str, str], bytes]:
+    """GET ``path`` from ``server``: status, headers (lower-case names) and body."""
+    host, port = server.server_address[:2]
+    conn = http.client.HTTPConnection(str(host), port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def get_json(server: PlannerServer, path: str) -> tuple[int, Any]:
+    """GET ``path``: status and the JSON answer."""
+    status, _, body = get(server, path)
+    return status, json.loads(body)
+
+
 @contextmanager
 def chromium(width: int = 1280, height: int = 1100) -> Iterator[Any]:
     """A headless Chromium (Selenium WebDriver) with a fresh profile, quit and cleaned when the block ends."""
@@ -77,15 +98,15 @@ def chromium(width: int = 1280, height: int = 1100) -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def settled(driver: Any, timeout: float = 60.0) -> None:
-    """Wait until the page has answered its inputs: nothing pending and the plot complete (or an error shown)."""
+def updates(driver: Any) -> int:
+    """How many input states the page has answered (``document.body.dataset.updated``)."""
+    return int(driver.execute_script("return document.body.dataset.updated || '0'"))
+
+
+def answered(driver: Any, after: int, timeout: float = 120.0) -> int:
+    """Wait until the page has answered an input state beyond the first ``after`` (interval, plot, or an error shown);
+    returns the new count."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    def done(d: Any) -> bool:
-        return bool(d.execute_script(
-            "return document.getElementById('status-text').textContent === 'up to date' && "
-            "(document.getElementById('plot').dataset.complete === 'true' || "
-            "document.querySelector('.error:not(:empty)') !== null)"
-        ))
-
-    WebDriverWait(driver, timeout, poll_frequency=0.1).until(done)
+    WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: updates(d) > after)
+    return updates(driver)
