@@ -104,9 +104,12 @@ def updates(driver: Any) -> int:
 
 
 def answered(driver: Any, after: int, timeout: float = 120.0) -> int:
-    """Wait until the page has answered an input state beyond the first ``after`` (interval, plot, or an error shown);
-    returns the new count."""
+    """Wait until the page has answered its inputs as they are (interval and plot, or an error shown), in an input
+    state beyond the first ``after``; returns the new count."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: updates(d) > after)
+    def done(d: Any) -> bool:
+        return updates(d) > after and d.execute_script("return document.body.dataset.state") == "done"
+
+    WebDriverWait(driver, timeout, poll_frequency=0.1).until(done)
     return updates(driver)

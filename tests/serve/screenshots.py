@@ -2,7 +2,9 @@
 
 Run from the repository's root (needs chromium, chromium-driver and the browser extra; a few minutes on 2 cores):
 
-    PYTHONPATH=src:tests python tests/serve/screenshots.py docs/planner
+    PYTHONPATH=src:tests python tests/serve/screenshots.py docs/planner [NAME.png ...]
+
+(only the pictures named, when some are).
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ def _whole_page(driver: Any, path: Path) -> None:
     driver.save_screenshot(str(path))
 
 
-def take(out: Path) -> None:
+def take(out: Path, names: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with planner(workers=2, time_limit=600.0) as server, chromium(WIDTH, 1000) as driver:
         for name, link, typed in SHOTS:
+            if names and name not in names:
+                continue
             driver.set_window_size(WIDTH, 1000)
             driver.get(f"{server.url}#{urlencode(link)}")
             driver.refresh()  # the same page with another hash: load it anew
@@ -51,4 +55,4 @@ def take(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/planner"))
+    take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/planner"), sys.argv[2:])

@@ -154,7 +154,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
-        if self.server.loopback_only and not is_loopback(self._host()):
+        host = self._host()  # none: not a browser (every browser names the host it asked for)
+        if self.server.loopback_only and host and not is_loopback(host):
             self._send(error_reply(403, "the planner answers requests for localhost only"))
         elif parts.path.startswith("/api/"):
             reply = self._api(parts.path[len("/api/"):], parts.query)

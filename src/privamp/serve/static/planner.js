@@ -24,6 +24,7 @@ let pending = 0;
 let started = 0;
 let timer = null;
 let updates = 0;           // answered input states, in document.body.dataset.updated (for scripts driving the page)
+let debounce = null;       // the update scheduled by the last keystroke, until it starts
 
 // ---------------------------------------------------------------------------------------------- inputs and URL
 
@@ -241,6 +242,9 @@ async function drawPlot(state, sigma, signal) {
 // ---------------------------------------------------------------------------------------------------- update
 
 async function update() {
+  clearTimeout(debounce);
+  debounce = null;
+  document.body.dataset.state = "busy";
   if (controller) controller.abort();
   controller = new AbortController();
   const signal = controller.signal;
@@ -276,13 +280,16 @@ async function update() {
     if (err.name === "AbortError") return;
     clearAnswer();
     showError(err);
-    PlannerPlot.draw($("plot"), [], state["length-mode"]);
+    PlannerPlot.draw($("plot"), [], state["length-mode"], "no plot: see the message beside the inputs");
   }
-  if (!signal.aborted) document.body.dataset.updated = String(++updates);
+  if (signal.aborted) return;
+  document.body.dataset.updated = String(++updates);
+  // "done": the page shows the answer to the inputs as they are (no keystroke waiting for its update)
+  if (debounce === null) document.body.dataset.state = "done";
 }
 
-let debounce = null;
 function scheduled() {
+  document.body.dataset.state = "busy";
   clearTimeout(debounce);
   debounce = setTimeout(update, DEBOUNCE_MS);
 }

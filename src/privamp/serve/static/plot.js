@@ -41,13 +41,14 @@ const PlannerPlot = (() => {
     return ticks;
   }
 
-  // series: [{name, label, color, chosen, points: [{x, upper, lower}], note}]; xLabel: the x axis' title.
-  function draw(svg, series, xLabel) {
+  // series: [{name, label, color, chosen, points: [{x, upper, lower}], note}]; xLabel: the x axis' title; empty: the
+  // text shown while there is no point.
+  function draw(svg, series, xLabel, empty = "computing…") {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const finite = v => typeof v === "number" && Number.isFinite(v) && v > 0;
     const points = series.flatMap(s => s.points);
     const ys = points.flatMap(p => [p.upper, p.lower]).filter(finite);
-    const xmax = Math.max(1e-9, ...points.map(p => p.x));
+    const xmax = points.length ? Math.max(...points.map(p => p.x)) : 1;
     const plotW = W - LEFT - RIGHT, plotH = H - TOP - BOTTOM;
     let lo = ys.length ? Math.log10(Math.min(...ys)) : -1, hi = ys.length ? Math.log10(Math.max(...ys)) : 1;
     if (hi - lo < 0.3) { lo -= 0.15; hi += 0.15; }
@@ -70,7 +71,7 @@ const PlannerPlot = (() => {
     text(axes, LEFT + plotW / 2, H - 6, xLabel, { "text-anchor": "middle" });
     text(axes, 14, TOP + plotH / 2, "ε (log scale)", {
       "text-anchor": "middle", transform: `rotate(-90 14 ${TOP + plotH / 2})` });
-    if (!ys.length) text(axes, LEFT + plotW / 2, TOP + plotH / 2, "computing…", { "text-anchor": "middle" });
+    if (!ys.length) text(axes, LEFT + plotW / 2, TOP + plotH / 2, empty, { "text-anchor": "middle" });
     series.forEach((s, i) => {
       const g = el("g", { class: "series" + (s.chosen ? " chosen" : ""), "data-scheme": s.name }, svg);
       const sorted = [...s.points].sort((a, b) => a.x - b.x);
