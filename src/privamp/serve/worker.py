@@ -36,7 +36,7 @@ POLL = 0.05
 ERROR_PREFIX = "privamp: error: "
 #: Modules the fork server imports besides the command line: the SciPy modules privamp's computations import on first
 #: use (about a second of imports that each request would otherwise pay again in its child).
-PRELOAD = ("scipy.special", "scipy.optimize", "scipy.integrate", "scipy.signal", "scipy.fft")
+PRELOAD = ("scipy.special", "scipy.optimize", "scipy.integrate")
 #: Seconds a refused client is asked to wait before trying again.
 RETRY_AFTER = 2
 
