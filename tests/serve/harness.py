@@ -103,7 +103,7 @@ def updates(driver: Any) -> int:
     return int(driver.execute_script("return document.body.dataset.updated || '0'"))
 
 
-def answered(driver: Any, after: int, timeout: float = 120.0) -> int:
+def answered(driver: Any, after: int, timeout: float = 300.0) -> int:
     """Wait until the page has answered its inputs as they are (interval and plot, or an error shown), in an input
     state beyond the first ``after``; returns the new count."""
     from selenium.webdriver.support.ui import WebDriverWait
