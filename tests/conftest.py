@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-DEFAULT_MARKEXPR = "not slow"
+DEFAULT_MARKEXPR = "not slow and not browser"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -28,6 +28,7 @@ CI_SCRIPT = ROOT / ".ci" / "run"
 NO_TEST = "<!-- no-test -->"
 TEST_COMMAND = "pip install -e '.[test]' && ruff check src tests && mypy src && python -m pytest -n auto"
 DOCS_COMMAND = "pip install -e '.[docs]' && mkdocs build --strict --site-dir \"$(mktemp -d)\""
+BROWSER_COMMAND = "pip install -e '.[browser]' && python -m pytest -m browser -p no:xdist"
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
 
@@ -366,9 +367,10 @@ def test_readme_test_command_is_what_ci_runs() -> None:
 
 
 def test_ci_then_builds_the_docs_strictly_outside_the_tree() -> None:
-    """After the tests, CI builds the site with every warning an error, into a temporary directory."""
+    """After the tests (and then the planner's browser tests, deselected by the test command), CI builds the site
+    with every warning an error, into a temporary directory."""
     lines = ci_commands()
-    assert lines[lines.index(TEST_COMMAND) + 1 :] == [DOCS_COMMAND]
+    assert lines[lines.index(TEST_COMMAND) + 1 :][-2:] == [BROWSER_COMMAND, DOCS_COMMAND]
 
 
 def test_readme_first_setup_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
