@@ -32,14 +32,16 @@ LADDER = np.array(LAMBDAS)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
 TAU_PER_DELTA = 1e-9
-"""A query at δ over T steps cuts tails of mass about δ·TAU_PER_DELTA/T (snapped down to a power of 1000, within
-[TAU_MIN, TAU_MAX]). Mass cut at a squaring is composed with the rest T/2^k more times, so the +∞ mass of the T-fold
-PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
+"""A query at δ cuts tails of mass about τ = δ·TAU_PER_DELTA (snapped down to a power of 1000, within [TAU_MIN,
+TAU_MAX]): each single step of a phase of T steps keeps all but τ/T per side (:func:`_step_tail`), and each cut of a
+composed PMF all but τ per side (the repeated squaring, which cuts at every level, at τ/T: ``composition.power``), so
+the +∞ mass of the composed PMF is a few τ per phase (a relative ~1e-9 on δ), and the grid is no wider than the query
+needs."""
 TAU_REUSE = 1e3
 """A cached composition cut at up to this many times the τ a query asks for is reused (its +∞ atom, about 2·τ·T, is
 then ≲ 2e-6·δ: a relative 2e-6 on δ, far inside the target accuracy), so that δ's over a few decades share one
 composition (a new δ is a readout)."""
-TAU_MAX = 1e-15
+TAU_MAX = 1e-12
 TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
@@ -188,7 +190,7 @@ class _Direction:
                 if skey not in self.steps:
                     self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
                 steps.append((tilt(self.steps[skey], lam), count))
-            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS)
+            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS, per_phase=True)
         return self.cache[key]
 
 
@@ -207,8 +209,8 @@ def _tau(delta: float, steps: int) -> float:
         return TAU
     if not delta > 0:
         return TAU_MIN
-    # in log space: δ·TAU_PER_DELTA/steps underflows to 0 for δ near the smallest floats (log10(0) is an error)
-    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA) - math.log10(steps)) / 3)
+    # in log space: δ·TAU_PER_DELTA underflows to 0 for δ near the smallest floats (log10(0) is an error)
+    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA)) / 3)
     return min(max(10.0 ** max(exponent, -300), TAU_MIN), TAU_MAX)
 
 

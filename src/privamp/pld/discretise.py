@@ -55,8 +55,29 @@ class GridPMF:
         return np.asarray((self.offset + np.arange(self.log_mass.size)) * self.h)
 
 
+WINDOW_PROBES = 256
+"""Loss cells over the pair's (generous) loss window in which the P-mass is evaluated to narrow the grid."""
+
+
 def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
+    """The grid's index range: the pair's loss window (P-mass ≲ ``tail`` outside it per side, from a generous
+    per-component bound) narrowed to where the exact P-mass outside is ≤ ``tail`` per side, read from the P-masses of
+    WINDOW_PROBES loss cells. Only the grid's extent depends on it: :func:`discretise` accounts the mass outside the
+    grid exactly, whatever the window."""
     lo, hi = pair.loss_window(tail)
+    if hi > lo:
+        edges = np.concatenate([[-np.inf], np.linspace(lo, hi, WINDOW_PROBES + 1), [np.finfo(np.float64).max]])
+        lp, _ = pair.cell_log_masses(edges)
+        log_tail = math.log(tail)
+        below = np.logaddexp.accumulate(lp)[:-1]  # log P(L ≤ edges[k + 1]), k = 0..WINDOW_PROBES
+        above = np.logaddexp.accumulate(lp[::-1])[::-1][1:]  # log P(edges[k + 1] < L < ∞)
+        inner = edges[1:-1]
+        ok_lo = np.flatnonzero(below <= log_tail)
+        ok_hi = np.flatnonzero(above <= log_tail)
+        if ok_lo.size:
+            lo = float(inner[ok_lo[-1]])
+        if ok_hi.size:
+            hi = max(float(inner[ok_hi[0]]), lo)
     k0 = math.floor(lo / h) - 1
     k1 = math.ceil(hi / h) + 1
     return k0, max(k1, k0 + 2)
