@@ -54,6 +54,11 @@ MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
 SCREEN_FACTOR = 4.0
 """Directions are screened on a grid this many times coarser (:meth:`PLDAccountant._over_directions`)."""
+LOWER_FACTOR = 2.0
+"""On the default grid the optimistic (lower) side is first composed on a grid this many times coarser than the
+pessimistic one: the lower end's target is ten times looser than the upper's and the merge's error grows as h², and
+the coarse cells are sums of the fine ones (``discretise._coarser_cells``: no special function evaluated again). Where
+that leaves the interval wider than the target, the lower side is composed at h (:meth:`PLDAccountant._refine`)."""
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -165,9 +170,9 @@ class _Direction:
         x = self.composed(h, lam, False, tau)
         return x.finite_mass + x.p_inf < 0.5
 
-    def is_cached(self, h: float, tau: float, lam: float) -> bool:
-        return all(any(k[:3] == (h, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
-                   for side in (True, False))
+    def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
+        return all(any(k[:3] == (hh, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
+                   for hh, side in ((h, True), (h_lower, False)))
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
@@ -246,6 +251,7 @@ class PLDAccountant:
         self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
         self._explore = True
         self._lost = False
+        self._lower_factor = 1.0
         self.lower = lower
         given = [p for d in directions for p, _ in d]
         pairs = [p for d in self.directions for p, _ in d.parts]
@@ -279,9 +285,14 @@ class PLDAccountant:
         """
         self._explore = self.lower
         self._lost = False
+        self._lower_factor = LOWER_FACTOR if self.fixed_h is None else 1.0
         up, lo = query(h)
         if not self.lower:
             return up, lo, h, 0
+        if self._lower_factor != 1.0 and self._too_wide(up, lo, floor):  # the lower side at h (the upper is cached)
+            self._lower_factor = 1.0
+            self._lost = False
+            up, lo = query(h)
         if self._lost and self._too_wide(up, lo, floor):
             notes.append(f"{label}: the lower side lost most of its mass to the round-off bound (neither a finer grid "
                          "nor another tilt helps): interval left wide")
@@ -368,17 +379,22 @@ class PLDAccountant:
         lam = float(np.interp(epsilon, np.maximum.accumulate(dk), grid))
         return float(np.interp(lam, grid, k)) - lam * epsilon
 
+    def _lower_h(self, h: float) -> float:
+        """The spacing of the optimistic side's composition for the pessimistic side's h (LOWER_FACTOR)."""
+        return max(h, min(self._lower_factor * h, MAX_H))
+
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
         tau = _tau(delta, max(d.total for d in self.directions))
+        hl = self._lower_h(h)
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
                 up = max(epsilon_of(d.composed(h, lam, True, tau), delta, upper=True), 0.0)
                 if not self.lower:
                     return up, 0.0
-                self._lost |= d.lost(h, lam, tau)
-                return up, max(epsilon_of(d.composed(h, lam, False, tau), delta, upper=False), 0.0)
-            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, tau))
+                self._lost |= d.lost(hl, lam, tau)
+                return up, max(epsilon_of(d.composed(hl, lam, False, tau), delta, upper=False), 0.0)
+            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, hl, tau))
 
         def screen(d: _Direction) -> float:
             return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True, tau), delta, upper=True)
@@ -391,15 +407,17 @@ class PLDAccountant:
         # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
         tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)),
                    max(d.total for d in self.directions))
+        hl = self._lower_h(h)
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
                 up = delta_of(d.composed(h, lam, True, tau), epsilon)
                 if not self.lower:
                     return up, 0.0
-                self._lost |= d.lost(h, lam, tau)
-                return up, delta_of(d.composed(h, lam, False, tau), epsilon)
-            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h, tau))
+                self._lost |= d.lost(hl, lam, tau)
+                return up, delta_of(d.composed(hl, lam, False, tau), epsilon)
+            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300,
+                                   functools.partial(d.is_cached, h, hl, tau))
 
         def screen(d: _Direction) -> float:
             return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True, tau), epsilon)
