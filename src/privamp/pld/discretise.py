@@ -323,6 +323,36 @@ def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArr
     return k0, grid, lp, np.asarray(star, dtype=np.float64), np.array([below]), np.array([above])
 
 
+HEAD_CELLS = 256
+"""Cells beyond the heaviest one merged sequentially before the pairwise merge takes over (:func:`_optimistic_merge`)."""
+
+
+def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray, h: float) -> FloatArray:
+    """Optimistic grid masses: the pairwise merge where it moves the mean loss by at most MERGE_SHIFT·h² per unit mass,
+    else the sequential merge.
+
+    The pairwise merge moves the mean loss by O(h²) where the masses vary smoothly; next to a sharp peak (e.g. the
+    Poisson pairs' near loss 0, or the symmetrised pair's atom) it can round much of it down by a whole cell. When the
+    heaviest cell lies in the first quarter of the grid, the cells up to HEAD_CELLS beyond it are first merged
+    sequentially and the rest pairwise: each part is a post-processing of its own outcomes (the unfinished last run of
+    the first part is moved down, as at the end of every sequential merge), so together they are one. The sequential
+    merge of every cell (a Python loop: slower) is the fallback."""
+    n = grid.size
+    total = float(np.sum(cell_mass))
+    limit = float(np.sum(cell_mass * star)) - MERGE_SHIFT * h * h * total  # the merged mean may not fall below it
+    c = int(np.argmax(cell_mass)) + HEAD_CELLS
+    if c < n // 4:
+        mass = np.zeros(n)
+        mass[:c + 1] = sequential_merge(grid[:c + 1], cell_mass[:c], star[:c])
+        mass[c:] += pairwise_merge(grid[c:], cell_mass[c:], star[c:])
+        if float(np.sum(mass * grid)) >= limit:
+            return mass
+    mass = pairwise_merge(grid, cell_mass, star)
+    if float(np.sum(mass * grid)) >= limit:
+        return mass
+    return sequential_merge(grid, cell_mass, star)
+
+
 def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridPMF:
     """The pessimistic (connect-the-dots) or optimistic (merge and round down) PMF of ``pair`` on spacing ``h``.
 
@@ -347,14 +377,7 @@ def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridP
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
         cell_mass = np.exp(lp)
-        mass = pairwise_merge(grid, cell_mass, star)
-        # the pairwise merge moves the mean loss by O(h²) where the masses vary smoothly; next to a heavy atom (e.g.
-        # the symmetrised pair's at loss 0) it can round much of it down by a whole cell: the sequential merge then
-        # (slower, but it moves the mean by the unfinished last run only)
-        total = float(np.sum(cell_mass))
-        shift = float(np.sum(cell_mass * star)) - float(np.sum(mass * grid))
-        if shift > MERGE_SHIFT * h * h * total:
-            mass = sequential_merge(grid, cell_mass, star)
+        mass = _optimistic_merge(grid, cell_mass, star, h)
         mass[-1] += math.exp(float(above_p[0]))
         mass *= 1 - MASS_SLACK
         return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)
