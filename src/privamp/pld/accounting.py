@@ -131,6 +131,7 @@ class _Direction:
         self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
         self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
 
+    @functools.cached_property
     def stats(self) -> tuple[float, float]:
         """(root mean square per-step loss standard deviation, weighted by the counts; largest per-step loss window),
         to size the grid: discretisation adds about h²/6 to every step's variance, so h²/6 ≲ rel·(the composed
@@ -170,9 +171,24 @@ class _Direction:
         x = self.composed(h, lam, False, tau)
         return x.finite_mass + x.p_inf < 0.5
 
+    def has(self, h: float, lam: float, pessimistic: bool, tau: float) -> bool:
+        """Whether :meth:`composed` would answer from the cache."""
+        return any(k[:3] == (h, lam, pessimistic) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
+
     def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
-        return all(any(k[:3] == (hh, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
-                   for hh, side in ((h, True), (h_lower, False)))
+        return self.has(h, lam, True, tau) and self.has(h_lower, lam, False, tau)
+
+    def screened(self, h: float, lam: float, tau: float, read: Callable[[TiltedPMF], float], bar: float) -> bool:
+        """Whether the certified upper value ``read`` of the pessimistic composition at spacing h stays ≤ ``bar``:
+        first at the ladder tilts next to λ whose compositions are cached (any tilt gives a certified upper value),
+        else at λ."""
+        i = int(np.argmin(np.abs(LADDER - lam)))
+        for j in (i - 1, i + 1):
+            nb = float(LADDER[j]) if 0 <= j < LADDER.size else None
+            if nb is not None and nb != lam and self.has(h, nb, True, tau) and read(
+                    self.composed(h, nb, True, tau)) <= bar:
+                return True
+        return read(self.composed(h, lam, True, tau)) <= bar
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
@@ -265,7 +281,7 @@ class PLDAccountant:
         for d in self.directions:
             # discretisation moves the mean loss by ~h²/12 and its variance by ~h²/6 per step: keep T·h² ≲ rel·ε
             # and T·h²/6 ≲ rel·(composed variance)
-            std, width = d.stats()
+            std, width = d.stats
             h = math.sqrt(self.rel_accuracy * max(eps_scale, 0.1) / d.total)
             if std > 0:
                 h = min(h, std * math.sqrt(6 * self.rel_accuracy))
@@ -396,8 +412,9 @@ class PLDAccountant:
                 return up, max(epsilon_of(d.composed(hl, lam, False, tau), delta, upper=False), 0.0)
             return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, hl, tau))
 
-        def screen(d: _Direction) -> float:
-            return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True, tau), delta, upper=True)
+        def screen(d: _Direction, bar: float) -> bool:
+            return d.screened(_screen_h(h), d.tilt_for_delta(delta), tau,
+                              lambda x: epsilon_of(x, delta, upper=True), bar)
 
         up, lo = self._over_directions(run, screen, lambda d: self._saddle_epsilon(d, delta))
         return max(up, 0.0), max(lo, 0.0)  # ε < 0 means (0, δ)-DP: report 0
@@ -419,25 +436,26 @@ class PLDAccountant:
             return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300,
                                    functools.partial(d.is_cached, h, hl, tau))
 
-        def screen(d: _Direction) -> float:
-            return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True, tau), epsilon)
+        def screen(d: _Direction, bar: float) -> bool:
+            return d.screened(_screen_h(h), d.tilt_for_epsilon(epsilon), tau, lambda x: delta_of(x, epsilon), bar)
 
         return self._over_directions(run, screen, lambda d: self._saddle_log_delta(d, epsilon))
 
     def _over_directions(self, run: Callable[[_Direction], tuple[float, float]],
-                         screen: Callable[[_Direction], float],
+                         screen: Callable[[_Direction, float], bool],
                          guess: Callable[[_Direction], float]) -> tuple[float, float]:
         """The largest upper and the largest lower value over the directions (``run``: one direction at h).
 
         The direction with the largest ``guess`` (a saddle-point estimate, no bound) is run first; every other one is
-        screened by a certified upper value on a coarser grid (``screen``) and run only if that exceeds the largest
-        upper so far. A skipped direction's true value is below that upper, so the maximum of the uppers is
-        certified without it, and the lower value of any one direction is a lower bound on the maximum.
+        screened by a certified upper value on a coarser grid (``screen(d, bar)``: whether it stays ≤ bar) and run
+        only if that exceeds the largest upper so far. A skipped direction's true value is below that upper, so the
+        maximum of the uppers is certified without it, and the lower value of any one direction is a lower bound on
+        the maximum.
         """
         first, *rest = sorted(self.directions, key=lambda d: -guess(d))
         up, lo = run(first)
         for d in rest:
-            if screen(d) > up:
+            if not screen(d, up):
                 u, low = run(d)
                 up, lo = max(up, u), max(lo, low)
         return up, lo

@@ -78,7 +78,7 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int, *, per_p
 
 def compose(parts: list[tuple[TiltedPMF, int]], log_tau: float, max_points: int, *,
             per_phase: bool = False) -> TiltedPMF:
-    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing (``per_phase``: see :func:`power`)."""
+    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing (``per_phase``: :func:`power`)."""
     powers = [power(s, c, log_tau, max_points, per_phase=per_phase) for s, c in parts]
     out = powers[0]
     for p in powers[1:]:

@@ -324,7 +324,7 @@ def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArr
 
 
 HEAD_CELLS = 256
-"""Cells beyond the heaviest one merged sequentially before the pairwise merge takes over (:func:`_optimistic_merge`)."""
+"""Cells beyond the heaviest one merged sequentially before the pairwise merge takes over (``_optimistic_merge``)."""
 
 
 def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray, h: float) -> FloatArray:

@@ -55,10 +55,10 @@ from privamp.bounds._numerics import logsumexp
 from privamp.pld.convolution import _cut, fast_length
 from privamp.pld.pmf import THETAS, TiltedPMF, U, _normalise
 
-TILTED_TAIL = -30.0
+TILTED_TAIL = -25.0
 """log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
-transform, and bounded as an entrywise error: e^{−30} ≈ 9e-14 of a distribution of total mass 1, about the
-transforms' round-off, which is itself a relative ~1e-8 or less of the δ's read)."""
+transform, and bounded as an entrywise error: e^{−25} ≈ 1.4e-11 of a distribution of total mass 1, above the
+transforms' round-off but far below their error bound ``err1`` (~1e-8): a relative ≲ 1e-8 of the δ's read)."""
 BELOW_TAIL = 1e-6
 """The untilted mass of the T-fold below the window is kept about this small: it is moved up to the window's first
 point (pessimistic) or dropped (optimistic), which changes no δ(ε) read at an ε above that point (the saddle-point

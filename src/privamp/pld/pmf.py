@@ -52,11 +52,17 @@ class TiltedPMF:
             return np.asarray(self.v * (1 + 2 * self.rel) + self.err)
         return np.asarray(np.maximum(self.v * (1 - 2 * self.rel) - self.err, 0.0))
 
-    def delta_estimate(self, epsilon: float) -> float:
-        """δ(ε) to about 1e-9 relative in O(log n) after an O(n) set-up (:class:`_Suffix`): for locating the crossing
-        cell of a readout only — every value returned by the readouts is confirmed with :meth:`delta`."""
-        fast = self._suffix.estimate(epsilon)
-        return fast if fast is not None else self.delta(epsilon)
+    def first_at_most(self, delta: float) -> int | None:
+        """The first grid index k whose estimated δ(ℓ_k) is ≤ ``delta`` (None if there is none or the estimates are
+        unavailable), from the estimates of δ at every grid point (:attr:`_Suffix.profile`, one O(n) pass per PMF): for
+        locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
+        :meth:`delta`."""
+        profile = self._suffix.profile
+        if profile is None:
+            return None
+        below = profile <= delta
+        k = int(np.argmax(below))
+        return k if below[k] else None
 
     def delta(self, epsilon: float) -> float:
         """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
@@ -200,11 +206,21 @@ class _Suffix:
         return lo - 8 * U * abs(lo), up + 8 * U * abs(up)
 
     def _k(self, epsilon: float) -> int:
-        return int(np.searchsorted(self.ell, epsilon, side="right"))  # first ℓ_j > ε
+        return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
 
-    def estimate(self, epsilon: float) -> float | None:
-        """The certified δ(ε) to about SUFFIX_TIGHT relative (None when the bracket is wider)."""
-        return self.certified(epsilon)
+    @functools.cached_property
+    def profile(self) -> FloatArray | None:
+        """Estimates of δ(ℓ_k) at every grid point k (the float suffix sums, the pessimistic side's relative margin
+        included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞."""
+        if self.main is None:
+            return None
+        ma, sa, mb, sb = self.main
+        x = self.x
+        with np.errstate(over="ignore"):
+            est = math.exp(ma) * sa[1:] - np.exp(np.minimum(self.ell + mb, 709.0)) * sb[1:]
+        if x.pessimistic:
+            est = est * (1 + 2 * x.rel)
+        return np.asarray(est + x.p_inf)
 
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
