@@ -266,16 +266,30 @@ class _Suffix:
 def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> FloatArray:
     """An upper bound on log Σ_j e^{log_mass_j + θℓ_j} for every θ in THETAS (ℓ_j on a uniform grid).
 
-    Blocked: Σ_B e^{m_B + θℓ_B}·Σ_{i<b} e^{log_mass_{B+i} − m_B}·e^{θ·i·h} (m_B the block's largest log mass), the
-    inner sums as one matrix product. Terms that underflow inside a block are below e^{−745} of its largest mass,
-    so at most b·e^{−745}·e^{|θ|·b·h} of it: added. The float error is covered by a final margin.
+    Blocked for the θ's with |θ|·b·h ≤ 40 (:func:`_blocked_log_mgf`), summed term by term for the others (the largest
+    θ's on a coarse grid). The float error is covered by a final margin: the rounding of θ·ℓ and of the shifted sums,
+    relative to the size of the exponents.
     """
     n = log_mass.size
     h = float(losses[1] - losses[0]) if n > 1 else 0.0
-    block = min(block, int(40.0 / max(float(np.max(np.abs(THETAS))) * h, 1e-300)))  # e^{|θ|·b·h} ≤ e^40
-    if block < 8 or n < 2 * block:
-        terms = log_mass[None, :] + THETAS[:, None] * losses[None, :]
-        return np.asarray(logsumexp(terms, axis=1) + 1e-12)
+    margin = 1e-11 + 256 * U * np.abs(THETAS) * (float(np.max(np.abs(losses))) + block * h if n else 0.0)
+    blocked = np.abs(THETAS) * block * h <= 40.0 if n >= 2 * block else np.zeros(THETAS.size, dtype=bool)
+    out = np.empty(THETAS.size)
+    if blocked.any():
+        out[blocked] = _blocked_log_mgf(log_mass, losses, THETAS[blocked], block)
+    if not blocked.all():
+        terms = log_mass[None, :] + THETAS[~blocked, None] * losses[None, :]
+        out[~blocked] = logsumexp(terms, axis=1)
+    return np.asarray(out + margin)
+
+
+def _blocked_log_mgf(log_mass: FloatArray, losses: FloatArray, thetas: FloatArray, block: int) -> FloatArray:
+    """log Σ_j e^{log_mass_j + θℓ_j} for the ``thetas`` (|θ|·b·h ≤ 40), blocked: Σ_B e^{m_B + θℓ_B}·Σ_{i<b}
+    e^{log_mass_{B+i} − m_B}·e^{θ·i·h} (m_B the block's largest log mass), the inner sums as one matrix product. Terms
+    that underflow inside a block are below e^{−745} of its largest mass, so at most b·e^{−745}·e^{|θ|·b·h} of it:
+    added."""
+    n = log_mass.size
+    h = float(losses[1] - losses[0])
     nb = -(-n // block)
     flat = np.full(nb * block, -np.inf)
     flat[:n] = log_mass
@@ -284,16 +298,14 @@ def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> Float
     mb_safe = np.where(np.isfinite(mb), mb, 0.0)
     with np.errstate(under="ignore"):
         w = np.exp(lm - mb_safe[:, None])  # (nb, b), ≤ 1
-    shifts = THETAS[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
+    shifts = thetas[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
     # einsum, not @: a BLAS product wakes OpenBLAS' worker threads, which then spin (~50 ms of CPU per query)
     inner = np.einsum("ij,jk->ik", w, np.exp(shifts)) + block * 1e-320 * np.exp(np.maximum(shifts[-1], 0.0))[None, :]
     starts = losses[0] + np.arange(nb) * block * h
     with np.errstate(divide="ignore"):
-        outer = np.log(inner) + mb_safe[:, None] + THETAS[None, :] * starts[:, None]
+        outer = np.log(inner) + mb_safe[:, None] + thetas[None, :] * starts[:, None]
     outer = np.where(np.isfinite(mb)[:, None], outer, -np.inf)
-    # rounding of θ·ℓ and of the shifted sums: relative to the size of the exponents
-    margin = 1e-11 + 256 * U * np.abs(THETAS) * float(np.max(np.abs(losses)))
-    return np.asarray(logsumexp(outer, axis=0) + margin)
+    return np.asarray(logsumexp(outer, axis=0))
 
 
 def tilt(g: GridPMF, lam: float) -> TiltedPMF:
