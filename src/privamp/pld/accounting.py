@@ -118,6 +118,22 @@ def _merge_gaussians(parts: list[tuple[Pair, int]]) -> list[tuple[Pair, int]]:
     return [(merged, 1)] + [(p, c) for (p, c), (m, _) in zip(parts, mus, strict=True) if m is None]
 
 
+KGRID_LAMS = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
+"""The tilts at which the per-step cumulant generating function is tabulated (to pick tilts and size grids)."""
+MOMENTS_CACHE = 16
+_MOMENTS: dict[Pair, tuple[FloatArray, FloatArray, float]] = {}
+
+
+def _loss_moments(pair: Pair) -> tuple[FloatArray, FloatArray, float]:
+    """``pair.loss_moments`` at KGRID_LAMS, cached (MOMENTS_CACHE pairs; the oldest dropped first)."""
+    hit = _MOMENTS.get(pair)
+    if hit is None:
+        hit = _MOMENTS[pair] = pair.loss_moments(KGRID_LAMS)
+        while len(_MOMENTS) > MOMENTS_CACHE:
+            del _MOMENTS[next(iter(_MOMENTS))]
+    return hit
+
+
 class _Direction:
     def __init__(self, parts: Direction) -> None:
         self.parts = [(pair, check_int("count", count)) for pair, count in parts]
@@ -128,8 +144,8 @@ class _Direction:
         self.cache: dict[tuple[float, float, bool, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
-        self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
+        self._kgrid_lams = KGRID_LAMS
+        self._moments = [(_loss_moments(p), c) for p, c in self.parts]
 
     @functools.cached_property
     def stats(self) -> tuple[float, float]:

@@ -269,6 +269,8 @@ def _derived_cells(cells: _Cells, m: int, mirror: bool) -> _Cells:
         lp, lq = lq[::-1], lp[::-1]
         bp, ap, bq, aq = aq, bq, ap, bp
     k1 = k0 + lp.size
+    if m == 1 and not mirror:
+        return cells
     first, last = -(-k0 // m) * m, (k1 // m) * m  # the coarse grid's end points (fine indices)
     a, b = first - k0, k1 - last
     with np.errstate(divide="ignore"):
@@ -283,7 +285,8 @@ def _derived_cells(cells: _Cells, m: int, mirror: bool) -> _Cells:
 
 def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
     """The cells of ``pair`` on spacing ``h`` (its window for ``tail``, CELLS_PAD more fine cells at either end),
-    cached; read from cached finer cells of the pair or of its mirror image where they cover the window."""
+    cached; read from cached cells of the pair (the same spacing, or finer) or of its mirror image where they cover
+    the window (e.g. cells made for a smaller tail, as a run's later queries ask for)."""
     key = (pair, h, tail)
     hit = _CELLS.get(key)
     if hit is not None:
@@ -292,7 +295,7 @@ def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
     k0, k1 = _window(pair, h, tail)
     for (other, hh, _), cells in reversed(_CELLS.items()):
         m = round(h / hh)
-        if m not in (2, 4, 8) or m * hh != h:
+        if m not in (1, 2, 4, 8) or m * hh != h:
             continue
         mirror = other != pair
         if mirror and not _mirrors(other, pair):
@@ -353,12 +356,30 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     return sequential_merge(grid, cell_mass, star)
 
 
+DISCRETISED_CACHE = 16
+"""Discretisations kept (least recently used dropped first): a run's successive queries (an Opacus accountant's
+epochs, a δ sweep) compose the same single steps."""
+_DISCRETISED: OrderedDict[tuple[Pair, float, bool, float], GridPMF] = OrderedDict()
+
+
 def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridPMF:
     """The pessimistic (connect-the-dots) or optimistic (merge and round down) PMF of ``pair`` on spacing ``h``.
 
     ``tail`` sets the grid's extent: the P-mass outside it is at most about ``tail`` per side and is accounted
-    exactly (moved to ℓ_0 / +∞, or dropped / moved down).
+    exactly (moved to ℓ_0 / +∞, or dropped / moved down). Cached (DISCRETISED_CACHE; the PMF is not to be modified).
     """
+    key = (pair, h, pessimistic, tail)
+    hit = _DISCRETISED.get(key)
+    if hit is None:
+        hit = _DISCRETISED[key] = _discretise(pair, h, pessimistic, tail)
+        while len(_DISCRETISED) > DISCRETISED_CACHE:
+            _DISCRETISED.popitem(last=False)
+    else:
+        _DISCRETISED.move_to_end(key)
+    return hit
+
+
+def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF:
     k0, grid, lp, star, below_p, above_p = _cells(pair, h, tail)
     n = grid.size
     u = star - grid[:-1]

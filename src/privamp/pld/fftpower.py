@@ -55,14 +55,11 @@ from privamp.bounds._numerics import logsumexp
 from privamp.pld.convolution import _cut, fast_length
 from privamp.pld.pmf import THETAS, TiltedPMF, U, _normalise
 
-TILTED_TAIL = -25.0
+TILTED_TAIL = -36.0
 """log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
-transform, and bounded as an entrywise error: e^{−25} ≈ 1.4e-11 of a distribution of total mass 1, above the
-transforms' round-off but far below their error bound ``err1`` (~1e-8): a relative ≲ 1e-8 of the δ's read)."""
-BELOW_TAIL = 1e-6
-"""The untilted mass of the T-fold below the window is kept about this small: it is moved up to the window's first
-point (pessimistic) or dropped (optimistic), which changes no δ(ε) read at an ε above that point (the saddle-point
-tilt puts the ε's it is used for near the middle of the window); its bound is rigorous either way (below)."""
+transform, and bounded as an entrywise error: e^{−36} ≈ 2e-16 of a distribution of total mass 1, below the
+transforms' round-off). Not larger: the optimistic side subtracts the entrywise error everywhere, which costs the
+δ's read far from the tilted mean (at a tilt not the saddle point's) a relative error/value."""
 LADDER_STEP = 0.5
 """The θ's tried for the window's Chernoff bounds are spaced by 2^LADDER_STEP (finer: a narrower window)."""
 MAX_N = 1 << 19
@@ -107,8 +104,8 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     the generating function used for its tails; None if the transform would be longer than MAX_N.
 
     The window covers the tilted T-fold up to e^{TILTED_TAIL} per side (Chernoff from the fed vector's own generating
-    function), on the pessimistic side the untilted T-fold up to τ above (so that the mass moved to +∞ is ≤ τ), and
-    the untilted T-fold down to BELOW_TAIL: a Gaussian guess of the tails picks the θ's tried.
+    function) and, on the pessimistic side, the untilted T-fold up to τ above (so that the mass moved to +∞ is
+    ≤ τ): a Gaussian guess of the tails picks the θ's tried.
     """
     h, T = step.h, count
     ell = step.losses
@@ -127,13 +124,12 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
         pos = THETAS > 0
         hi = max(hi, float(np.min((T * step.log_mgf[pos] - log_tau) / THETAS[pos])))
-    # the untilted mass below the window (moved up to it, or dropped) ≤ BELOW_TAIL: Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
+    # the untilted mass below the window (moved up to it, or dropped) ≤ τ too: Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
     # (Σ v e^{(θ−λ)ℓ})^T·e^{−θa} for θ < 0 (p_j = v_j e^{log_scale − λℓ_j}); an estimate here, the atom is bounded below
-    log_below = math.log(BELOW_TAIL)
-    k_u = math.sqrt(-2 * log_below)
+    k_u = math.sqrt(max(-2 * log_tau, 1.0))
     theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
     mgf_u = _tilted_log_mgf(v, ell, np.asarray(theta_u - step.lam, dtype=np.float64))
-    lo = min(lo, max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_below) / theta_u))
+    lo = min(lo, max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_tau) / theta_u))
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return None
     # the T-fold lives on the global indices [T·o, T·(o + n − 1)]: no window beyond them

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -308,12 +309,30 @@ def _blocked_log_mgf(log_mass: FloatArray, losses: FloatArray, thetas: FloatArra
     return np.asarray(logsumexp(outer, axis=0))
 
 
+TILTED_CACHE = 16
+"""Tilted single steps kept (least recently used dropped first), keyed by the grid PMF (held) and λ."""
+_TILTED: OrderedDict[tuple[int, float], tuple[GridPMF, TiltedPMF]] = OrderedDict()
+
+
 def tilt(g: GridPMF, lam: float) -> TiltedPMF:
-    """Tilt a single-step PMF by e^{λℓ} and normalise.
+    """Tilt a single-step PMF by e^{λℓ} and normalise (cached: TILTED_CACHE; the PMF is not to be modified).
 
     Entries too small for a float after tilting (far below the tilted mode, so at low losses when λ > 0) are moved
     up to the lowest kept point on the pessimistic side (moving loss up is safe) and dropped on the optimistic side.
     """
+    key = (id(g), lam)
+    hit = _TILTED.get(key)
+    if hit is not None and hit[0] is g:
+        _TILTED.move_to_end(key)
+        return hit[1]
+    out = _tilt(g, lam)
+    _TILTED[key] = (g, out)  # g is held: its id is not reused while the entry lives
+    while len(_TILTED) > TILTED_CACHE:
+        _TILTED.popitem(last=False)
+    return out
+
+
+def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
     ell = g.losses
     lv = g.log_mass + lam * ell
     ls = float(logsumexp(lv))
