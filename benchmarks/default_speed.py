@@ -9,10 +9,11 @@ library's import (the import is reported apart): the first default query, a new 
 calibration for ε = 3, the Opacus accountant's ``get_epsilon`` after each of 60 epochs, and the peak resident memory
 of the process (``getrusage``). privamp imports its modules lazily: its import column is ``import privamp`` plus the
 modules (NumPy's and its own) that a default query loads, listed by a probe process first, so that its query column,
-like the peers' (which import eagerly), is computation only. privamp's default (``Accountant()``: certified interval) is compared with its RDP
-route (``bound="rdp"``), dp_accounting's PLD accountant at its default discretisation (1e-4) and Opacus' default
-accountant (PRV). Medians over ``--reps`` fresh processes. privamp's modules are byte-compiled first (a fresh process
-would otherwise compile every lazily imported module inside the measured query where PYTHONDONTWRITEBYTECODE is set).
+like the peers' (which import eagerly), is computation only. privamp's default (``Accountant()``: certified
+interval) is compared with its RDP route (``bound="rdp"``), dp_accounting's PLD accountant at its default
+discretisation (1e-4) and Opacus' default accountant (PRV). Medians over ``--reps`` fresh processes. privamp's
+modules are byte-compiled first (a fresh process would otherwise compile every lazily imported module inside the
+measured query where PYTHONDONTWRITEBYTECODE is set).
 """
 
 from __future__ import annotations
