@@ -59,7 +59,9 @@ LOWER_FACTOR = 2.0
 """On the default grid the optimistic (lower) side is first composed on a grid this many times coarser than the
 pessimistic one: the lower end's target is ten times looser than the upper's and the merge's error grows as h², and
 the coarse cells are sums of the fine ones (``discretise._coarser_cells``: no special function evaluated again). Where
-that leaves the interval wider than the target, the lower side is composed at h (:meth:`PLDAccountant._refine`)."""
+that leaves the interval wider than the target, the lower side is composed at h (:meth:`PLDAccountant._refine`). Only
+for compositions of at least LOWER_FACTOR_STEPS steps (the long runs whose transforms dominate the cost)."""
+LOWER_FACTOR_STEPS = 1000
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -290,7 +292,8 @@ class PLDAccountant:
         """
         self._explore = self.lower
         self._lost = False
-        self._lower_factor = LOWER_FACTOR if self.fixed_h is None else 1.0
+        long_run = max(d.total for d in self.directions) >= LOWER_FACTOR_STEPS
+        self._lower_factor = LOWER_FACTOR if self.fixed_h is None and long_run else 1.0
         up, lo = query(h)
         if not self.lower:
             return up, lo, h, 0
