@@ -7,10 +7,13 @@
 Every number is CPU time (``time.process_time``) of one query in a fresh Python process, measured after the
 library's import (the import is reported apart): the first default query, a new δ on the built accountant, σ
 calibration for ε = 3, the Opacus accountant's ``get_epsilon`` after each of 60 epochs, and the peak resident memory
-of the process (``getrusage``). privamp's default (``Accountant()``: certified interval) is compared with its RDP
-route (``bound="rdp"``), dp_accounting's PLD accountant at its default discretisation (1e-4) and Opacus' default
-accountant (PRV). Medians over ``--reps`` fresh processes. privamp's modules are byte-compiled first (a fresh process
-would otherwise compile every lazily imported module inside the measured query where PYTHONDONTWRITEBYTECODE is set).
+of the process (``getrusage``). privamp imports its modules lazily: its import column is ``import privamp`` plus the
+modules (NumPy's and its own) that a default query loads, listed by a probe process first, so that its query column,
+like the peers' (which import eagerly), is computation only. privamp's default (``Accountant()``: certified
+interval) is compared with its RDP route (``bound="rdp"``), dp_accounting's PLD accountant at its default
+discretisation (1e-4) and Opacus' default accountant (PRV). Medians over ``--reps`` fresh processes. privamp's
+modules are byte-compiled first (a fresh process would otherwise compile every lazily imported module inside the
+measured query where PYTHONDONTWRITEBYTECODE is set).
 """
 
 from __future__ import annotations
@@ -32,16 +35,31 @@ CASES = {
     "MNIST q=256/60000, sigma=1.1, T=14062": (256 / 60_000, 1.1, 14_062, 2.38160),
 }
 DELTA = 1e-5
+MODULES: list[str] = []
 
 _PRELUDE = """
-import json, resource, sys, time
+import importlib, json, resource, sys, time
 q, sigma, steps, delta, system = {q!r}, {sigma!r}, {steps!r}, {delta!r}, {system!r}
 t0 = time.process_time()
+"""
+#: Imports the modules a default query loads (``MODULES``, filled in by :func:`_query_modules`).
+_IMPORTS = """
+import privamp as pa
+for name in MODULES:
+    importlib.import_module(name)
+"""
+_PROBE = """
+import sys, warnings
+import privamp as pa
+warnings.simplefilter("ignore")
+pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 100).epsilon(1e-5)
+pa.calibrate_sigma(3.0, 1e-5, pa.Poisson(0.01), 100)
+print(" ".join(m for m in sys.modules if m.split(".")[0] in ("privamp", "numpy")))
 """
 
 _SYSTEMS = {
     "privamp default": """
-import privamp as pa
+IMPORTS
 t1 = time.process_time()
 acct = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(q)), steps)
 r = acct.epsilon(delta)
@@ -51,7 +69,7 @@ t3 = time.process_time()
 out = dict(epsilon=r.epsilon, lower=r.lower_epsilon, route=r.route, new_delta=t3 - t2)
 """,
     "privamp rdp": """
-import privamp as pa
+IMPORTS
 t1 = time.process_time()
 acct = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(q)), steps)
 r = acct.epsilon(delta, bound="rdp")
@@ -88,14 +106,14 @@ out = dict(epsilon=eps, lower=None, route="prv (estimate)", new_delta=t3 - t2)
 
 _CALIBRATE = {
     "privamp default": """
-import privamp as pa
+IMPORTS
 t1 = time.process_time()
 r = pa.calibrate_sigma(3.0, delta, pa.Poisson(q), steps)
 t2 = time.process_time()
 out = dict(sigma=r.sigma, epsilon=r.epsilon, new_delta=None)
 """,
     "privamp rdp": """
-import privamp as pa
+IMPORTS
 t1 = time.process_time()
 r = pa.calibrate_sigma(3.0, delta, pa.Poisson(q), steps, bound="rdp")
 t2 = time.process_time()
@@ -122,7 +140,8 @@ out = dict(sigma=s, epsilon=None, new_delta=None)
 }
 
 _EPOCHS = """
-import privamp as pa, privamp.integrations.opacus
+IMPORTS
+import privamp.integrations.opacus
 from privamp.integrations.opacus import PrivampAccountant
 t1 = time.process_time()
 acct = PrivampAccountant()
@@ -143,8 +162,16 @@ print(json.dumps(out))
 """
 
 
+def _query_modules() -> list[str]:
+    """The modules (NumPy's and privamp's) that a default query and a calibration load, from a probe process."""
+    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
 def _run(body: str, q: float, sigma: float, steps: int, system: str, timeout: float) -> dict[str, Any]:
-    code = _PRELUDE.format(q=q, sigma=sigma, steps=steps, delta=DELTA, system=system) + textwrap.dedent(body)
+    imports = _IMPORTS.replace("MODULES", repr(MODULES))
+    code = _PRELUDE.format(q=q, sigma=sigma, steps=steps, delta=DELTA, system=system) + textwrap.dedent(body).replace(
+        "IMPORTS", imports)
     try:
         done = subprocess.run([sys.executable, "-c", code + _EPILOGUE], capture_output=True, text=True,
                               timeout=timeout, check=False)
@@ -175,6 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     import privamp
 
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(privamp.__file__).parent)], check=False)
+    MODULES[:] = _query_modules()
     lines = [
         "# The default answer's cost",
         "",

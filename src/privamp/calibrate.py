@@ -204,15 +204,29 @@ def solve_accounted(
     probe_route = PldRoute(lower=False)
     rough_route = PldRoute(rel_accuracy=ROUGH_ACCURACY, lower=False)
 
+    def pld_first(x: float, route: PldRoute) -> Accountant:
+        """The accountant of x answering on the PLD route alone where it answers (``best``: every other route's upper
+        bound lies above the PLD's true value, within its accuracy, so it cannot lower a probe's upper value by more;
+        a probe's certified upper value only decides on which side of the target x lies), else on every route."""
+        acc = compose(x).with_settings(pld_route=route)
+        if choice.kind is not Choice.BEST:
+            return acc
+        alone = acc.with_settings(pld_route=route, best_routes=("pld",))
+        try:
+            alone.epsilon(d, bound=bound)  # cached by the accountant: the search's query is a lookup
+        except (InvalidParameterError, UnsupportedError):
+            return acc
+        return alone
+
     def probe(x: float) -> Accountant:
-        return compose(x).with_settings(pld_route=probe_route)
+        return pld_first(x, probe_route)
 
     def estimate(x: float) -> float:
-        return compose(x).with_settings(pld_route=rough_route).epsilon(d, bound=bound).epsilon
+        return pld_first(x, rough_route).epsilon(d, bound=bound).epsilon
 
     sol = solve(probe, space, target_epsilon, d, tolerance=tolerance, bound=bound, estimate=estimate)
     probe_route.lower = True
-    full = probe(sol.value).epsilon(d, bound=bound)
+    full = compose(sol.value).with_settings(pld_route=probe_route).epsilon(d, bound=bound)
     return replace(sol, result=full) if full.epsilon <= target_epsilon else sol
 
 

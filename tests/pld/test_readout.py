@@ -144,3 +144,23 @@ def test_delta_of_is_the_certified_delta(pessimistic: bool) -> None:
         with mp.workdps(40):
             ref = reference_delta(x, mp.mpf(eps))
         assert float(abs(delta_of(x, eps) - ref)) <= 1e-14 * float(ref)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_crossing_from_the_grid_estimates_is_the_bisections(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a large composed PMF the crossing cell is located from the estimates of δ at every grid point (one pass,
+    confirmed with the certified δ): the same ε as the bisection with the certified δ, and on its safe side."""
+    from privamp.pld import fftpower, pairs
+    from privamp.pld.discretise import discretise
+    from privamp.pld.pmf import FAST_POINTS, tilt
+
+    step = tilt(discretise(pairs.poisson_gaussian(1.0, 0.01), 2.0**-11, pessimistic=pessimistic, tail=1e-20), 3.0)
+    out = fftpower.fft_power(step, 2_000, math.log(1e-18))
+    assert out is not None and out.v.size >= FAST_POINTS
+    deltas = (0.3, 1e-3, 1e-5, 1e-9, 1e-14)
+    fast = [epsilon_of(out, d, upper=pessimistic) for d in deltas]
+    monkeypatch.setattr(TiltedPMF, "first_at_most", lambda self, delta: None)
+    slow = [epsilon_of(out, d, upper=pessimistic) for d in deltas]
+    assert fast == slow
+    for d, e in zip(deltas, fast, strict=True):
+        assert (out.delta(e) <= d) if pessimistic else (out.delta(e) >= d)

@@ -23,7 +23,8 @@ from privamp._types import FloatArray
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
-from privamp.pld.pairs import Pair, _real_line_pair
+from privamp.pld.gaussian_merge import merge_gaussians
+from privamp.pld.pairs import Pair
 from privamp.pld.pmf import LAMBDAS, TiltedPMF, tilt
 from privamp.pld.readout import delta_of, epsilon_of
 from privamp.validation import check_int, check_positive
@@ -32,14 +33,16 @@ LADDER = np.array(LAMBDAS)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
 TAU_PER_DELTA = 1e-9
-"""A query at δ over T steps cuts tails of mass about δ·TAU_PER_DELTA/T (snapped down to a power of 1000, within
-[TAU_MIN, TAU_MAX]). Mass cut at a squaring is composed with the rest T/2^k more times, so the +∞ mass of the T-fold
-PMF is about 2·τ·T ≲ 2e-9·δ (a relative 2e-9 on δ), and the grid is no wider than the query needs."""
+"""A query at δ cuts tails of mass about τ = δ·TAU_PER_DELTA (snapped down to a power of 1000, within [TAU_MIN,
+TAU_MAX]): each single step of a phase of T steps keeps all but τ/T per side (:func:`_step_tail`), and each cut of a
+composed PMF all but τ per side (the repeated squaring, which cuts at every level, at τ/T: ``composition.power``), so
+the +∞ mass of the composed PMF is a few τ per phase (a relative ~1e-9 on δ), and the grid is no wider than the query
+needs."""
 TAU_REUSE = 1e3
 """A cached composition cut at up to this many times the τ a query asks for is reused (its +∞ atom, about 2·τ·T, is
 then ≲ 2e-6·δ: a relative 2e-6 on δ, far inside the target accuracy), so that δ's over a few decades share one
 composition (a new δ is a readout)."""
-TAU_MAX = 1e-15
+TAU_MAX = 1e-12
 TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
 MAX_STEP_POINTS = 1 << 20
@@ -52,6 +55,13 @@ MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
 SCREEN_FACTOR = 4.0
 """Directions are screened on a grid this many times coarser (:meth:`PLDAccountant._over_directions`)."""
+LOWER_FACTOR = 2.0
+"""On the default grid the optimistic (lower) side is first composed on a grid this many times coarser than the
+pessimistic one: the lower end's target is ten times looser than the upper's and the merge's error grows as h², and
+the coarse cells are sums of the fine ones (``discretise._coarser_cells``: no special function evaluated again). Where
+that leaves the interval wider than the target, the lower side is composed at h (:meth:`PLDAccountant._refine`). Only
+for compositions of at least LOWER_FACTOR_STEPS steps (the long runs whose transforms dominate the cost)."""
+LOWER_FACTOR_STEPS = 1000
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -83,32 +93,20 @@ class DeltaInterval:
     notes: tuple[str, ...] = field(default=())
 
 
-GAUSSIAN_MERGE_EVIDENCE = ("Gaussian pairs composed in closed form: N(mu_i, 1) vs N(0, 1) composed is "
-                           "N(mu, 1) vs N(0, 1) with mu^2 = sum mu_i^2 (Dong, Roth & Su 2022, Cor. 3.3)")
+KGRID_LAMS = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
+"""The tilts at which the per-step cumulant generating function is tabulated (to pick tilts and size grids)."""
+MOMENTS_CACHE = 16
+_MOMENTS: dict[Pair, tuple[FloatArray, FloatArray, float]] = {}
 
 
-def _gaussian_mu(pair: Pair) -> float | None:
-    """μ when ``pair`` is exactly N(μ, 1) vs N(0, 1) (as built by ``pairs.gaussian``), else None."""
-    if pair.atoms or len(pair.pieces) != 1:
-        return None
-    piece = pair.pieces[0]
-    p, q = piece.p, piece.q
-    if (p.family != "gaussian" or q.family != "gaussian" or len(p.means) != 1 or q.means != (0.0,)
-            or p.log_weights != (0.0,) or q.log_weights != (0.0,) or piece.lo != -math.inf or piece.hi != math.inf):
-        return None
-    return p.means[0] if p.means[0] > 0 else None
-
-
-def _merge_gaussians(parts: list[tuple[Pair, int]]) -> list[tuple[Pair, int]]:
-    """The Gaussian pairs of a composition replaced by one Gaussian pair of μ = √(Σ count·μ²) (exact)."""
-    mus = [(_gaussian_mu(p), c) for p, c in parts]
-    gauss = [(mu, c) for mu, c in mus if mu is not None]
-    if not gauss or (len(gauss) == 1 and gauss[0][1] == 1):
-        return parts
-    mu = math.sqrt(math.fsum(c * m * m for m, c in gauss))
-    pieces, atoms = _real_line_pair("gaussian", {mu: 1.0}, {0.0: 1.0})
-    merged = Pair(f"gaussian(mu={mu!r})", GAUSSIAN_MERGE_EVIDENCE, pieces, atoms)
-    return [(merged, 1)] + [(p, c) for (p, c), (m, _) in zip(parts, mus, strict=True) if m is None]
+def _loss_moments(pair: Pair) -> tuple[FloatArray, FloatArray, float]:
+    """``pair.loss_moments`` at KGRID_LAMS, cached (MOMENTS_CACHE pairs; the oldest dropped first)."""
+    hit = _MOMENTS.get(pair)
+    if hit is None:
+        hit = _MOMENTS[pair] = pair.loss_moments(KGRID_LAMS)
+        while len(_MOMENTS) > MOMENTS_CACHE:
+            del _MOMENTS[next(iter(_MOMENTS))]
+    return hit
 
 
 class _Direction:
@@ -116,14 +114,15 @@ class _Direction:
         self.parts = [(pair, check_int("count", count)) for pair, count in parts]
         if not self.parts:
             raise InvalidParameterError("direction", parts, "a non-empty list of (pair, count)")
-        self.parts = _merge_gaussians(self.parts)
+        self.parts = merge_gaussians(self.parts)
         self.steps: dict[tuple[float, bool, int, float], GridPMF] = {}
         self.cache: dict[tuple[float, float, bool, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        self._kgrid_lams = np.concatenate([[0.0], np.geomspace(1e-3, float(LADDER[-1]), 128)])
-        self._moments = [(p.loss_moments(self._kgrid_lams), c) for p, c in self.parts]
+        self._kgrid_lams = KGRID_LAMS
+        self._moments = [(_loss_moments(p), c) for p, c in self.parts]
 
+    @functools.cached_property
     def stats(self) -> tuple[float, float]:
         """(root mean square per-step loss standard deviation, weighted by the counts; largest per-step loss window),
         to size the grid: discretisation adds about h²/6 to every step's variance, so h²/6 ≲ rel·(the composed
@@ -163,9 +162,24 @@ class _Direction:
         x = self.composed(h, lam, False, tau)
         return x.finite_mass + x.p_inf < 0.5
 
-    def is_cached(self, h: float, tau: float, lam: float) -> bool:
-        return all(any(k[:3] == (h, lam, side) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
-                   for side in (True, False))
+    def has(self, h: float, lam: float, pessimistic: bool, tau: float) -> bool:
+        """Whether :meth:`composed` would answer from the cache."""
+        return any(k[:3] == (h, lam, pessimistic) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
+
+    def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
+        return self.has(h, lam, True, tau) and self.has(h_lower, lam, False, tau)
+
+    def screened(self, h: float, lam: float, tau: float, read: Callable[[TiltedPMF], float], bar: float) -> bool:
+        """Whether the certified upper value ``read`` of the pessimistic composition at spacing h stays ≤ ``bar``:
+        first at the ladder tilts next to λ whose compositions are cached (any tilt gives a certified upper value),
+        else at λ."""
+        i = int(np.argmin(np.abs(LADDER - lam)))
+        for j in (i - 1, i + 1):
+            nb = float(LADDER[j]) if 0 <= j < LADDER.size else None
+            if nb is not None and nb != lam and self.has(h, nb, True, tau) and read(
+                    self.composed(h, nb, True, tau)) <= bar:
+                return True
+        return read(self.composed(h, lam, True, tau)) <= bar
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
@@ -188,7 +202,7 @@ class _Direction:
                 if skey not in self.steps:
                     self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
                 steps.append((tilt(self.steps[skey], lam), count))
-            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS)
+            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS, per_phase=True)
         return self.cache[key]
 
 
@@ -207,8 +221,8 @@ def _tau(delta: float, steps: int) -> float:
         return TAU
     if not delta > 0:
         return TAU_MIN
-    # in log space: δ·TAU_PER_DELTA/steps underflows to 0 for δ near the smallest floats (log10(0) is an error)
-    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA) - math.log10(steps)) / 3)
+    # in log space: δ·TAU_PER_DELTA underflows to 0 for δ near the smallest floats (log10(0) is an error)
+    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA)) / 3)
     return min(max(10.0 ** max(exponent, -300), TAU_MIN), TAU_MAX)
 
 
@@ -244,6 +258,7 @@ class PLDAccountant:
         self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
         self._explore = True
         self._lost = False
+        self._lower_factor = 1.0
         self.lower = lower
         given = [p for d in directions for p, _ in d]
         pairs = [p for d in self.directions for p, _ in d.parts]
@@ -257,7 +272,7 @@ class PLDAccountant:
         for d in self.directions:
             # discretisation moves the mean loss by ~h²/12 and its variance by ~h²/6 per step: keep T·h² ≲ rel·ε
             # and T·h²/6 ≲ rel·(composed variance)
-            std, width = d.stats()
+            std, width = d.stats
             h = math.sqrt(self.rel_accuracy * max(eps_scale, 0.1) / d.total)
             if std > 0:
                 h = min(h, std * math.sqrt(6 * self.rel_accuracy))
@@ -277,9 +292,15 @@ class PLDAccountant:
         """
         self._explore = self.lower
         self._lost = False
+        long_run = max(d.total for d in self.directions) >= LOWER_FACTOR_STEPS
+        self._lower_factor = LOWER_FACTOR if self.fixed_h is None and long_run else 1.0
         up, lo = query(h)
         if not self.lower:
             return up, lo, h, 0
+        if self._lower_factor != 1.0 and self._too_wide(up, lo, floor):  # the lower side at h (the upper is cached)
+            self._lower_factor = 1.0
+            self._lost = False
+            up, lo = query(h)
         if self._lost and self._too_wide(up, lo, floor):
             notes.append(f"{label}: the lower side lost most of its mass to the round-off bound (neither a finer grid "
                          "nor another tilt helps): interval left wide")
@@ -366,20 +387,26 @@ class PLDAccountant:
         lam = float(np.interp(epsilon, np.maximum.accumulate(dk), grid))
         return float(np.interp(lam, grid, k)) - lam * epsilon
 
+    def _lower_h(self, h: float) -> float:
+        """The spacing of the optimistic side's composition for the pessimistic side's h (LOWER_FACTOR)."""
+        return max(h, min(self._lower_factor * h, MAX_H))
+
     def _epsilon_at(self, delta: float, h: float) -> tuple[float, float]:
         tau = _tau(delta, max(d.total for d in self.directions))
+        hl = self._lower_h(h)
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
                 up = max(epsilon_of(d.composed(h, lam, True, tau), delta, upper=True), 0.0)
                 if not self.lower:
                     return up, 0.0
-                self._lost |= d.lost(h, lam, tau)
-                return up, max(epsilon_of(d.composed(h, lam, False, tau), delta, upper=False), 0.0)
-            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, tau))
+                self._lost |= d.lost(hl, lam, tau)
+                return up, max(epsilon_of(d.composed(hl, lam, False, tau), delta, upper=False), 0.0)
+            return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, hl, tau))
 
-        def screen(d: _Direction) -> float:
-            return epsilon_of(d.composed(_screen_h(h), d.tilt_for_delta(delta), True, tau), delta, upper=True)
+        def screen(d: _Direction, bar: float) -> bool:
+            return d.screened(_screen_h(h), d.tilt_for_delta(delta), tau,
+                              lambda x: epsilon_of(x, delta, upper=True), bar)
 
         up, lo = self._over_directions(run, screen, lambda d: self._saddle_epsilon(d, delta))
         return max(up, 0.0), max(lo, 0.0)  # ε < 0 means (0, δ)-DP: report 0
@@ -389,35 +416,38 @@ class PLDAccountant:
         # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
         tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)),
                    max(d.total for d in self.directions))
+        hl = self._lower_h(h)
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
                 up = delta_of(d.composed(h, lam, True, tau), epsilon)
                 if not self.lower:
                     return up, 0.0
-                self._lost |= d.lost(h, lam, tau)
-                return up, delta_of(d.composed(h, lam, False, tau), epsilon)
-            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300, functools.partial(d.is_cached, h, tau))
+                self._lost |= d.lost(hl, lam, tau)
+                return up, delta_of(d.composed(hl, lam, False, tau), epsilon)
+            return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300,
+                                   functools.partial(d.is_cached, h, hl, tau))
 
-        def screen(d: _Direction) -> float:
-            return delta_of(d.composed(_screen_h(h), d.tilt_for_epsilon(epsilon), True, tau), epsilon)
+        def screen(d: _Direction, bar: float) -> bool:
+            return d.screened(_screen_h(h), d.tilt_for_epsilon(epsilon), tau, lambda x: delta_of(x, epsilon), bar)
 
         return self._over_directions(run, screen, lambda d: self._saddle_log_delta(d, epsilon))
 
     def _over_directions(self, run: Callable[[_Direction], tuple[float, float]],
-                         screen: Callable[[_Direction], float],
+                         screen: Callable[[_Direction, float], bool],
                          guess: Callable[[_Direction], float]) -> tuple[float, float]:
         """The largest upper and the largest lower value over the directions (``run``: one direction at h).
 
         The direction with the largest ``guess`` (a saddle-point estimate, no bound) is run first; every other one is
-        screened by a certified upper value on a coarser grid (``screen``) and run only if that exceeds the largest
-        upper so far. A skipped direction's true value is below that upper, so the maximum of the uppers is
-        certified without it, and the lower value of any one direction is a lower bound on the maximum.
+        screened by a certified upper value on a coarser grid (``screen(d, bar)``: whether it stays ≤ bar) and run
+        only if that exceeds the largest upper so far. A skipped direction's true value is below that upper, so the
+        maximum of the uppers is certified without it, and the lower value of any one direction is a lower bound on
+        the maximum.
         """
         first, *rest = sorted(self.directions, key=lambda d: -guess(d))
         up, lo = run(first)
         for d in rest:
-            if screen(d) > up:
+            if not screen(d, up):
                 u, low = run(d)
                 up, lo = max(up, u), max(lo, low)
         return up, lo

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from privamp.errors import UnsupportedError
 from privamp.pld.convolution import coarsen, convolve, fast_length
 from privamp.pld.fftpower import fft_power
@@ -32,8 +34,11 @@ def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
     return x
 
 
-def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> TiltedPMF:
-    """The ``count``-fold composition by repeated squaring; coarsened while the grid exceeds ``max_points``.
+def power(step: TiltedPMF, count: int, log_tau: float, max_points: int, *, per_phase: bool = False) -> TiltedPMF:
+    """The ``count``-fold composition: one FFT power (tails cut once, at τ), else repeated squaring (tails cut at τ at
+    every convolution; with ``per_phase`` at τ/count, so that all the cuts of the phase add up to a few τ at the +∞
+    atom: the mass cut at a level is composed with the rest, about count/2^k more times); coarsened while the grid
+    exceeds ``max_points``.
 
     The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
     much discretisation error as the first discretisation, whatever the count.
@@ -42,6 +47,8 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
         direct = fft_power(step, count, log_tau)
         if direct is not None:
             return direct
+        if per_phase:
+            log_tau -= math.log(count)
     result: TiltedPMF | None = None
     budget = _Budget(count)
     square = step
@@ -69,9 +76,10 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int) -> Tilte
     return result
 
 
-def compose(parts: list[tuple[TiltedPMF, int]], log_tau: float, max_points: int) -> TiltedPMF:
-    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing."""
-    powers = [power(s, c, log_tau, max_points) for s, c in parts]
+def compose(parts: list[tuple[TiltedPMF, int]], log_tau: float, max_points: int, *,
+            per_phase: bool = False) -> TiltedPMF:
+    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing (``per_phase``: :func:`power`)."""
+    powers = [power(s, c, log_tau, max_points, per_phase=per_phase) for s, c in parts]
     out = powers[0]
     for p in powers[1:]:
         hh = max(out.h, p.h)

@@ -26,8 +26,8 @@ special functions (log_ndtr, expm1) that produce them.
 
 from __future__ import annotations
 
-import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,8 +55,29 @@ class GridPMF:
         return np.asarray((self.offset + np.arange(self.log_mass.size)) * self.h)
 
 
+WINDOW_PROBES = 256
+"""Loss cells over the pair's (generous) loss window in which the P-mass is evaluated to narrow the grid."""
+
+
 def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
+    """The grid's index range: the pair's loss window (P-mass ≲ ``tail`` outside it per side, from a generous
+    per-component bound) narrowed to where the exact P-mass outside is ≤ ``tail`` per side, read from the P-masses of
+    WINDOW_PROBES loss cells. Only the grid's extent depends on it: :func:`discretise` accounts the mass outside the
+    grid exactly, whatever the window."""
     lo, hi = pair.loss_window(tail)
+    if hi > lo:
+        edges = np.concatenate([[-np.inf], np.linspace(lo, hi, WINDOW_PROBES + 1), [np.finfo(np.float64).max]])
+        lp, _ = pair.cell_log_masses(edges)
+        log_tail = math.log(tail)
+        below = np.logaddexp.accumulate(lp)[:-1]  # log P(L ≤ edges[k + 1]), k = 0..WINDOW_PROBES
+        above = np.logaddexp.accumulate(lp[::-1])[::-1][1:]  # log P(edges[k + 1] < L < ∞)
+        inner = edges[1:-1]
+        ok_lo = np.flatnonzero(below <= log_tail)
+        ok_hi = np.flatnonzero(above <= log_tail)
+        if ok_lo.size:
+            lo = float(inner[ok_lo[-1]])
+        if ok_hi.size:
+            hi = max(float(inner[ok_hi[0]]), lo)
     k0 = math.floor(lo / h) - 1
     k1 = math.ceil(hi / h) + 1
     return k0, max(k1, k0 + 2)
@@ -208,25 +229,157 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
     return out
 
 
-@functools.lru_cache(maxsize=8)
-def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Grid, cell log P-masses, cell merged losses ℓ*, and the log P-masses below and above the grid."""
+CELLS_CACHE = 8
+"""Cell masses kept (least recently used dropped first): both sides of a pair's discretisation share them, and the
+grids 2, 4 or 8 times coarser, of the pair or of its mirror image, are read from them (:func:`_derived_cells`)."""
+CELLS_PAD = 8
+"""Fine cells added at either end of a grid, so that a coarser grid read from it still covers the pair's window."""
+_Cells = tuple[int, float, FloatArray, FloatArray, float, float, float, float]
+"""(k0, h, cell log P-masses, cell log Q-masses, log P below, log P above, log Q below, log Q above) on the grid
+(k0 + j)·h; "above" is the finite-loss mass above the grid."""
+_CELLS: OrderedDict[tuple[Pair, float, float], _Cells] = OrderedDict()
+
+
+def _mirrors(a: Pair, b: Pair) -> bool:
+    """Whether ``b`` is ``a`` reflected (x ↦ −x, P and Q swapped: b's loss is −a's), both without atoms."""
+    if a.atoms or b.atoms or len(a.pieces) != len(b.pieces):
+        return False
+    for pa, pb in zip(a.pieces, b.pieces[::-1], strict=True):
+        if (pa.p.family, pa.q.family) != (pb.q.family, pb.p.family) or (pa.lo, pa.hi) != (-pb.hi, -pb.lo):
+            return False
+        for ma, mb in ((pa.p, pb.q), (pa.q, pb.p)):
+            if ma.log_weights != mb.log_weights or tuple(-m for m in ma.means) != mb.means:
+                return False
+    return True
+
+
+def _group(x: FloatArray, m: int) -> FloatArray:
+    """log Σ e^x over consecutive groups of m entries (x.size a multiple of m)."""
+    return np.asarray(np.logaddexp.reduce(x.reshape(-1, m), axis=1)) if m > 1 else x
+
+
+def _derived_cells(cells: _Cells, m: int, mirror: bool) -> _Cells:
+    """The cells of spacing m·h from those of spacing h, exactly: each coarse cell is the union of m fine cells, so its
+    P- and Q-masses are their sums; fine cells left over at either end join the mass below or above. ``mirror``: the
+    cells of the reflected pair (loss −L, P and Q swapped), whose cell (a, b] is the fine pair's [−b, −a) (the same
+    masses: without atoms, a single loss value has no mass)."""
+    k0, h, lp, lq, bp, ap, bq, aq = cells
+    if mirror:
+        k0 = -(k0 + lp.size)
+        lp, lq = lq[::-1], lp[::-1]
+        bp, ap, bq, aq = aq, bq, ap, bp
+    k1 = k0 + lp.size
+    if m == 1 and not mirror:
+        return cells
+    first, last = -(-k0 // m) * m, (k1 // m) * m  # the coarse grid's end points (fine indices)
+    a, b = first - k0, k1 - last
+    with np.errstate(divide="ignore"):
+        if a:
+            bp = float(np.logaddexp.reduce(np.append(lp[:a], bp)))
+            bq = float(np.logaddexp.reduce(np.append(lq[:a], bq)))
+        if b:
+            ap = float(np.logaddexp.reduce(np.append(lp[lp.size - b:], ap)))
+            aq = float(np.logaddexp.reduce(np.append(lq[lq.size - b:], aq)))
+    return (first // m, m * h, _group(lp[a:lp.size - b], m), _group(lq[a:lq.size - b], m), bp, ap, bq, aq)
+
+
+def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
+    """The cells of ``pair`` on spacing ``h`` (its window for ``tail``, CELLS_PAD more fine cells at either end),
+    cached; read from cached cells of the pair (the same spacing, or finer) or of its mirror image where they cover
+    the window (e.g. cells made for a smaller tail, as a run's later queries ask for)."""
+    key = (pair, h, tail)
+    hit = _CELLS.get(key)
+    if hit is not None:
+        _CELLS.move_to_end(key)
+        return hit
     k0, k1 = _window(pair, h, tail)
-    grid = np.arange(k0, k1 + 1) * h
-    lp, lq = pair.cell_log_masses(grid)
+    for (other, hh, _), cells in reversed(_CELLS.items()):
+        m = round(h / hh)
+        if m not in (1, 2, 4, 8) or m * hh != h:
+            continue
+        mirror = other != pair
+        if mirror and not _mirrors(other, pair):
+            continue
+        derived = _derived_cells(cells, m, mirror)
+        if derived[0] <= k0 and derived[0] + derived[2].size >= k1:
+            hit = derived
+            break
+    if hit is None:
+        k0, k1 = k0 - CELLS_PAD, k1 + CELLS_PAD
+        grid = np.arange(k0, k1 + 1) * h
+        lp, lq = pair.cell_log_masses(grid)
+        below = pair.cell_log_masses(np.array([-np.inf, grid[0]]))
+        above = pair.cell_log_masses(np.array([grid[-1], np.finfo(np.float64).max]))
+        hit = (k0, h, lp, lq, float(below[0][0]), float(above[0][0]), float(below[1][0]), float(above[1][0]))
+    _CELLS[key] = hit
+    while len(_CELLS) > CELLS_CACHE:
+        _CELLS.popitem(last=False)
+    return hit
+
+
+def _cells(pair: Pair, h: float, tail: float) -> tuple[int, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Grid, cell log P-masses, cell merged losses ℓ*, and the log P-masses below and above the grid (1-arrays)."""
+    k0, _, lp, lq, below, above, _, _ = _cell_masses(pair, h, tail)
+    grid = np.asarray((k0 + np.arange(lp.size + 1)) * h, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         star = np.clip(np.where(np.isfinite(lp), lp - lq, grid[:-1]), grid[:-1], grid[1:])
-    below_p, _ = pair.cell_log_masses(np.array([-np.inf, grid[0]]))
-    above_p, _ = pair.cell_log_masses(np.array([grid[-1], np.finfo(np.float64).max]))
-    return k0, np.asarray(grid, dtype=np.float64), lp, np.asarray(star, dtype=np.float64), below_p, above_p
+    return k0, grid, lp, np.asarray(star, dtype=np.float64), np.array([below]), np.array([above])
+
+
+HEAD_CELLS = 256
+"""Cells beyond the heaviest one merged sequentially before the pairwise merge takes over (``_optimistic_merge``)."""
+
+
+def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray, h: float) -> FloatArray:
+    """Optimistic grid masses: the pairwise merge where it moves the mean loss by at most MERGE_SHIFT·h² per unit mass,
+    else the sequential merge.
+
+    The pairwise merge moves the mean loss by O(h²) where the masses vary smoothly; next to a sharp peak (e.g. the
+    Poisson pairs' near loss 0, or the symmetrised pair's atom) it can round much of it down by a whole cell. When the
+    heaviest cell lies in the first quarter of the grid, the cells up to HEAD_CELLS beyond it are first merged
+    sequentially and the rest pairwise: each part is a post-processing of its own outcomes (the unfinished last run of
+    the first part is moved down, as at the end of every sequential merge), so together they are one. The sequential
+    merge of every cell (a Python loop: slower) is the fallback."""
+    n = grid.size
+    total = float(np.sum(cell_mass))
+    limit = float(np.sum(cell_mass * star)) - MERGE_SHIFT * h * h * total  # the merged mean may not fall below it
+    c = int(np.argmax(cell_mass)) + HEAD_CELLS
+    if c < n // 4:
+        mass = np.zeros(n)
+        mass[:c + 1] = sequential_merge(grid[:c + 1], cell_mass[:c], star[:c])
+        mass[c:] += pairwise_merge(grid[c:], cell_mass[c:], star[c:])
+        if float(np.sum(mass * grid)) >= limit:
+            return mass
+    mass = pairwise_merge(grid, cell_mass, star)
+    if float(np.sum(mass * grid)) >= limit:
+        return mass
+    return sequential_merge(grid, cell_mass, star)
+
+
+DISCRETISED_CACHE = 16
+"""Discretisations kept (least recently used dropped first): a run's successive queries (an Opacus accountant's
+epochs, a δ sweep) compose the same single steps."""
+_DISCRETISED: OrderedDict[tuple[Pair, float, bool, float], GridPMF] = OrderedDict()
 
 
 def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridPMF:
     """The pessimistic (connect-the-dots) or optimistic (merge and round down) PMF of ``pair`` on spacing ``h``.
 
     ``tail`` sets the grid's extent: the P-mass outside it is at most about ``tail`` per side and is accounted
-    exactly (moved to ℓ_0 / +∞, or dropped / moved down).
+    exactly (moved to ℓ_0 / +∞, or dropped / moved down). Cached (DISCRETISED_CACHE; the PMF is not to be modified).
     """
+    key = (pair, h, pessimistic, tail)
+    hit = _DISCRETISED.get(key)
+    if hit is None:
+        hit = _DISCRETISED[key] = _discretise(pair, h, pessimistic, tail)
+        while len(_DISCRETISED) > DISCRETISED_CACHE:
+            _DISCRETISED.popitem(last=False)
+    else:
+        _DISCRETISED.move_to_end(key)
+    return hit
+
+
+def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF:
     k0, grid, lp, star, below_p, above_p = _cells(pair, h, tail)
     n = grid.size
     u = star - grid[:-1]
@@ -245,14 +398,7 @@ def discretise(pair: Pair, h: float, *, pessimistic: bool, tail: float) -> GridP
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
         cell_mass = np.exp(lp)
-        mass = pairwise_merge(grid, cell_mass, star)
-        # the pairwise merge moves the mean loss by O(h²) where the masses vary smoothly; next to a heavy atom (e.g.
-        # the symmetrised pair's at loss 0) it can round much of it down by a whole cell: the sequential merge then
-        # (slower, but it moves the mean by the unfinished last run only)
-        total = float(np.sum(cell_mass))
-        shift = float(np.sum(cell_mass * star)) - float(np.sum(mass * grid))
-        if shift > MERGE_SHIFT * h * h * total:
-            mass = sequential_merge(grid, cell_mass, star)
+        mass = _optimistic_merge(grid, cell_mass, star, h)
         mass[-1] += math.exp(float(above_p[0]))
         mass *= 1 - MASS_SLACK
         return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)

@@ -58,7 +58,10 @@ from privamp.pld.pmf import THETAS, TiltedPMF, U, _normalise
 TILTED_TAIL = -36.0
 """log of the tilted mass of the T-fold left outside the window on each side (it is wrapped around by the circular
 transform, and bounded as an entrywise error: e^{−36} ≈ 2e-16 of a distribution of total mass 1, below the
-transforms' round-off)."""
+transforms' round-off). Not larger: the optimistic side subtracts the entrywise error everywhere, which costs the
+δ's read far from the tilted mean (at a tilt not the saddle point's) a relative error/value."""
+LADDER_STEP = 0.5
+"""The θ's tried for the window's Chernoff bounds are spaced by 2^LADDER_STEP (finer: a narrower window)."""
 MAX_N = 1 << 19
 """The longest transform used (about 30 ms); longer compositions are left to repeated squaring."""
 POWER_GAMMA = 8 * U
@@ -113,7 +116,7 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     var = max(float(np.sum(v * (ell - mean) ** 2)) / s, h * h)
     sd = math.sqrt(T * var)
     k = math.sqrt(-2 * TILTED_TAIL)
-    ladder = 2.0 ** np.arange(2, -8, -1)  # heavy upper tails need θ far below the Gaussian optimum k/sd
+    ladder = 2.0 ** np.arange(2, -8, -LADDER_STEP)  # heavy upper tails need θ far below the Gaussian optimum k/sd
     thetas = np.concatenate([-ladder, ladder]) * (k / sd)
     mgf = _tilted_log_mgf(v, ell, thetas)
     hi = min(((T * m - TILTED_TAIL) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)

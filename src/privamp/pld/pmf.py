@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -52,11 +53,17 @@ class TiltedPMF:
             return np.asarray(self.v * (1 + 2 * self.rel) + self.err)
         return np.asarray(np.maximum(self.v * (1 - 2 * self.rel) - self.err, 0.0))
 
-    def delta_estimate(self, epsilon: float) -> float:
-        """δ(ε) to about 1e-9 relative in O(log n) after an O(n) set-up (:class:`_Suffix`): for locating the crossing
-        cell of a readout only — every value returned by the readouts is confirmed with :meth:`delta`."""
-        fast = self._suffix.estimate(epsilon)
-        return fast if fast is not None else self.delta(epsilon)
+    def first_at_most(self, delta: float) -> int | None:
+        """The first grid index k whose estimated δ(ℓ_k) is ≤ ``delta`` (None if there is none or the estimates are
+        unavailable), from the estimates of δ at every grid point (:attr:`_Suffix.profile`, one O(n) pass per PMF): for
+        locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
+        :meth:`delta`."""
+        profile = self._suffix.profile
+        if profile is None:
+            return None
+        below = profile <= delta
+        k = int(np.argmax(below))
+        return k if below[k] else None
 
     def delta(self, epsilon: float) -> float:
         """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
@@ -200,11 +207,21 @@ class _Suffix:
         return lo - 8 * U * abs(lo), up + 8 * U * abs(up)
 
     def _k(self, epsilon: float) -> int:
-        return int(np.searchsorted(self.ell, epsilon, side="right"))  # first ℓ_j > ε
+        return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
 
-    def estimate(self, epsilon: float) -> float | None:
-        """The certified δ(ε) to about SUFFIX_TIGHT relative (None when the bracket is wider)."""
-        return self.certified(epsilon)
+    @functools.cached_property
+    def profile(self) -> FloatArray | None:
+        """Estimates of δ(ℓ_k) at every grid point k (the float suffix sums, the pessimistic side's relative margin
+        included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞."""
+        if self.main is None:
+            return None
+        ma, sa, mb, sb = self.main
+        x = self.x
+        with np.errstate(over="ignore"):
+            est = math.exp(ma) * sa[1:] - np.exp(np.minimum(self.ell + mb, 709.0)) * sb[1:]
+        if x.pessimistic:
+            est = est * (1 + 2 * x.rel)
+        return np.asarray(est + x.p_inf)
 
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
@@ -250,16 +267,30 @@ class _Suffix:
 def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> FloatArray:
     """An upper bound on log Σ_j e^{log_mass_j + θℓ_j} for every θ in THETAS (ℓ_j on a uniform grid).
 
-    Blocked: Σ_B e^{m_B + θℓ_B}·Σ_{i<b} e^{log_mass_{B+i} − m_B}·e^{θ·i·h} (m_B the block's largest log mass), the
-    inner sums as one matrix product. Terms that underflow inside a block are below e^{−745} of its largest mass,
-    so at most b·e^{−745}·e^{|θ|·b·h} of it: added. The float error is covered by a final margin.
+    Blocked for the θ's with |θ|·b·h ≤ 40 (:func:`_blocked_log_mgf`), summed term by term for the others (the largest
+    θ's on a coarse grid). The float error is covered by a final margin: the rounding of θ·ℓ and of the shifted sums,
+    relative to the size of the exponents.
     """
     n = log_mass.size
     h = float(losses[1] - losses[0]) if n > 1 else 0.0
-    block = min(block, int(40.0 / max(float(np.max(np.abs(THETAS))) * h, 1e-300)))  # e^{|θ|·b·h} ≤ e^40
-    if block < 8 or n < 2 * block:
-        terms = log_mass[None, :] + THETAS[:, None] * losses[None, :]
-        return np.asarray(logsumexp(terms, axis=1) + 1e-12)
+    margin = 1e-11 + 256 * U * np.abs(THETAS) * (float(np.max(np.abs(losses))) + block * h if n else 0.0)
+    blocked = np.abs(THETAS) * block * h <= 40.0 if n >= 2 * block else np.zeros(THETAS.size, dtype=bool)
+    out = np.empty(THETAS.size)
+    if blocked.any():
+        out[blocked] = _blocked_log_mgf(log_mass, losses, THETAS[blocked], block)
+    if not blocked.all():
+        terms = log_mass[None, :] + THETAS[~blocked, None] * losses[None, :]
+        out[~blocked] = logsumexp(terms, axis=1)
+    return np.asarray(out + margin)
+
+
+def _blocked_log_mgf(log_mass: FloatArray, losses: FloatArray, thetas: FloatArray, block: int) -> FloatArray:
+    """log Σ_j e^{log_mass_j + θℓ_j} for the ``thetas`` (|θ|·b·h ≤ 40), blocked: Σ_B e^{m_B + θℓ_B}·Σ_{i<b}
+    e^{log_mass_{B+i} − m_B}·e^{θ·i·h} (m_B the block's largest log mass), the inner sums as one matrix product. Terms
+    that underflow inside a block are below e^{−745} of its largest mass, so at most b·e^{−745}·e^{|θ|·b·h} of it:
+    added."""
+    n = log_mass.size
+    h = float(losses[1] - losses[0])
     nb = -(-n // block)
     flat = np.full(nb * block, -np.inf)
     flat[:n] = log_mass
@@ -268,24 +299,40 @@ def _log_mgf(log_mass: FloatArray, losses: FloatArray, block: int = 64) -> Float
     mb_safe = np.where(np.isfinite(mb), mb, 0.0)
     with np.errstate(under="ignore"):
         w = np.exp(lm - mb_safe[:, None])  # (nb, b), ≤ 1
-    shifts = THETAS[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
+    shifts = thetas[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
     # einsum, not @: a BLAS product wakes OpenBLAS' worker threads, which then spin (~50 ms of CPU per query)
     inner = np.einsum("ij,jk->ik", w, np.exp(shifts)) + block * 1e-320 * np.exp(np.maximum(shifts[-1], 0.0))[None, :]
     starts = losses[0] + np.arange(nb) * block * h
     with np.errstate(divide="ignore"):
-        outer = np.log(inner) + mb_safe[:, None] + THETAS[None, :] * starts[:, None]
+        outer = np.log(inner) + mb_safe[:, None] + thetas[None, :] * starts[:, None]
     outer = np.where(np.isfinite(mb)[:, None], outer, -np.inf)
-    # rounding of θ·ℓ and of the shifted sums: relative to the size of the exponents
-    margin = 1e-11 + 256 * U * np.abs(THETAS) * float(np.max(np.abs(losses)))
-    return np.asarray(logsumexp(outer, axis=0) + margin)
+    return np.asarray(logsumexp(outer, axis=0))
+
+
+TILTED_CACHE = 16
+"""Tilted single steps kept (least recently used dropped first), keyed by the grid PMF (held) and λ."""
+_TILTED: OrderedDict[tuple[int, float], tuple[GridPMF, TiltedPMF]] = OrderedDict()
 
 
 def tilt(g: GridPMF, lam: float) -> TiltedPMF:
-    """Tilt a single-step PMF by e^{λℓ} and normalise.
+    """Tilt a single-step PMF by e^{λℓ} and normalise (cached: TILTED_CACHE; the PMF is not to be modified).
 
     Entries too small for a float after tilting (far below the tilted mode, so at low losses when λ > 0) are moved
     up to the lowest kept point on the pessimistic side (moving loss up is safe) and dropped on the optimistic side.
     """
+    key = (id(g), lam)
+    hit = _TILTED.get(key)
+    if hit is not None and hit[0] is g:
+        _TILTED.move_to_end(key)
+        return hit[1]
+    out = _tilt(g, lam)
+    _TILTED[key] = (g, out)  # g is held: its id is not reused while the entry lives
+    while len(_TILTED) > TILTED_CACHE:
+        _TILTED.popitem(last=False)
+    return out
+
+
+def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
     ell = g.losses
     lv = g.log_mass + lam * ell
     ls = float(logsumexp(lv))

@@ -1,0 +1,96 @@
+"""The discretisation's speed paths against the direct computation and the exact pair.
+
+* Cells read from finer cells (2 or 4 times coarser) or from the mirror image of a pair (the add direction's from
+  the remove direction's) are the cells the pair's own masses give, to the rounding of a few additions.
+* The window from the pair's exact tail masses: whatever its extent, the pessimistic PMF keeps all the P-mass (on
+  the grid or at +∞) and its δ(ε) is at least the exact hockey-stick divergence; the optimistic one's at most.
+* The optimistic merge that is sequential only near the heaviest cell (the Poisson pairs' peak next to loss 0) is a
+  certified lower bound, as close to the exact δ as the sequential merge of every cell.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from privamp.pld import discretise as disc
+from privamp.pld import pairs
+
+REMOVE = pairs.poisson_gaussian(1 / 1.1, 256 / 60_000, "remove")
+ADD = pairs.poisson_gaussian(1 / 1.1, 256 / 60_000, "add")
+H = 2.0**-12
+TAIL = 2.0**-60
+
+
+def _direct(pair: pairs.Pair, k0: int, h: float, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    return pair.cell_log_masses((k0 + np.arange(cells + 1)) * h)
+
+
+def test_mirror_is_recognised() -> None:
+    assert disc._mirrors(REMOVE, ADD) and disc._mirrors(ADD, REMOVE)
+    assert not disc._mirrors(REMOVE, REMOVE)
+    assert not disc._mirrors(REMOVE, pairs.poisson_gaussian(1.0, 256 / 60_000, "add"))
+    assert not disc._mirrors(pairs.laplace(1.0), pairs.laplace(1.0))  # atoms: never read from a mirror
+
+
+@pytest.mark.parametrize(("pair", "m"), [(REMOVE, 2), (REMOVE, 4), (ADD, 4)])
+def test_derived_cells_are_the_pairs_own(pair: pairs.Pair, m: int) -> None:
+    disc._CELLS.clear()
+    fine = disc._cell_masses(REMOVE, H, TAIL)
+    coarse = disc._cell_masses(pair, m * H, TAIL)
+    assert coarse[1] == m * H
+    derived = disc._derived_cells(fine, m, pair is ADD)  # read from the fine cells, not recomputed
+    assert derived[0] == coarse[0] and np.array_equal(derived[2], coarse[2]) and np.array_equal(derived[3], coarse[3])
+    k0, h, lp, lq, bp, ap, bq, aq = coarse
+    rp, rq = _direct(pair, k0, h, lp.size)
+    assert np.array_equal(np.isfinite(lp), np.isfinite(rp)) and np.array_equal(np.isfinite(lq), np.isfinite(rq))
+    for got, ref in ((lp, rp), (lq, rq)):
+        ok = np.isfinite(ref)
+        assert np.max(np.abs(got[ok] - ref[ok])) < 1e-13  # log masses: the slack of discretise is 1e-13 relative
+    edges = (k0 + np.array([0, lp.size])) * h
+    below = pair.cell_log_masses(np.array([-np.inf, edges[0]]))
+    above = pair.cell_log_masses(np.array([edges[1], np.finfo(np.float64).max]))
+    for got, ref in ((bp, below[0][0]), (bq, below[1][0]), (ap, above[0][0]), (aq, above[1][0])):
+        assert got == pytest.approx(float(ref), rel=1e-12, abs=1e-300) or got == ref == -math.inf
+
+
+@pytest.mark.parametrize("pair", [REMOVE, ADD, pairs.laplace(0.5), pairs.wor_symmetrised_gaussian(1.0, 0.01)])
+def test_window_keeps_every_mass_on_the_safe_side(pair: pairs.Pair) -> None:
+    eps = np.array([0.0, 0.01, 0.1, 0.5, 1.0, 2.0])
+    exact = pair.delta(eps)
+    for tail in (1e-6, 1e-20):
+        disc._CELLS.clear()
+        up = disc.discretise(pair, 2.0**-9, pessimistic=True, tail=tail)
+        lo = disc.discretise(pair, 2.0**-9, pessimistic=False, tail=tail)
+        assert float(np.sum(np.exp(up.log_mass))) + up.p_inf >= 1 - 1e-12  # nothing outside the grid is lost
+        for e, d in zip(eps, exact, strict=True):
+            w = np.maximum(-np.expm1(e - up.losses), 0.0)
+            assert float(np.sum(np.exp(up.log_mass) * w)) + up.p_inf >= d * (1 - 1e-12)
+            w = np.maximum(-np.expm1(e - lo.losses), 0.0)
+            assert float(np.sum(np.exp(lo.log_mass) * w)) + lo.p_inf <= d * (1 + 1e-12) + 1e-300
+
+
+def test_head_then_pairwise_merge_is_a_tight_lower_bound() -> None:
+    """The Poisson pair's peak sits next to the bottom of the grid: the merge is sequential over the first cells,
+    pairwise beyond (the pairwise merge alone moves the mean by several h² there)."""
+    disc._CELLS.clear()
+    h = 2.0**-12
+    _, grid, lp, star, _, _ = disc._cells(REMOVE, h, TAIL)
+    mass = np.exp(lp)
+    assert int(np.argmax(mass)) + disc.HEAD_CELLS < grid.size // 4  # the head path is taken
+    merged = disc._optimistic_merge(grid, mass, star, h)
+    seq = disc.sequential_merge(grid, mass, star)
+    pairwise = disc.pairwise_merge(grid, mass, star)
+    shift = float(np.sum(mass * star))
+    assert shift - float(np.sum(pairwise * grid)) > disc.MERGE_SHIFT * h * h  # the pairwise merge alone fails here
+    assert shift - float(np.sum(merged * grid)) <= disc.MERGE_SHIFT * h * h
+    assert float(np.sum(merged)) == pytest.approx(float(np.sum(mass)), rel=1e-12)
+    g = disc.discretise(REMOVE, h, pessimistic=False, tail=TAIL)
+    for e in (0.0, 0.01, 0.05, 0.2, 1.0):
+        exact = float(REMOVE.delta(e)[0])
+        got = float(np.sum(np.exp(g.log_mass) * np.maximum(-np.expm1(e - g.losses), 0.0))) + g.p_inf
+        ref = float(np.sum(seq * np.maximum(-np.expm1(e - grid), 0.0)))
+        assert got <= exact * (1 + 1e-12)
+        assert exact - got <= 2 * (exact - ref) + 1e-4 * exact
