@@ -34,6 +34,7 @@ from privamp.cli.options import (
     add_tight,
     command,
 )
+from privamp.cli.sweep_parser import add_sweep_command
 
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
@@ -176,6 +177,7 @@ COMMAND_PARSERS = (
     _statement_command,
     add_curves_command,
     add_figures_command,
+    add_sweep_command,
 )
 
 

@@ -15,7 +15,8 @@ import pathlib
 from collections.abc import Callable
 
 from privamp.errors import InvalidParameterError
-from privamp.figures._base import Figure, Panel, Progress, Series, no_progress
+from privamp.figures._base import Figure, Panel, Series
+from privamp.progress import Progress, no_progress, text_progress
 
 __all__ = ["PAPERS", "TITLES", "Figure", "Panel", "Progress", "Series", "figures_of", "generate", "write_index"]
 
@@ -66,7 +67,7 @@ def generate(out: pathlib.Path, paper: str | None = None, progress: bool = True)
     written: list[pathlib.Path] = []
     for key in keys:
         for name, build in figures_of(key).items():
-            report = _render.text_progress(f"{key}/{name}") if progress else no_progress
+            report = text_progress(f"{key}/{name}") if progress else no_progress
             written += _render.write_figure(build(report), root)
     written.append(write_index(root))
     return written

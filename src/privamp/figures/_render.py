@@ -10,13 +10,12 @@ import csv
 import io
 import math
 import pathlib
-import sys
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from privamp.figures._base import Figure, Progress
+from privamp.figures._base import Figure
 
 #: Inches per panel (width, height) and the PNG resolution; ~1300 × 700 pixels for a 3 × 2 grid.
 PANEL_SIZE = (4.3, 3.3)
@@ -150,15 +149,3 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
-
-def text_progress(label: str, width: int = 30) -> Progress:
-    """A :data:`Progress` drawing ``label [#####-----] done/total`` on stderr, ending the line when done."""
-
-    def report(done: int, total: int) -> None:
-        filled = width if total <= 0 else min(width, int(width * done / total))
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'-' * (width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return report
