@@ -57,7 +57,8 @@ def csv_text(rows: list[dict[str, Any]]) -> str:
 def sweep_text(out: Answer) -> str:
     """The table as CSV, or with ``--out`` the line saying where it was written."""
     if "out" in out:
-        return f"wrote {out['rows']} rows ({out['format']}) to {out['out']} in {out['seconds']:.1f} s"
+        rows = f"{out['rows']} row" + ("" if out["rows"] == 1 else "s")
+        return f"wrote {rows} ({out['format']}) to {out['out']} in {out['seconds']:.1f} s"
     return csv_text(out["rows"])
 
 
