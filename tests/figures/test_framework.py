@@ -84,13 +84,18 @@ def test_generate_writes_png_csv_caption_and_index(
     assert [r[3] for r in rows[7:]] == ["0.0", "nan", "3.0"]  # every number, even those the log axis leaves out
 
     caption = (folder / "tiny.md").read_text(encoding="utf-8")
-    assert caption.startswith("# A tiny figure of toy\n\n![A tiny figure of toy](tiny.png)\n\nTwo panels:")
+    # the page uses the whole width (no side bars) and the image links to itself (a click shows it at full size)
+    assert caption.startswith(
+        "---\nhide:\n  - navigation\n  - toc\n---\n\n# A tiny figure of toy\n\n"
+        "[![A tiny figure of toy](tiny.png){ .zoomable }](tiny.png)\n\nTwo panels:"
+    )
     assert "## Where and why this differs from the paper\n\n- One note on where it differs." in caption
     assert "[tiny.csv](tiny.csv)" in caption
 
     index = (tmp_path / "index.md").read_text(encoding="utf-8")
     assert "## Toy paper" in index and "### A tiny figure of toy" in index
-    assert "![A tiny figure of toy](toy/tiny.png)" in index and "a zero and a NaN" in index
+    assert "[![A tiny figure of toy](toy/tiny.png){ .zoomable }](toy/tiny.png)" in index
+    assert "a zero and a NaN" in index
     for target in re.findall(r"\]\(([^)]+)\)", index):  # every relative link resolves
         assert (tmp_path / target).is_file()
 

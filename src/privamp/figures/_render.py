@@ -17,12 +17,17 @@ import numpy.typing as npt
 
 from privamp.figures._base import Figure
 
-#: Inches per panel (width, height) and the PNG resolution; ~1300 × 700 pixels for a 3 × 2 grid.
-PANEL_SIZE = (4.3, 3.3)
+#: Inches per panel (width, height), legend below included, and the PNG resolution: 500 pixels a panel, 1500 for a
+#: row of three, which the gallery's pages show across the whole page width (no side bars) with readable labels;
+#: each image links to itself at full size.
+PANEL_SIZE = (5.0, 4.4)
 DPI = 100
 #: Colours of the saved PNG's palette: line plots need few, and the file is three times smaller than in RGB.
 PALETTE = 96
 MAX_COLUMNS = 3
+#: The front matter of the gallery's pages: the figures use the whole width of the page (mkdocs-material hides the
+#: navigation and the table of contents).
+WIDE_PAGE = ("---", "hide:", "  - navigation", "  - toc", "---", "")
 NOTES_HEADING = "## Where and why this differs from the paper"
 
 
@@ -36,7 +41,8 @@ def _plottable(values: npt.NDArray[np.float64], scale: str) -> npt.NDArray[np.fl
 
 
 def write_png(figure: Figure, path: pathlib.Path) -> None:
-    """Draw every panel on one grid (at most three per row) with its legend, and save the PNG."""
+    """Draw every panel on one grid (at most :data:`MAX_COLUMNS` per row) with its legend below its axes, where it
+    cannot hide a curve, and save the PNG."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure as MplFigure
     from PIL import Image
@@ -44,7 +50,7 @@ def write_png(figure: Figure, path: pathlib.Path) -> None:
     n = len(figure.panels)
     cols = min(MAX_COLUMNS, n)
     rows = math.ceil(n / cols)
-    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, PANEL_SIZE[1] * rows + 0.5), dpi=DPI)
+    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, PANEL_SIZE[1] * rows + 0.5), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(rows, cols, squeeze=False)
     for i, panel in enumerate(figure.panels):
@@ -55,17 +61,16 @@ def write_png(figure: Figure, path: pathlib.Path) -> None:
             ax.plot(x, y, s.style, label=s.label, linewidth=1.4, markersize=3.5)
         ax.set_xscale(panel.xscale)
         ax.set_yscale(panel.yscale)
-        ax.set_title(panel.title, fontsize=9.5)
-        ax.set_xlabel(panel.xlabel, fontsize=8.5)
-        ax.set_ylabel(panel.ylabel, fontsize=8.5)
-        ax.tick_params(labelsize=7.5)
+        ax.set_title(panel.title, fontsize=10.5)
+        ax.set_xlabel(panel.xlabel, fontsize=9.5)
+        ax.set_ylabel(panel.ylabel, fontsize=9.5)
+        ax.tick_params(labelsize=8.5)
         ax.grid(True, which="major", alpha=0.3)
         if panel.series:
-            ax.legend(fontsize=6.5, loc="best", framealpha=0.85)
+            ax.legend(fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=1, frameon=False)
     for j in range(n, rows * cols):
         axes[j // cols][j % cols].set_axis_off()
-    fig.suptitle(figure.title, fontsize=11)
-    fig.tight_layout()
+    fig.suptitle(figure.title, fontsize=12)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     buffer.seek(0)
@@ -86,11 +91,16 @@ def write_csv(figure: Figure, path: pathlib.Path) -> None:
 
 def write_markdown(figure: Figure, path: pathlib.Path) -> None:
     """The caption file: title, image, caption, the notes on where the curves differ from the paper, the CSV."""
-    lines = [f"# {figure.title}", "", f"![{figure.title}]({figure.name}.png)", "", figure.caption, ""]
+    lines = [*WIDE_PAGE, f"# {figure.title}", "", zoomable(figure.title, f"{figure.name}.png"), "", figure.caption, ""]
     if figure.notes:
         lines += [NOTES_HEADING, ""] + [f"- {note}" for note in figure.notes] + [""]
     lines += [f"Numbers: [{figure.name}.csv]({figure.name}.csv) (long format: panel, series, x, y).", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def zoomable(title: str, png: str) -> str:
+    """The Markdown of an image that links to itself: a click shows it at full size."""
+    return f"[![{title}]({png}){{ .zoomable }}]({png})"
 
 
 def write_figure(figure: Figure, out: pathlib.Path) -> list[pathlib.Path]:
@@ -107,6 +117,8 @@ def write_figure(figure: Figure, out: pathlib.Path) -> list[pathlib.Path]:
 def read_caption(path: pathlib.Path) -> tuple[str, str]:
     """(title, caption) of a caption file written by :func:`write_markdown`."""
     lines = path.read_text(encoding="utf-8").splitlines()
+    if lines[: len(WIDE_PAGE)] == list(WIDE_PAGE):
+        lines = lines[len(WIDE_PAGE) :]
     title = lines[0].removeprefix("# ").strip() if lines else path.stem
     caption = lines[4].strip() if len(lines) > 4 else ""
     return title, caption
@@ -119,6 +131,7 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str
     follow in file-name order. Links are relative to ``out``, so the page works as the documentation site's gallery.
     """
     lines = [
+        *WIDE_PAGE,
         "# Gallery of figures",
         "",
         "Every figure of the papers privamp implements, regenerated from the library's bound functions with "
@@ -138,7 +151,7 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str
             lines += [
                 f"### {title}",
                 "",
-                f"![{title}]({key}/{stem}.png)",
+                zoomable(title, f"{key}/{stem}.png"),
                 "",
                 caption,
                 "",
