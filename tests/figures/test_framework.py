@@ -108,7 +108,17 @@ def test_index_keeps_the_figures_of_papers_generated_earlier(tmp_path: Path, toy
     generate(tmp_path, "toy", progress=False)
     index = (tmp_path / "index.md").read_text(encoding="utf-8")
     assert index.index("## " + figures.TITLES["balle-2018"]) < index.index("## Toy paper")
-    assert "![A tiny figure of balle-2018](balle-2018/earlier.png)" in index
+    assert "[![A tiny figure of balle-2018](balle-2018/earlier.png){ .zoomable }](balle-2018/earlier.png)" in index
+
+
+def test_index_says_which_figures_are_not_regenerated(tmp_path: Path) -> None:
+    from privamp.figures import _render
+
+    (tmp_path / "birrell-2024").mkdir()
+    _render.write_markdown(_tiny("birrell-2024", "fig1"), tmp_path / "birrell-2024" / "fig1.md")
+    index = figures.write_index(tmp_path).read_text(encoding="utf-8")
+    assert index.index("### A tiny figure of birrell-2024") < index.index("### Not regenerated")
+    assert "Fig. 5 (GPU memory" in index and "Fig. 10 (test accuracy" in index
 
 
 def test_importing_the_package_loads_neither_matplotlib_nor_a_paper() -> None:

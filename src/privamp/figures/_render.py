@@ -124,22 +124,26 @@ def read_caption(path: pathlib.Path) -> tuple[str, str]:
     return title, caption
 
 
-def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str]]]) -> pathlib.Path:
+def write_index(
+    out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str], Sequence[str]]]
+) -> pathlib.Path:
     """``out/index.md``: every figure found under ``out/<paper>/`` (caption files), with its image and caption.
 
-    ``papers`` gives (key, display title, figure names in page order) in page order; caption files not named there
-    follow in file-name order. Links are relative to ``out``, so the page works as the documentation site's gallery.
+    ``papers`` gives (key, display title, figure names in page order, notes on the figures not regenerated) in page
+    order; caption files not named there follow in file-name order, then the notes. Links are relative to ``out``, so
+    the page works as the documentation site's gallery.
     """
     lines = [
         *WIDE_PAGE,
         "# Gallery of figures",
         "",
-        "Every figure of the papers privamp implements, regenerated from the library's bound functions with "
-        "`privamp figures --out DIR`. Each figure has a page with its full caption and the notes on where and why "
-        "it differs from the paper, and a CSV of its numbers.",
+        "The figures of the papers privamp implements, regenerated from the library's bound functions with "
+        "`privamp figures --out DIR`; a figure not regenerated is listed under its paper, with the reason. Each "
+        "figure has a page with its full caption and the notes on where and why it differs from the paper, and a "
+        "CSV of its numbers. Click a figure to see it at full size.",
         "",
     ]
-    for key, display, names in papers:
+    for key, display, names, omitted in papers:
         rank = {name: i for i, name in enumerate(names)}
         captions = sorted((out / key).glob("*.md"), key=lambda md: (rank.get(md.stem, len(rank)), md.stem))
         if not captions:
@@ -158,6 +162,8 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str
                 f"[Caption and notes]({key}/{stem}.md) · [Numbers (CSV)]({key}/{stem}.csv)",
                 "",
             ]
+        if omitted:
+            lines += ["### Not regenerated", "", *(f"- {note}" for note in omitted), ""]
     path = out / "index.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
