@@ -17,10 +17,11 @@ import numpy.typing as npt
 
 from privamp.figures._base import Figure
 
-#: Inches per panel (width, height), legend below included, and the PNG resolution: 500 pixels a panel, 1500 for a
-#: row of three, which the gallery's pages show across the whole page width (no side bars) with readable labels;
-#: each image links to itself at full size.
-PANEL_SIZE = (5.0, 4.4)
+#: Inches per panel (width, height of the axes and their labels), inches per line of the legend below the axes, and
+#: the PNG resolution: 500 pixels a panel, 1500 for a row of three, which the gallery's pages show across the whole
+#: page width (no side bars) with readable labels; each image links to itself at full size.
+PANEL_SIZE = (5.0, 3.2)
+LEGEND_LINE = 0.21
 DPI = 100
 #: Colours of the saved PNG's palette: line plots need few, and the file is three times smaller than in RGB.
 PALETTE = 96
@@ -50,7 +51,9 @@ def write_png(figure: Figure, path: pathlib.Path) -> None:
     n = len(figure.panels)
     cols = min(MAX_COLUMNS, n)
     rows = math.ceil(n / cols)
-    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, PANEL_SIZE[1] * rows + 0.5), dpi=DPI, layout="constrained")
+    legend_lines = max(len(panel.series) for panel in figure.panels) + 1
+    height = (PANEL_SIZE[1] + LEGEND_LINE * legend_lines) * rows + 0.4
+    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(rows, cols, squeeze=False)
     for i, panel in enumerate(figure.panels):
