@@ -16,9 +16,10 @@ the grid:
   every combination of the values given, one row each; --sampling poisson reads --batch-size/--dataset-size as the
   rate batch-size / dataset-size. Every configuration is checked before any is computed; one that does not fit (a
   batch size for --sampling none, a rate with without-replacement) is an error (exit status 2), naming the value.
-  Each row is what privamp epsilon prints for the same configuration: the certified interval [lower_epsilon,
-  epsilon] (lower_epsilon a rigorous lower bound, never a guarantee; empty for shuffle) and the route and bound
-  that certify epsilon.
+  Each row is what privamp epsilon prints for the same configuration (shuffle and balls-in-bins, which epsilon does
+  not take, are accounted per epoch as privamp statement does): the certified interval [lower_epsilon, epsilon]
+  (lower_epsilon a rigorous lower bound, never a guarantee; empty where none holds for the run) and the route and
+  bound that certify epsilon.
 output formats:
   CSV (default): a header naming the columns, one row per configuration; numbers exact (repr), infinities as inf,
   an empty cell where an input was not given, the warnings and skipped routes of a row joined by "; ".
