@@ -10,8 +10,6 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from mkdocs.structure.files import File, Files
-
 
 def _text(lines: list[str] | str) -> str:
     return "".join(lines) if isinstance(lines, list) else lines
@@ -37,7 +35,9 @@ def to_markdown(notebook: dict[str, Any], name: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def on_files(files: Files, config: Any, **_: Any) -> Files:
+def on_files(files: Any, config: Any, **_: Any) -> Any:
+    from mkdocs.structure.files import File  # imported here: to_markdown is usable (and tested) without MkDocs
+
     for f in list(files):
         path = PurePosixPath(f.src_uri)
         if path.suffix == ".ipynb" and path.parts[0] == "notebooks":

@@ -4,6 +4,7 @@ cell prints what the notebook shows under it, and every number its text quotes i
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 from pathlib import Path
@@ -60,3 +61,17 @@ def test_the_numbers_the_text_quotes(executed: tuple[dict[str, Any], str, list[t
     # what the text says of them: the target met, the interval ordered, ε growing with the epochs
     assert ns["cal"].epsilon <= ns["TARGET"] and r.lower_epsilon <= r.epsilon <= ns["TARGET"]
     assert list(epochs.values()) == sorted(epochs.values()) and ns["run"].total_steps() == 300
+
+
+def test_the_docs_page_shows_each_cell_and_its_output() -> None:
+    """docs/hooks/notebooks.py renders the notebook as the site's page: Markdown as is, code fenced, outputs after."""
+    spec = importlib.util.spec_from_file_location("notebooks_hook", NOTEBOOK.parents[1] / "hooks" / "notebooks.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    page = hook.to_markdown(notebook, NOTEBOOK.name)
+    assert page.startswith("# Planning a DP-SGD run") and "[planning.ipynb](planning.ipynb)" in page
+    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert page.count("```python\n") == len(code) and page.count("```text\n") == len(code)
+    assert "```text\nsigma = 0.81: epsilon in [1.9498, 1.9499] at delta = 1e-05\n" in page
