@@ -52,6 +52,7 @@ def test_the_numbers_the_text_quotes(executed: tuple[dict[str, Any], str, list[t
         "σ = 0.81": ns["sigma"] == 0.81 and ns["planned"].noise_multiplier == 0.81,
         "ε = 1.9499": f"{r.epsilon:.4f}" == "1.9499",
         "at least 1.9498": f"{r.lower_epsilon:.4f}" == "1.9498",
+        "the width of the interval, 1.1e-4": f"{r.epsilon - r.lower_epsilon:.1e}" == "1.1e-04",
         "add/remove give ε = 16.53": f"{schemes['without-replacement, add-remove'].epsilon:.2f}" == "16.53",
         "shuffling gives ε = 26.69": f"{schemes['shuffle, replace-one'].epsilon:.2f}" == "26.69",
         "from 1.95 to 2.77": (f"{epochs[3]:.2f}", f"{epochs[8]:.2f}") == ("1.95", "2.77"),
