@@ -84,13 +84,18 @@ def test_generate_writes_png_csv_caption_and_index(
     assert [r[3] for r in rows[7:]] == ["0.0", "nan", "3.0"]  # every number, even those the log axis leaves out
 
     caption = (folder / "tiny.md").read_text(encoding="utf-8")
-    assert caption.startswith("# A tiny figure of toy\n\n![A tiny figure of toy](tiny.png)\n\nTwo panels:")
+    # the page uses the whole width (no side bars) and the image links to itself (a click shows it at full size)
+    assert caption.startswith(
+        "---\nhide:\n  - navigation\n  - toc\n---\n\n# A tiny figure of toy\n\n"
+        "[![A tiny figure of toy](tiny.png){ .zoomable }](tiny.png)\n\nTwo panels:"
+    )
     assert "## Where and why this differs from the paper\n\n- One note on where it differs." in caption
     assert "[tiny.csv](tiny.csv)" in caption
 
     index = (tmp_path / "index.md").read_text(encoding="utf-8")
     assert "## Toy paper" in index and "### A tiny figure of toy" in index
-    assert "![A tiny figure of toy](toy/tiny.png)" in index and "a zero and a NaN" in index
+    assert "[![A tiny figure of toy](toy/tiny.png){ .zoomable }](toy/tiny.png)" in index
+    assert "a zero and a NaN" in index
     for target in re.findall(r"\]\(([^)]+)\)", index):  # every relative link resolves
         assert (tmp_path / target).is_file()
 
@@ -103,7 +108,17 @@ def test_index_keeps_the_figures_of_papers_generated_earlier(tmp_path: Path, toy
     generate(tmp_path, "toy", progress=False)
     index = (tmp_path / "index.md").read_text(encoding="utf-8")
     assert index.index("## " + figures.TITLES["balle-2018"]) < index.index("## Toy paper")
-    assert "![A tiny figure of balle-2018](balle-2018/earlier.png)" in index
+    assert "[![A tiny figure of balle-2018](balle-2018/earlier.png){ .zoomable }](balle-2018/earlier.png)" in index
+
+
+def test_index_says_which_figures_are_not_regenerated(tmp_path: Path) -> None:
+    from privamp.figures import _render
+
+    (tmp_path / "birrell-2024").mkdir()
+    _render.write_markdown(_tiny("birrell-2024", "fig1"), tmp_path / "birrell-2024" / "fig1.md")
+    index = figures.write_index(tmp_path).read_text(encoding="utf-8")
+    assert index.index("### A tiny figure of birrell-2024") < index.index("### Not regenerated")
+    assert "Fig. 5 (GPU memory" in index and "Fig. 10 (test accuracy" in index
 
 
 def test_importing_the_package_loads_neither_matplotlib_nor_a_paper() -> None:

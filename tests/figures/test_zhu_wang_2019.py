@@ -197,3 +197,24 @@ def test_appendix_d_e2_dominates_e1() -> None:
     for panel in zw.appendix_d().panels:
         e2, e1 = _series(panel).values()
         assert np.all(e1 <= e2)
+
+
+def test_fig2_chi3_is_the_defining_series_and_dips_below_zero() -> None:
+    import mpmath
+
+    def series(lam: float, mu: float) -> float:
+        """E_Q[(P/Q − 1)³] summed term by term (50 digits), P = Poisson(λ), Q = Poisson(μ)."""
+        with mpmath.workdps(50):
+            lam_m, mu_m = mpmath.mpf(lam), mpmath.mpf(mu)
+
+            def term(x: Any) -> Any:
+                q = mpmath.exp(-mu_m) * mu_m**x / mpmath.factorial(x)
+                return q * (mpmath.exp(mu_m - lam_m) * (lam_m / mu_m) ** x - 1) ** 3
+
+            return float(mpmath.nsum(term, [0, mpmath.inf]))
+
+    for lam, mu in ((0.8, 1.0), (0.3, 0.5), (1.5, 2.0), (1.2, 1.0)):
+        assert zw.poisson_chi3(np.array([lam]), mu)[0] == pytest.approx(series(lam, mu), rel=1e-12)
+    for panel in zw.fig2().panels:  # each panel shows χ³ changing sign
+        chi3 = panel.series[0].y
+        assert np.min(chi3) < 0 < np.max(chi3)

@@ -13,7 +13,9 @@ The package, one job a module: :mod:`~privamp.cli.parser` (the accounting comman
 :mod:`~privamp.cli.schedule` (``--config FILE``: a multi-phase schedule), :mod:`~privamp.cli.bound_names` (the
 ``--bound`` names that work for a configuration),
 :mod:`~privamp.cli.commands` (computing each command's answer), :mod:`~privamp.cli.curve_commands` (``curves`` and
-``figures``, whose answers are tables and files), :mod:`~privamp.cli.output` (text and JSON),
+``figures``, whose answers are tables and files), :mod:`~privamp.cli.sweep_parser` and
+:mod:`~privamp.cli.sweep_commands` (``sweep``: a grid of runs, one row each),
+:mod:`~privamp.cli.output` (text and JSON),
 :mod:`~privamp.cli.errors` (one-line error messages).
 """
 
@@ -28,7 +30,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from privamp.accountant import Accountant
-from privamp.cli import curve_commands  # noqa: F401  (registers the curves and figures commands)
+from privamp.cli import (
+    curve_commands,  # noqa: F401  (registers the curves and figures commands)
+    sweep_commands,  # noqa: F401  (registers the sweep command)
+)
 from privamp.cli.commands import COMMANDS
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, fail, message, shorten
 from privamp.cli.output import in_words, jsonable

@@ -42,9 +42,17 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     g.add_argument("--plot", metavar="FILE", help="also draw the curve to FILE (.png, .pdf or .svg)")
 
 
-def _add_list(p: argparse.ArgumentParser, option: str, item: Callable[[str], object], name: str, text: str) -> None:
-    """An option taking a comma-separated list, each item read by ``item``."""
-    p.add_argument(option, type=values.list_of(item), metavar=f"{name}[,{name}...]", help=text)
+def add_list(
+    p: argparse._ActionsContainer,
+    option: str,
+    item: Callable[[str], object],
+    name: str,
+    text: str,
+    *,
+    required: bool = False,
+) -> None:
+    """An option taking a comma-separated list, each item read by ``item`` (also used by ``sweep``)."""
+    p.add_argument(option, type=values.list_of(item), metavar=f"{name}[,{name}...]", help=text, required=required)
 
 
 def _add_route(p: argparse.ArgumentParser) -> None:
@@ -70,7 +78,7 @@ def add_curves_command(sub: Subparsers[Parser]) -> None:
 
     rdp = curve("rdp", "every applicable RDP bound of one step against the order alpha, with its kind and evidence")
     orders = "Renyi orders, comma separated, each in (1, 2**20] or inf; default the accountant's grid (1.1 to 1024)"
-    _add_list(rdp, "--orders", values.real, "A", orders)
+    add_list(rdp, "--orders", values.real, "A", orders)
     rdp.add_argument(
         "--allow-numerical",
         action="store_true",
@@ -86,9 +94,9 @@ def add_curves_command(sub: Subparsers[Parser]) -> None:
         "with neither, epsilon at the deltas 1e-12 ... 1e-1 and delta at 25 epsilons from 0 to the largest epsilon "
         "found"
     )
-    _add_list(profile, "--epsilons", values.nonnegative, "E", epsilons)
+    add_list(profile, "--epsilons", values.nonnegative, "E", epsilons)
     deltas = "deltas at which epsilon is certified, each in (0, 1); with --epsilons alone only delta(eps) is computed"
-    _add_list(profile, "--deltas", values.open_unit, "D", deltas)
+    add_list(profile, "--deltas", values.open_unit, "D", deltas)
     _add_route(profile)
     _add_output(profile)
 
@@ -98,7 +106,7 @@ def add_curves_command(sub: Subparsers[Parser]) -> None:
         "step counts, comma separated, each an integer in [1, 2**53]; default 30 counts spaced geometrically from 1 to "
         "--steps (or the steps of --epochs)"
     )
-    _add_list(steps, "--steps-grid", values.count, "T", grid)
+    add_list(steps, "--steps-grid", values.count, "T", grid)
     add_delta(steps)
     _add_route(steps)
     _add_output(steps)
@@ -107,7 +115,7 @@ def add_curves_command(sub: Subparsers[Parser]) -> None:
                      "from the privacy-loss-distribution route")
     add_steps(tradeoff)
     fprs = "false positive rates, comma separated, each in [0, 1]; default 0, 0.01, ..., 1"
-    _add_list(tradeoff, "--fprs", values.unit, "R", fprs)
+    add_list(tradeoff, "--fprs", values.unit, "R", fprs)
     _add_output(tradeoff)
 
 

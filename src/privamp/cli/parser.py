@@ -35,6 +35,7 @@ from privamp.cli.options import (
     command,
 )
 from privamp.cli.serve_parser import add_serve_command
+from privamp.cli.sweep_parser import add_sweep_command
 
 #: What ``calibrate --solve`` may solve for.
 SOLVES = ("sigma", "steps", "epochs", "batch-size")
@@ -178,6 +179,7 @@ COMMAND_PARSERS = (
     add_curves_command,
     add_figures_command,
     add_serve_command,
+    add_sweep_command,
 )
 
 

@@ -7,18 +7,13 @@ builder per figure, keyed by the figure's file stem (``"fig3"``); :mod:`privamp.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-#: Reports progress of a long figure: ``progress(done, total)``.
-Progress = Callable[[int, int], None]
-
-
-def no_progress(done: int, total: int) -> None:
-    """A :data:`Progress` that reports nothing."""
+from privamp.progress import Progress as Progress
+from privamp.progress import no_progress as no_progress
 
 
 @dataclass(frozen=True)

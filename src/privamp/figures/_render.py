@@ -10,20 +10,25 @@ import csv
 import io
 import math
 import pathlib
-import sys
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from privamp.figures._base import Figure, Progress
+from privamp.figures._base import Figure
 
-#: Inches per panel (width, height) and the PNG resolution; ~1300 × 700 pixels for a 3 × 2 grid.
-PANEL_SIZE = (4.3, 3.3)
+#: Inches per panel (width, height of the axes and their labels), inches per line of the legend below the axes, and
+#: the PNG resolution: 500 pixels a panel, 1500 for a row of three, which the gallery's pages show across the whole
+#: page width (no side bars) with readable labels; each image links to itself at full size.
+PANEL_SIZE = (5.0, 3.2)
+LEGEND_LINE = 0.21
 DPI = 100
 #: Colours of the saved PNG's palette: line plots need few, and the file is three times smaller than in RGB.
 PALETTE = 96
 MAX_COLUMNS = 3
+#: The front matter of the gallery's pages: the figures use the whole width of the page (mkdocs-material hides the
+#: navigation and the table of contents).
+WIDE_PAGE = ("---", "hide:", "  - navigation", "  - toc", "---", "")
 NOTES_HEADING = "## Where and why this differs from the paper"
 
 
@@ -37,7 +42,8 @@ def _plottable(values: npt.NDArray[np.float64], scale: str) -> npt.NDArray[np.fl
 
 
 def write_png(figure: Figure, path: pathlib.Path) -> None:
-    """Draw every panel on one grid (at most three per row) with its legend, and save the PNG."""
+    """Draw every panel on one grid (at most :data:`MAX_COLUMNS` per row) with its legend below its axes, where it
+    cannot hide a curve, and save the PNG."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure as MplFigure
     from PIL import Image
@@ -45,7 +51,9 @@ def write_png(figure: Figure, path: pathlib.Path) -> None:
     n = len(figure.panels)
     cols = min(MAX_COLUMNS, n)
     rows = math.ceil(n / cols)
-    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, PANEL_SIZE[1] * rows + 0.5), dpi=DPI)
+    legend_lines = max(len(panel.series) for panel in figure.panels) + 1
+    height = (PANEL_SIZE[1] + LEGEND_LINE * legend_lines) * rows + 0.4
+    fig = MplFigure(figsize=(PANEL_SIZE[0] * cols, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(rows, cols, squeeze=False)
     for i, panel in enumerate(figure.panels):
@@ -56,17 +64,16 @@ def write_png(figure: Figure, path: pathlib.Path) -> None:
             ax.plot(x, y, s.style, label=s.label, linewidth=1.4, markersize=3.5)
         ax.set_xscale(panel.xscale)
         ax.set_yscale(panel.yscale)
-        ax.set_title(panel.title, fontsize=9.5)
-        ax.set_xlabel(panel.xlabel, fontsize=8.5)
-        ax.set_ylabel(panel.ylabel, fontsize=8.5)
-        ax.tick_params(labelsize=7.5)
+        ax.set_title(panel.title, fontsize=10.5)
+        ax.set_xlabel(panel.xlabel, fontsize=9.5)
+        ax.set_ylabel(panel.ylabel, fontsize=9.5)
+        ax.tick_params(labelsize=8.5)
         ax.grid(True, which="major", alpha=0.3)
         if panel.series:
-            ax.legend(fontsize=6.5, loc="best", framealpha=0.85)
+            ax.legend(fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=1, frameon=False)
     for j in range(n, rows * cols):
         axes[j // cols][j % cols].set_axis_off()
-    fig.suptitle(figure.title, fontsize=11)
-    fig.tight_layout()
+    fig.suptitle(figure.title, fontsize=12)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     buffer.seek(0)
@@ -87,11 +94,16 @@ def write_csv(figure: Figure, path: pathlib.Path) -> None:
 
 def write_markdown(figure: Figure, path: pathlib.Path) -> None:
     """The caption file: title, image, caption, the notes on where the curves differ from the paper, the CSV."""
-    lines = [f"# {figure.title}", "", f"![{figure.title}]({figure.name}.png)", "", figure.caption, ""]
+    lines = [*WIDE_PAGE, f"# {figure.title}", "", zoomable(figure.title, f"{figure.name}.png"), "", figure.caption, ""]
     if figure.notes:
         lines += [NOTES_HEADING, ""] + [f"- {note}" for note in figure.notes] + [""]
     lines += [f"Numbers: [{figure.name}.csv]({figure.name}.csv) (long format: panel, series, x, y).", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def zoomable(title: str, png: str) -> str:
+    """The Markdown of an image that links to itself: a click shows it at full size."""
+    return f"[![{title}]({png}){{ .zoomable }}]({png})"
 
 
 def write_figure(figure: Figure, out: pathlib.Path) -> list[pathlib.Path]:
@@ -108,26 +120,33 @@ def write_figure(figure: Figure, out: pathlib.Path) -> list[pathlib.Path]:
 def read_caption(path: pathlib.Path) -> tuple[str, str]:
     """(title, caption) of a caption file written by :func:`write_markdown`."""
     lines = path.read_text(encoding="utf-8").splitlines()
+    if lines[: len(WIDE_PAGE)] == list(WIDE_PAGE):
+        lines = lines[len(WIDE_PAGE) :]
     title = lines[0].removeprefix("# ").strip() if lines else path.stem
     caption = lines[4].strip() if len(lines) > 4 else ""
     return title, caption
 
 
-def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str]]]) -> pathlib.Path:
+def write_index(
+    out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str], Sequence[str]]]
+) -> pathlib.Path:
     """``out/index.md``: every figure found under ``out/<paper>/`` (caption files), with its image and caption.
 
-    ``papers`` gives (key, display title, figure names in page order) in page order; caption files not named there
-    follow in file-name order. Links are relative to ``out``, so the page works as the documentation site's gallery.
+    ``papers`` gives (key, display title, figure names in page order, notes on the figures not regenerated) in page
+    order; caption files not named there follow in file-name order, then the notes. Links are relative to ``out``, so
+    the page works as the documentation site's gallery.
     """
     lines = [
+        *WIDE_PAGE,
         "# Gallery of figures",
         "",
-        "Every figure of the papers privamp implements, regenerated from the library's bound functions with "
-        "`privamp figures --out DIR`. Each figure has a page with its full caption and the notes on where and why "
-        "it differs from the paper, and a CSV of its numbers.",
+        "The figures of the papers privamp implements, regenerated from the library's bound functions with "
+        "`privamp figures --out DIR`; a figure not regenerated is listed under its paper, with the reason. Each "
+        "figure has a page with its full caption and the notes on where and why it differs from the paper, and a "
+        "CSV of its numbers. Click a figure to see it at full size.",
         "",
     ]
-    for key, display, names in papers:
+    for key, display, names, omitted in papers:
         rank = {name: i for i, name in enumerate(names)}
         captions = sorted((out / key).glob("*.md"), key=lambda md: (rank.get(md.stem, len(rank)), md.stem))
         if not captions:
@@ -139,26 +158,16 @@ def write_index(out: pathlib.Path, papers: Iterable[tuple[str, str, Sequence[str
             lines += [
                 f"### {title}",
                 "",
-                f"![{title}]({key}/{stem}.png)",
+                zoomable(title, f"{key}/{stem}.png"),
                 "",
                 caption,
                 "",
                 f"[Caption and notes]({key}/{stem}.md) · [Numbers (CSV)]({key}/{stem}.csv)",
                 "",
             ]
+        if omitted:
+            lines += ["### Not regenerated", "", *(f"- {note}" for note in omitted), ""]
     path = out / "index.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
-
-def text_progress(label: str, width: int = 30) -> Progress:
-    """A :data:`Progress` drawing ``label [#####-----] done/total`` on stderr, ending the line when done."""
-
-    def report(done: int, total: int) -> None:
-        filled = width if total <= 0 else min(width, int(width * done / total))
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'-' * (width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return report
