@@ -500,6 +500,11 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/_certified_quadrature.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
+    "src/privamp/bounds/_numerics.py": ["tests/bounds/test_numerics.py"],
+    "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
+    "src/privamp/pld/distributions.py": ["tests/pld/test_pairs.py"],
+    "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
+    "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
@@ -599,12 +604,16 @@ def _tree_differs(cmp: object) -> bool:
     return any(_tree_differs(sub) for sub in cmp.subdirs.values())
 
 
+#: mutmut exit codes of a mutant no test killed: 0 the tests passed, 5 and 33 no test reaches the mutated function.
+NOT_KILLED = (0, 5, 33)
+
+
 def mutation_record(module: str, codes: dict[str, int | None], seconds: float, capped: bool) -> dict[str, object]:
     """The results.json entry of a module: counts, survivors and every mutant's exit code (for later reruns)."""
     import collections
 
     counts = collections.Counter(
-        "killed" if c not in (0, None) else "survived" if c == 0 else "not run" for c in codes.values()
+        "not run" if c is None else "survived" if c in NOT_KILLED else "killed" for c in codes.values()
     )
     return {
         "module": module,
@@ -613,21 +622,60 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
         "capped": capped,
         "total": len(codes),
         **counts,
-        "survivors": sorted(k for k, c in codes.items() if c == 0),
+        "survivors": sorted(k for k, c in codes.items() if c in NOT_KILLED),
         "codes": codes,
     }
 
 
+def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
+    """The mutants of a capped run still to run, as ``mutmut run`` names: every mutant of a function none of whose
+    mutants ran (one pattern), and by name those not run of a function that the tests reached (exact names of a function
+    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern."""
+    import re
+
+    package = ".".join(Path(module).with_suffix("").parts[1:])
+    by_function: dict[str, list[tuple[str, int | None]]] = {}
+    for key, code in codes.items():
+        by_function.setdefault(re.sub(r"__mutmut_\d+$", "", key), []).append((key, code))
+    source = (ROOT / module).read_text()
+    functions = {f"{package}.x_{name}" for name in re.findall(r"^def (\w+)", source, flags=re.M)}
+    names: list[str] = []
+    for function in sorted(functions | set(by_function)):
+        mutants = by_function.get(function, [])
+        if function not in functions or (mutants and all(c is not None for _, c in mutants)):
+            continue
+        if all(c is None for _, c in mutants):
+            names.append(function + "__mutmut_*")
+        else:
+            names += [k for k, c in mutants if c is None]
+    return names
+
+
 def run_mutation(
-    modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str], resume: bool = False
+    modules: list[str],
+    cap: float,
+    scratch: Path,
+    rerun_survivors: bool,
+    changed: list[str],
+    resume: bool = False,
+    remaining: bool = False,
 ) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
-    the previous exit codes of the other mutants."""
+    the previous exit codes of the other mutants; or, with ``remaining``, run the mutants a capped run did not reach
+    (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
-        if rerun_survivors and previous and "codes" in previous:
+        if remaining and previous and "codes" in previous:
+            names = remaining_names(module, previous["codes"])
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            old = {k: c for k, c in previous["codes"].items() if c is not None}
+            merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
+            r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
+            if "rerun" in previous:
+                r["rerun"] = previous["rerun"]
+        elif rerun_survivors and previous and "codes" in previous:
             package = ".".join(Path(module).with_suffix("").parts[1:])
             prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
             names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
@@ -663,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="continue a capped run (its scratch copy; unchanged src/) with the rest"
     )
     m.add_argument(
+        "--remaining", action="store_true", help="run the mutants a capped run did not reach, keep the others' codes"
+    )
+    m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
     m.add_argument(
@@ -690,6 +741,7 @@ def main(argv: list[str] | None = None) -> int:
             args.rerun_survivors,
             args.changed,
             args.resume,
+            args.remaining,
         )
     return 0
 

@@ -759,3 +759,46 @@ def test_rounding_direction_at_large_orders() -> None:
             ref_up, ref_low = mp.log1p(s_up) / (alpha - 1), mp.log1p(s_low) / (alpha - 1)
             assert mp.mpf(up[k]) >= ref_up and up[k] == pytest.approx(float(ref_up), rel=1e-8)
             assert mp.mpf(low[k]) <= ref_low and low[k] == pytest.approx(float(ref_low), rel=1e-8)
+
+
+def test_gaussian_approximation_with_a_finite_population() -> None:
+    """Example 29 with n records: c = γ(1 − 1/n), against quadrature of ∫ p^α q^{1−α} (n = 2, the smallest allowed)."""
+    sigma, gamma = 1.5, 0.4
+    for n, alpha in ((2, 3.0), (7, 1.5)):
+        c = mp.mpf(gamma) * (1 - mp.mpf(1) / n)
+        with mp.workdps(30):
+            s1 = mp.sqrt(sigma**2 + c)
+            f = lambda x, s1=s1, alpha=alpha: mp.npdf(x, gamma, s1) ** alpha * mp.npdf(x, 0, sigma) ** (1 - alpha)  # noqa: E731
+            ref = mp.log(mp.quad(f, [-mp.inf, -10, 0, 10, mp.inf])) / (alpha - 1)
+        got = wr.gaussian_wor_rdp_approximation([alpha], gamma, sigma, dataset_size=n)[0]
+        assert got == pytest.approx(float(ref), rel=1e-12)
+
+
+def test_errors_name_their_parameter() -> None:
+    """The InvalidParameterError carries the parameter's own name (a message merely containing it is not enough)."""
+    f = MECHS["gauss1"][0]
+    cases = [
+        (lambda: wr.wor_rdp_pure_dp_upper([2], 0.1, -1.0), "epsilon"),
+        (lambda: wr.gaussian_wor_rdp_approximation([0.5], 0.1, 1.0), "alphas"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.0, 1.0), "rate"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.1, 0.0), "sigma"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.1, 1.0, dataset_size=1), "dataset_size"),
+        (lambda: wr.wor_rdp_upper_integer([2.5], 0.1, f), "orders"),
+        (lambda: wr.wor_rdp_upper_integer([2], 0.0, f), "rate"),
+        (lambda: wr.wor_rdp_upper([0.5], 0.1, f), "alphas"),
+        (lambda: wr.wor_rdp_upper([2.0], 2.0, f), "rate"),
+        (lambda: wr.wor_rdp_upper([2.0], 0.1, f, -1.0), "eps_inf"),
+        (lambda: wr.wor_rdp_tighter([0.5], 0.1, f, MECHS["gauss1"][2]), "alphas"),
+        (lambda: wr.wor_rdp_tighter([2.0], 0.0, f, MECHS["gauss1"][2]), "rate"),
+        (lambda: wr.wor_rdp_tighter_integer([2.5], 0.1, f, MECHS["gauss1"][2]), "orders"),
+        (lambda: wr.wor_rdp_tighter_integer([5], 0.1, f, MECHS["gauss1"][2], max_moment_order=1), "max_moment_order"),
+        (lambda: wr.wor_rdp_lower_integer([1.5], 0.1, f), "orders"),
+        (lambda: wr.wor_rdp_lower_integer([2], 1.5, f), "rate"),
+        (lambda: wr.wor_rdp_lower([0.5], 0.1, f), "alphas"),
+        (lambda: wr.wor_rdp_lower([2.0], 0.0, f), "rate"),
+        (lambda: wr.wor_rdp_lower([2.0], 0.1, f, -1.0), "eps_inf"),
+    ]
+    for call, name in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert info.value.name == name
