@@ -802,3 +802,13 @@ def test_errors_name_their_parameter() -> None:
         with pytest.raises(InvalidParameterError) as info:
             call()
         assert info.value.name == name
+
+
+def test_projection_accepts_exact_numbers() -> None:
+    """Grid points and values given as Fractions (or other non-float numbers) are read as float64."""
+    from fractions import Fraction
+
+    lam, vals = [Fraction(1, 2), Fraction(2), Fraction(3)], [Fraction(1, 4), Fraction(3), Fraction(4)]
+    got = wr.project_cgf(lam, vals, at=[Fraction(1), 3])
+    np.testing.assert_array_equal(got, wr.project_cgf([0.5, 2.0, 3.0], [0.25, 3.0, 4.0], at=[1.0, 3.0]))
+    assert got.dtype == np.float64 and got.tolist() == [1.0, 4.0]  # hull (0, 0), (1/2, 1/4), (3, 4): (2, 3) lies above
