@@ -161,3 +161,96 @@ def test_real_order_upper_caps_and_chords() -> None:
 
     got = ro.real_order_upper(np.array([1.5, 2.0, 2.5, 7.5, np.inf]), bound, 5.0)
     np.testing.assert_allclose(got, [2.0, 2.0, 4.0 / 1.5, 5.0, 5.0], rtol=1e-15)
+
+
+# ---- kill checks (mutation testing): every primitive on each of its branches against mpmath ----
+@pytest.mark.parametrize(
+    ("u", "alpha"),
+    [(0.3, 1.0 + 1e-9), (-0.6, 2.5), (0.2, 40.0), (-1e-5, 3.0), (1e3, 1.5), (5.0, 500.0), (-0.5, 2000.0),
+     (1e-120, 7.0), (-1e-150, 1.2)],
+)
+def test_log_power_excess_against_mpmath(u: float, alpha: float) -> None:
+    """log[(1 + u)^α − 1 − αu] on the linear range, the huge range (αL > 700) and the tiny range (|u| < 1e-100)."""
+    with mp.workdps(400):
+        x, a = mp.mpf(u), mp.mpf(alpha)
+        ref = float(mp.log((1 + x) ** a - 1 - a * x))
+    got = nx.log_power_excess(math.log(abs(u)), math.copysign(1.0, u), math.log1p(u), alpha)
+    assert float(got) == pytest.approx(ref, rel=4e-14, abs=4e-14)
+
+
+def test_log_power_excess_below_the_float_range_and_broadcast() -> None:
+    """u = ±e^{−1000} (only its logarithm is a float): log(α(α−1)/2) − 2000 + log1p((α − 2)u/3); one call over a
+    grid of shapes (2, 1) × (3,)."""
+    alpha = np.array([1.5, 3.0, 9.0])
+    got = nx.log_power_excess(np.array([[-1000.0], [-1000.0]]), np.array([[1.0], [-1.0]]), 0.0, alpha)
+    assert got.shape == (2, 3)
+    ref = [float(mp.log(mp.mpf(a) * (a - 1) / 2)) - 2000.0 for a in alpha]
+    assert got[0] == pytest.approx(ref, rel=1e-15) and got[1] == pytest.approx(ref, rel=1e-15)
+    mixed = nx.log_power_excess([math.log(0.5), -1000.0, math.log(900.0)], 1.0, [math.log1p(0.5), 0.0,
+                                                                               math.log1p(900.0)], 120.0)
+    with mp.workdps(400):
+        refs = [float(mp.log((1 + mp.mpf(v)) ** 120 - 1 - 120 * mp.mpf(v))) for v in (0.5, 900.0)]
+    assert [mixed[0], mixed[2]] == pytest.approx(refs, rel=4e-14)
+    assert mixed[1] == pytest.approx(float(mp.log(mp.mpf(120) * 119 / 2)) - 2000.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("rate", [1e-12, 0.3, 1.0])
+@pytest.mark.parametrize("x", [0.0, 1e-8, 0.5, 5.0, 699.0, 701.0, 1e4])
+def test_log_amplified_both_ways_and_its_rounding(x: float, rate: float) -> None:
+    """log(1 + γ(e^x − 1)) and log(1 + (e^x − 1)/γ): nearest within 4 ulps; rounding=+1 at or above and −1 at or
+    below the 60-digit value, within 16 ulps + the absolute error allowed for |log γ|."""
+    with mp.workdps(60):
+        xm, g = mp.mpf(x), mp.mpf(rate)
+        refs = {False: mp.log1p(g * mp.expm1(xm)), True: mp.log1p(mp.expm1(xm) / g)}
+    for inverse, ref in refs.items():
+        near = float(nx.log_amplified(x, rate, inverse=inverse))
+        up = float(nx.log_amplified(x, rate, inverse=inverse, rounding=1))
+        low = float(nx.log_amplified(x, rate, inverse=inverse, rounding=-1))
+        slack = 16 * nx.ULP * (abs(float(ref)) + abs(math.log(rate))) + 2 * nx.ULP
+        assert abs(near - float(ref)) <= 4 * nx.ULP * abs(float(ref))
+        assert mp.mpf(low) <= ref <= mp.mpf(up)
+        assert up - float(ref) <= slack and float(ref) - low <= slack
+        if rate == 1.0:
+            assert near == up == low == x
+        elif x > 0:
+            assert (up <= x) if not inverse else (low >= x)
+    assert nx.log_amplified(np.inf, 0.3).tolist() == np.inf
+    assert nx.log_amplified(np.inf, 0.3, inverse=True, rounding=-1).tolist() == np.inf
+
+
+def test_log_factorial_gammaln_and_lbinom_branches() -> None:
+    n = np.array([0, 1, 2, 170, 5000])
+    assert nx.log_factorial(n) == pytest.approx([float(mp.loggamma(v + 1)) for v in n], rel=1e-15, abs=0)
+    assert nx.log_factorial(np.array([], dtype=np.int64)).shape == (0,)
+    x = np.array([0.25, 1.0, 7.5, 1e6 + 0.5])
+    assert nx.gammaln(x) == pytest.approx([float(mp.loggamma(v)) for v in x], rel=1e-14)
+    # n ≥ 2^24 by log-gamma: an absolute error of a few ulps of log Γ(n + 1), which the callers' margins carry
+    assert float(nx.lbinom(7, 7)) == 0.0
+    big = float(mp.log(mp.binomial(2**24, 3)))
+    assert abs(float(nx.lbinom(2**24, 3)) - big) <= 12 * nx.ULP * math.lgamma(2**24 + 1.0)
+    assert float(nx.lbinom(9.0, 2.5)) == pytest.approx(float(mp.log(mp.binomial(9, 2.5))), rel=1e-13)
+    assert nx.lbinom(np.array([]), np.array([])).shape == (0,)
+
+
+def test_logsumexp_along_an_axis_and_log_diff_exp_ends() -> None:
+    a = np.array([[0.0, -np.inf, 2.0], [-np.inf, -np.inf, -np.inf], [1.0, np.inf, 3.0]])
+    ref0 = [float(mp.log(mp.e**0 + mp.e**1)), np.inf, float(mp.log(mp.e**2 + mp.e**3))]
+    ref1 = [float(mp.log(1 + mp.e**2)), -np.inf, np.inf]
+    assert nx.logsumexp(a, axis=0).tolist() == pytest.approx(ref0, rel=1e-15)
+    assert nx.logsumexp(a, axis=1).tolist() == pytest.approx(ref1, rel=1e-15)
+    assert float(nx.logsumexp(np.array([700.0, 700.0]))) == pytest.approx(700.0 + math.log(2.0), rel=1e-16)
+    assert nx.logsumexp(np.array([1.0, 2.0])).shape == ()
+    assert nx.log_diff_exp([2.0, -np.inf, 1.0], [2.0, -np.inf, -np.inf]).tolist() == [-np.inf, -np.inf, 1.0]
+    assert float(nx.log_diff_exp(np.inf, 1.0)) == np.inf  # was NaN (inf − inf) before the fix
+    assert float(nx.log_diff_exp(-700.0, -701.0)) == pytest.approx(float(mp.log(mp.e**-700 - mp.e**-701)), rel=1e-15)
+
+
+def test_expm1mx_forms_and_overflow() -> None:
+    w = np.array([-0.3, 0.25, 3.0, 40.0, 800.0])
+    with mp.workdps(60):
+        ref = [float(mp.expm1(v) - v) for v in w[:-1]]
+        ref2 = [float((mp.expm1(v) - v) / v**2) for v in w[:-1]]
+    assert nx.expm1mx(w)[:-1] == pytest.approx(ref, rel=4e-16) and nx.expm1mx(w)[-1] == np.inf
+    assert nx.expm1mx_over_square(w)[:-1] == pytest.approx(ref2, rel=4e-16)
+    assert nx.expm1mx_over_square(w)[-1] == np.inf and float(nx.expm1mx_over_square(0.0)) == 0.5
+    assert float(nx.one_plus_u_log1p_minus_u(-1.0 + 1e-300, math.log(1e-300))) == pytest.approx(1.0, rel=1e-15)

@@ -812,3 +812,25 @@ def test_projection_accepts_exact_numbers() -> None:
     got = wr.project_cgf(lam, vals, at=[Fraction(1), 3])
     np.testing.assert_array_equal(got, wr.project_cgf([0.5, 2.0, 3.0], [0.25, 3.0, 4.0], at=[1.0, 3.0]))
     assert got.dtype == np.float64 and got.tolist() == [1.0, 4.0]  # hull (0, 0), (1/2, 1/4), (3, 4): (2, 3) lies above
+
+
+def test_projection_input_checks() -> None:
+    """Each malformed grid is refused with its own name, value and allowed range; a single grid point is a grid."""
+    assert wr.project_cgf([2.0], [1.0], at=[0.0, 1.0, 2.0, 3.0]).tolist() == [0.0, 0.5, 1.0, INF]
+    bad = [
+        ([], [], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([[1.0, 2.0]], [[1.0, 2.0]], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, INF], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, float("nan")], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, -2.0], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, 2.0, 1.0], [1.0, 2.0, 3.0], None, "lambdas", "distinct grid points"),
+        ([1.0, 2.0], [1.0], None, "cgf_values", "one value >= 0 (inf allowed) per grid point"),
+        ([1.0, 2.0], [1.0, float("nan")], None, "cgf_values", "one value >= 0 (inf allowed) per grid point"),
+        ([1.0, 2.0], [1.0, 2.0], [[1.0]], "at", "a 1-d array of numbers >= 0"),
+        ([1.0, 2.0], [1.0, 2.0], [float("nan")], "at", "a 1-d array of numbers >= 0"),
+    ]
+    for lam, vals, at, name, allowed in bad:
+        with pytest.raises(InvalidParameterError) as info:
+            wr.project_cgf(lam, vals, at=at)
+        assert (info.value.name, info.value.allowed) == (name, allowed)
+        assert info.value.value is {"lambdas": lam, "cgf_values": vals, "at": at}[name]
