@@ -663,18 +663,23 @@ def run_mutation(
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
     the previous exit codes of the other mutants; or, with ``remaining``, run the mutants a capped run did not reach
-    (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did."""
+    (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did (with
+    ``rerun_survivors`` too: its survivors first)."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
         if remaining and previous and "codes" in previous:
-            names = remaining_names(module, previous["codes"])
+            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"])
             codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
             old = {k: c for k, c in previous["codes"].items() if c is not None}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
-            if "rerun" in previous:
-                r["rerun"] = previous["rerun"]
+            killed_now = sum(1 for k in previous["survivors"] if merged.get(k) not in (*NOT_KILLED, None))
+            notes = [previous.get("rerun", "")] + [
+                f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests"
+            ] * rerun_survivors
+            if any(notes):
+                r["rerun"] = "; ".join(n for n in notes if n)
         elif rerun_survivors and previous and "codes" in previous:
             package = ".".join(Path(module).with_suffix("").parts[1:])
             prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)

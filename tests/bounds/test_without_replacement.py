@@ -817,6 +817,7 @@ def test_projection_accepts_exact_numbers() -> None:
 def test_projection_input_checks() -> None:
     """Each malformed grid is refused with its own name, value and allowed range; a single grid point is a grid."""
     assert wr.project_cgf([2.0], [1.0], at=[0.0, 1.0, 2.0, 3.0]).tolist() == [0.0, 0.5, 1.0, INF]
+    assert wr.project_cgf([1.0, 2.0], [0.0, 0.0]).tolist() == [0.0, 0.0]  # K̄ = 0 is a value (>= 0)
     bad = [
         ([], [], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
         ([[1.0, 2.0]], [[1.0, 2.0]], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
