@@ -437,6 +437,18 @@ MUTATION_NOTES = [
     "substituted form equals T6 (3), a padding column masked downstream (1), < for <= at exactly the smallest normal "
     "float (1) — and 6 below any assertable margin (the per-term +1 of the rounding magnitude → −1 or +2, ±8 ulps (2); "
     "the final 4-ulp rounding of rdp_from_log_excess dropped (4), next to the log-sum's own ≥ 9-ulp margin).",
+    "- without_replacement.py (tests/bounds/test_without_replacement.py, ~23 s CPU a surviving mutant; 2026-11-27 "
+    "17:55 UTC, one worker, capped at 25 min): 295 of 844 mutants run (mutmut runs the cheapest first: Example 29, "
+    "project_cgf, the pure-DP and Thm 21 wrappers), 238 killed, 57 survived (81 %). The survivors: every "
+    "InvalidParameterError of those functions with another name, value or allowed text (the tests matched the "
+    "message with a regex, which 'XXrateXX' still satisfies) and the checks of project_cgf's grid (a single grid "
+    "point, K̄ = 0, an `at` of two dimensions, exact numbers such as Fractions read as float64: 36); Example 29's "
+    "finite-population term c = γ(1 − 1/n) (2/n or ×n for /n, n = 2 refused: 4; no test passed dataset_size); and "
+    "equivalent ones: strict= of a zip of equal lengths (3), ≥ for > at collinear hull points (the interpolant is "
+    "the same line), the fillers of α = ∞ and of the orders past α* (2), masked by np.where. New tests: the "
+    "errors by their .name/.value/.allowed, Example 29 with n = 2 and 7 against a quadrature of ∫p^α q^(1−α), the "
+    "projection's input checks and exact-number inputs. Not run yet: 549 (Thm 9, Thm 21, Prop. 11 and the shared "
+    "coefficient code; at ~23 s CPU a survivor that needs hours on this machine).",
 ]
 
 
