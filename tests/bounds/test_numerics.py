@@ -254,3 +254,33 @@ def test_expm1mx_forms_and_overflow() -> None:
     assert nx.expm1mx_over_square(w)[:-1] == pytest.approx(ref2, rel=4e-16)
     assert nx.expm1mx_over_square(w)[-1] == np.inf and float(nx.expm1mx_over_square(0.0)) == 0.5
     assert float(nx.one_plus_u_log1p_minus_u(-1.0 + 1e-300, math.log(1e-300))) == pytest.approx(1.0, rel=1e-15)
+
+
+def test_log_expm1_at_its_switch_within_two_ulps() -> None:
+    """y = 30 exactly (the last point of the expm1 form) and just past it, where the correction log1p(−e^{−y}) is a
+    few ulps of y: within 2 ulps of 60-digit values (a wrong sign or a fixed correction e^{−31} is 5-25 ulps off)."""
+    y = np.array([30.0, 30.000001, 30.5, 36.0, 40.0])
+    got = nx.log_expm1(y)
+    for g, v in zip(got, y, strict=True):
+        assert abs(g - float(mp.log(mp.expm1(mp.mpf(v))))) <= 2 * nx.ULP * v
+
+
+def test_primitives_read_float32_and_integer_inputs_in_float64() -> None:
+    """A float32 or integer argument gives the float64 result bit for bit (and a float64 array)."""
+    x32 = np.array([0.5, 2.0, 31.5, 300.0], dtype=np.float32)
+    x64 = x32.astype(np.float64)
+    for f in (nx.log_expm1, nx.softplus, nx.gammaln, nx.expm1mx, nx.expm1mx_over_square):
+        got = f(x32)
+        assert got.dtype == np.float64 and got.tolist() == f(x64).tolist()
+    neg32 = -x32
+    for f in (nx.log1mexp, nx.softplus):
+        assert f(neg32).dtype == np.float64 and f(neg32).tolist() == f(-x64).tolist()
+    assert nx.gammaln(np.array([3, 5])) == pytest.approx([math.log(2.0), math.log(24.0)], rel=1e-15)
+    args32 = (np.float32(-3.0), np.float32(-1.0), np.float32(-0.046875), np.float32(2.5))
+    args64 = tuple(float(a) for a in args32)
+    assert nx.log_power_excess(*args32).dtype == np.float64
+    assert float(nx.log_power_excess(*args32)) == float(nx.log_power_excess(*args64))
+    assert nx.log_amplified(np.float32(0.5), np.float32(0.25)).tolist() == nx.log_amplified(0.5, 0.25).tolist()
+    assert nx.logsumexp(x32).tolist() == nx.logsumexp(x64).tolist()
+    assert nx.log_diff_exp(x32[1], x32[0]).tolist() == nx.log_diff_exp(x64[1], x64[0]).tolist()
+    assert nx.lbinom(np.float32(9.5), 2).tolist() == nx.lbinom(9.5, 2).tolist()
