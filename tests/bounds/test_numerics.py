@@ -284,3 +284,51 @@ def test_primitives_read_float32_and_integer_inputs_in_float64() -> None:
     assert nx.logsumexp(x32).tolist() == nx.logsumexp(x64).tolist()
     assert nx.log_diff_exp(x32[1], x32[0]).tolist() == nx.log_diff_exp(x64[1], x64[0]).tolist()
     assert nx.lbinom(np.float32(9.5), 2).tolist() == nx.lbinom(9.5, 2).tolist()
+
+
+@pytest.mark.parametrize(("x", "rate", "inverse"), [(701.0, 1e-300, False), (20.0, 1e-300, True), (705.0, 1e-10, True)])
+def test_log_amplified_far_forms_where_their_correction_counts(x: float, rate: float, inverse: bool) -> None:
+    """The forms x ± log γ + log1p(…) where the log1p term is far from 0: e^{−x}(1 − γ)/γ ≈ e^{−10} (forward, γ 1e-300,
+    x = 701) and (1 − γ)e^{−x} at x = 20 when (e^x − 1)/γ overflows; within the documented 2·ULP(|log γ| + |value|)
+    + ULP (the correction itself is 5e-5 of the value at x = 701, 2e-9 at x = 20), each rounding on its side."""
+    with mp.workdps(60):
+        xm, g = mp.mpf(x), mp.mpf(rate)
+        ref = mp.log1p(mp.expm1(xm) / g) if inverse else mp.log1p(g * mp.expm1(xm))
+    near = float(nx.log_amplified(x, rate, inverse=inverse))
+    assert abs(near - float(ref)) <= 2 * nx.ULP * (abs(math.log(rate)) + abs(float(ref))) + nx.ULP
+    assert mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=-1))) <= ref
+    assert ref <= mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=1)))
+
+
+def test_log_amplified_keeps_its_inequalities_below_the_normal_range() -> None:
+    """x = 0 gives 0 both ways and both roundings; below the normal range an upper bound of the forward map stays
+    ≤ x, of the inverse is raised to the smallest normal float; a lower bound of the inverse stays ≥ x."""
+    for inverse in (False, True):
+        for rounding in (-1, 0, 1):
+            assert float(nx.log_amplified(0.0, 0.5, inverse=inverse, rounding=rounding)) == 0.0
+    x = 1e-320
+    assert float(nx.log_amplified(x, 0.5, rounding=1)) <= x
+    assert float(nx.log_amplified(x, 0.5, inverse=True, rounding=1)) == nx.TINY_NORMAL
+    assert float(nx.log_amplified(x, 0.5, inverse=True, rounding=-1)) == x
+    assert float(nx.log_amplified(x, 0.5, rounding=-1)) == 0.0
+
+
+def test_log_power_excess_huge_form_near_order_one_and_mixed_calls() -> None:
+    """αL > 700 with α close to 1, where log(1 − (1 + αu)(1 + u)^{−α}) is far from 0; u past the float range
+    (log|u| = 800, e^800 overflows, no warning); and one call mixing the linear, huge and tiny forms with their own
+    orders."""
+    points = [(700.0, 1.001), (695.0, 1.01), (800.0, 2.0)]
+    for lau, alpha in points:
+        with mp.workdps(60):
+            u, a = mp.e ** mp.mpf(lau), mp.mpf(alpha)
+            ref = float(mp.log((1 + u) ** a - 1 - a * u))
+            l1p = float(mp.log1p(u))
+        assert float(nx.log_power_excess(lau, 1.0, l1p, alpha)) == pytest.approx(ref, rel=4e-15)
+    lau = np.array([math.log(0.5), math.log(900.0), -400.0])
+    l1p = np.array([math.log1p(0.5), math.log1p(900.0), 0.0])
+    alpha = np.array([2.0, 120.0, 3.0])
+    got = nx.log_power_excess(lau, 1.0, l1p, alpha)
+    with mp.workdps(60):
+        refs = [float(mp.log(mp.mpf(1.5) ** 2 - 1 - 2 * mp.mpf(0.5))),
+                float(mp.log(mp.mpf(901) ** 120 - 1 - 120 * mp.mpf(900))), float(mp.log(3) - 800)]
+    assert got == pytest.approx(refs, rel=4e-15)
