@@ -332,3 +332,20 @@ def test_log_power_excess_huge_form_near_order_one_and_mixed_calls() -> None:
         refs = [float(mp.log(mp.mpf(1.5) ** 2 - 1 - 2 * mp.mpf(0.5))),
                 float(mp.log(mp.mpf(901) ** 120 - 1 - 120 * mp.mpf(900))), float(mp.log(3) - 800)]
     assert got == pytest.approx(refs, rel=4e-15)
+
+
+def test_log_factorial_table_edges_and_logsumexp_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """log n! exactly at the table's size and past twice it (the table grows: from a table of 5 entries here), from
+    integral floats too; logsumexp keeps the other axes of length one."""
+    monkeypatch.setattr(nx, "_LOG_FACTORIALS", np.array([math.lgamma(i + 1.0) for i in range(5)]))
+    assert float(nx.log_factorial(5)) == pytest.approx(math.log(120.0), rel=1e-15)
+    n = np.array([4, 1500])
+    assert nx.log_factorial(n) == pytest.approx([float(mp.loggamma(v + 1)) for v in n], rel=1e-15)
+    assert nx.log_factorial(np.array([3.0, 5.0])).tolist() == nx.log_factorial(np.array([3, 5])).tolist()
+    assert nx.logsumexp(np.zeros((1, 3)), axis=1).shape == (1,)
+    assert nx.logsumexp(np.zeros((3, 1)), axis=0).shape == (1,)
+    u32 = np.array([0.125, -0.5, 3.0], dtype=np.float32)
+    l32 = np.log1p(u32)
+    got = nx.one_plus_u_log1p_minus_u(u32, l32)
+    assert got.dtype == np.float64
+    assert got.tolist() == nx.one_plus_u_log1p_minus_u(u32.astype(np.float64), l32.astype(np.float64)).tolist()
