@@ -294,3 +294,95 @@ def test_pair_names_and_empty_pairs() -> None:
     assert lp.tolist() == [-np.inf, -np.inf] and lq.tolist() == [-np.inf, -np.inf]
     rr = pairs.randomized_response(0.0)  # p = 0: two atoms of infinite loss, one each way
     assert sorted(a.loss for a in rr.atoms) == [-np.inf, np.inf] or math.inf in [a.loss for a in rr.atoms]
+
+
+def test_pair_labels_errors_and_degenerate_windows_exactly() -> None:
+    """Evidence strings, flags and errors compared exactly (a message that merely contains the text is not enough)."""
+    from privamp.errors import InvalidParameterError
+
+    assert pairs.randomized_response(0.6).evidence == "randomized response, exact pair (two outcomes)"
+    assert pairs.wor_symmetrised_gaussian(1.0, 0.5).evidence == (
+        "without replacement x replace-one: symmetrised pair of the f-DP subsampling theorem "
+        "(Dong, Roth & Su 2022, Thm 4.2; Zhu, Dong & Wang 2022, Prop. 30 / Cor. 32)")
+    assert pairs.poisson_antiparallel_gaussian(1.0, 0.5).upper_bound is False
+    assert pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove").upper_bound is False
+    assert all(p.family == "laplace" for piece in pairs.laplace(1.0).pieces for p in (piece.p, piece.q))
+    cases: list[tuple[Callable[[], object], str, object, str]] = [
+        (lambda: pairs.randomized_response(1.5), "p", 1.5, "in [0, 1]"),
+        (lambda: pairs.wor_symmetrised_gaussian(2e4, 0.5), "mu", 2e4, "at most 1e4 (sensitivity / noise scale)"),
+        (lambda: pairs.poisson_antiparallel_gaussian(1.0, 0.0), "q", 0.0, ""),
+        (lambda: pairs.with_replacement_gaussian(2e4, 2, 5, "add-remove"), "mu", 2e4, ""),
+        (lambda: pairs.with_replacement_gaussian(1.0, 0, 5, "add-remove"), "batch", (0, 5), "positive integers"),
+        (lambda: pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove", "x"), "direction", "x", "'remove' or 'add'"),
+    ]
+    for call, name, value, allowed in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert (info.value.name, info.value.value) == (name, value)
+        assert info.value.allowed == allowed or not allowed
+    with pytest.raises(InvalidParameterError) as info:
+        pairs.randomized_response("x")  # type: ignore[arg-type]
+    assert info.value.name == "p"
+    assert pairs.randomized_response(1.0).loss_window(1e-9) == (0.0, 0.0)  # only infinite losses under P
+
+
+def test_antiparallel_and_symmetrised_mixtures() -> None:
+    """The antiparallel pair's mixtures, the symmetrised pair's total masses (its mirrored piece holds the rest of
+    both), and its atom of loss 0 empty when μ is so large that nothing is left (p = 1, μ = 1e4)."""
+    piece = pairs.poisson_antiparallel_gaussian(0.7, 0.4).pieces[0]
+    assert (piece.p.means, piece.q.means) == ((0.0, 0.7), (0.0, -0.7))
+    assert np.exp(piece.p.log_weights) == pytest.approx([0.6, 0.4], rel=1e-15)
+    assert np.exp(piece.q.log_weights) == pytest.approx([0.6, 0.4], rel=1e-15)
+    assert (piece.lo, piece.hi, piece.p.family, piece.q.family) == (-np.inf, np.inf, "gaussian", "gaussian")
+    for mu, p in ((1.1, 0.2), (3.0, 1.0)):
+        lp, lq = pairs.wor_symmetrised_gaussian(mu, p).cell_log_masses(np.array([-np.inf, 0.0, np.inf]))
+        assert np.exp(lp).sum() == pytest.approx(1.0, abs=1e-14)
+        assert np.exp(lq).sum() == pytest.approx(1.0, abs=1e-14)
+    far = pairs.wor_symmetrised_gaussian(1e4, 1.0)
+    assert far.atoms[0] == pairs.Atom(-np.inf, -np.inf)
+
+
+def test_with_replacement_small_batches_against_closed_forms() -> None:
+    """One draw from two records (N = 2): P = ½N(0) + ½N(μ) vs N(0) — the Poisson pair at q = ½ (remove), mirrored
+    (add); three draws: Binomial(3, ½) weights 1/8, 3/8, 3/8, 1/8; both sides of every pair of total mass 1."""
+    mu, eps = 0.9, np.array([0.0, 0.4, 1.5])
+    rem = pairs.with_replacement_gaussian(mu, 1, 1, "add-remove", "remove")
+    add = pairs.with_replacement_gaussian(mu, 1, 1, "add-remove", "add")
+    ref_rem = [0.5 * _gauss_delta(math.log1p(math.expm1(e) / 0.5), mu) for e in eps]
+    ref_add = [(1 - 0.5 * math.exp(e)) * _gauss_delta(math.log(0.5 * math.exp(e) / (1 - 0.5 * math.exp(e))), mu)
+               if 0.5 * math.exp(e) < 1 else 0.0 for e in eps]
+    assert rem.delta(eps) == pytest.approx(ref_rem, rel=1e-10, abs=1e-15)
+    assert add.delta(eps) == pytest.approx(ref_add, rel=1e-10, abs=1e-15)
+    three = pairs.with_replacement_gaussian(mu, 3, 1, "add-remove").pieces[0]
+    assert three.p.means == (0.0, mu, 2 * mu, 3 * mu)
+    assert np.exp(three.p.log_weights) == pytest.approx([1 / 8, 3 / 8, 3 / 8, 1 / 8], rel=1e-14)
+    for relation, direction in (("add-remove", "remove"), ("add-remove", "add"), ("replace-one", "remove")):
+        pair = pairs.with_replacement_gaussian(mu, 2, 3, relation, direction)
+        assert len(pair.pieces) == 1 and pair.atoms == () and pair.pieces[0].p.family == "gaussian"
+        lp, lq = pair.cell_log_masses(np.array([-np.inf, np.inf]))
+        assert (float(np.exp(lp[0])), float(np.exp(lq[0]))) == pytest.approx((1.0, 1.0), abs=1e-14)
+
+
+def test_loss_moments_skip_empty_pieces_infinite_losses_and_normalise() -> None:
+    """A piece outside P's window adds nothing (the next piece still counts); an atom of infinite loss is left out;
+    a pair whose P has no finite loss answers 0; on a half line the moments are those of P restricted and normalised
+    (the mean and variance of L given x > 0 under N(μ), by mpmath quadrature)."""
+    from privamp.pld.distributions import Piece
+
+    mu = 1.2
+    base = pairs.gaussian(mu)
+    far = Piece(base.pieces[0].p, base.pieces[0].q, 1e3, 2e3)
+    lams = np.array([0.0, 0.5])
+    ref = base.loss_moments(lams)
+    for pair in (pairs.Pair("far", "test", (far, base.pieces[0])),
+                 pairs.Pair("inf", "test", base.pieces, (pairs.Atom(math.log(1e-3), -np.inf),))):
+        got = pair.loss_moments(lams)
+        assert got[0] == pytest.approx(ref[0], abs=1e-12) and got[2] == pytest.approx(ref[2], rel=1e-12)
+    k, dk, var = pairs.randomized_response(1.0).loss_moments(lams)
+    assert k.tolist() == [0.0, 0.0] and dk.tolist() == [0.0, 0.0] and var == 0.0
+    half = pairs.Pair("half", "test", (Piece(base.pieces[0].p, base.pieces[0].q, 0.0, np.inf),))
+    _, _, var = half.loss_moments(np.array([0.0]))
+    mass = mp.ncdf(mu)
+    m1 = mp.quad(lambda x: mp.npdf(x, mu, 1) * (mu * x - mu * mu / 2), [0, mp.inf]) / mass
+    m2 = mp.quad(lambda x: mp.npdf(x, mu, 1) * (mu * x - mu * mu / 2) ** 2, [0, mp.inf]) / mass
+    assert var == pytest.approx(float(m2 - m1**2), rel=1e-3)  # the trapezoid in x: 1.2e-4 measured
