@@ -386,3 +386,21 @@ def test_loss_moments_skip_empty_pieces_infinite_losses_and_normalise() -> None:
     m1 = mp.quad(lambda x: mp.npdf(x, mu, 1) * (mu * x - mu * mu / 2), [0, mp.inf]) / mass
     m2 = mp.quad(lambda x: mp.npdf(x, mu, 1) * (mu * x - mu * mu / 2) ** 2, [0, mp.inf]) / mass
     assert var == pytest.approx(float(m2 - m1**2), rel=1e-3)  # the trapezoid in x: 1.2e-4 measured
+
+
+def test_poisson_pairs_labels_and_defaults() -> None:
+    from privamp.errors import InvalidParameterError
+
+    evidence = ("Poisson subsampling x add/remove: the pair of the larger dataset, composed separately per direction "
+                "and the larger delta taken (Zhu, Dong & Wang 2022, Thm 11)")
+    assert pairs.poisson_gaussian(1.0, 0.1).evidence == pairs.poisson_laplace(1.0, 0.1).evidence == evidence
+    assert pairs.gaussian(1.0).evidence == "Gaussian mechanism, exact pair (Dong, Roth & Su 2022, Thm 2.7)"
+    assert pairs.poisson_laplace(1.0, 0.1).name == "poisson_laplace_remove(mu=1, q=0.1)"  # the default direction
+    assert pairs.poisson_gaussian(1.0, 0.1).name == "poisson_gaussian_remove(mu=1, q=0.1)"
+    for call, name, value, allowed in [
+        (lambda: pairs.poisson_laplace(2e4, 0.1), "mu", 2e4, "at most 1e4 (sensitivity / noise scale)"),
+        (lambda: pairs.poisson_gaussian(1.0, 0.1, "up"), "direction", "up", "'remove' or 'add'"),
+    ]:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert (info.value.name, info.value.value, info.value.allowed) == (name, value, allowed)
