@@ -144,3 +144,26 @@ def test_atom_loss() -> None:
     assert Atom(math.log(0.3), math.log(0.1)).loss == pytest.approx(math.log(3.0), rel=1e-15)
     assert Atom(-1.0, -INF).loss == INF
     assert Atom(-INF, -2.0).loss == -INF
+
+
+def test_closed_inverse_serves_the_two_component_pieces() -> None:
+    """The Poisson-type pieces take the closed form (not the bisection) and it is exact to a few ulps against mpmath;
+    ℓ just below L(lo) but inside L's range maps to lo (the clip), masses past hi are cut at hi; float32 outcomes give
+    the float64 losses."""
+    p, q = {0.7: 0.9, 2.2: 0.1}, {0.7: 1.0}
+    for pp, qq in ((p, q), ({-0.4: 1.0}, {-0.4: 0.6, -1.9: 0.4})):
+        piece = Piece(_mixture("gaussian", pp), _mixture("gaussian", qq), -INF, INF)
+        xs = [-1.0, 0.3, 2.5]
+        ells = np.array([float(_loss(pp, qq, "gaussian", v)) for v in xs])
+        closed = piece._closed_inverse(ells)
+        assert closed is not None
+        assert closed == pytest.approx(xs, rel=1e-13, abs=1e-13)
+    clipped = Piece(_mixture("gaussian", p), _mixture("gaussian", q), 0.5, 3.0)
+    ell_lo = float(_loss(p, q, "gaussian", 0.5))
+    assert math.log(0.9) < ell_lo - 0.01  # inside L's range on the whole line, below it on the piece
+    assert clipped.inverse(np.array([ell_lo - 0.01])).tolist() == [0.5]
+    lp, lq = clipped.log_masses_x(np.array([1.0]), np.array([5.0]))
+    assert float(lp[0]) == pytest.approx(float(mp.log(_mix_mass("gaussian", p, 1.0, 3.0))), rel=1e-12)
+    assert float(lq[0]) == pytest.approx(float(mp.log(_mass("gaussian", 1.0 - 0.7, 3.0 - 0.7))), rel=1e-12)
+    x32 = np.array([0.1, 1.3, 2.9], dtype=np.float32)
+    assert clipped.loss(x32).tolist() == clipped.loss(x32.astype(np.float64)).tolist()
