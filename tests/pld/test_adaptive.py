@@ -169,3 +169,31 @@ def test_long_run_beats_the_static_pair_and_stays_below_the_upper() -> None:
     comp = Composition(((pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(600, 60000), "replace-one"), steps),))
     upper = PldRoute(lower=False).epsilon(comp, 1e-5).value
     assert found is not None and start < found <= upper
+
+
+def test_prefix_tilt_is_the_ladder_step_at_or_below_the_saddle_point() -> None:
+    """Gaussian pair μ = 0.5: K'(λ) = μ²/2 + λμ², so 10·K'(λ) ≤ ε ⇔ λ ≤ (ε/10 − 1/8)·4; none: the tilt 0."""
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    assert ad.prefix_tilt(g, 10, 10 * (0.125 + 0.25 * 0.75)) == 0.5  # λ* = 0.75: the ladder's 0.5
+    assert ad.prefix_tilt(g, 10, 10 * (0.125 + 0.25 * 2.5)) == 2.0  # λ* = 2.5
+    assert ad.prefix_tilt(g, 10, 1.0) == 0.0  # 10·K'(0) = 1.25 > 1
+
+
+def test_tail_attack_on_one_pair_is_the_composed_gaussian() -> None:
+    """With both choices the same Gaussian pair the attack is the 8-fold composition N(μ√8) (closed form): the
+    certified lower ε(1e-5) lies below its value 6.57297 (mpmath root of Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) = δ at
+    μ = 0.5√8; 9.997 for 16 steps) and within 5 % of it (prefix 4 steps, tail 4)."""
+    from privamp.errors import InvalidParameterError
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    low = ad.tail_adaptive_epsilon_lower(g, g, 8, 1e-5, 1e-2, 6.0, 3.0, 1e-2, tail_steps=4)
+    assert low is not None and 6.5730 * 0.95 < low <= 6.57297006703033
+    for count, steps, name, value, allowed in [(1, 1, "count", 1, None), (2, 2, "tail_steps", 2, "less than count (2)"),
+                                               (5, 0, "tail_steps", 0, None)]:
+        with pytest.raises(InvalidParameterError) as info:
+            ad.tail_adaptive_epsilon_lower(g, g, count, 1e-5, 1e-2, 6.0, 3.0, 1e-2, tail_steps=steps)
+        assert (info.value.name, info.value.value) == (name, value)
+        assert allowed is None or info.value.allowed == allowed
