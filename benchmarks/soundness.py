@@ -497,6 +497,11 @@ MUTATION_NOTES = [
     "Gaussian pair's K'(λ) = μ²/2 + λμ² on the ladder; the tail attack with both choices the same Gaussian pair is the "
     "8-fold composition N(μ√8), so its certified lower ε(1e-5) must lie below 6.57297 (closed form, mpmath; 9.997 "
     "for 16 steps) and within 5 % of it (6.3766 measured); the errors by name and value. Not rerun yet.",
+    "- pld/group_pairs.py: not mutated (tests/pld/test_group_pairs.py takes ~27 s CPU a run). Reading it next to the "
+    "lbinom survivors of _numerics.py exposed a precision bug, fixed in the same session: hypergeometric_log_weights "
+    "formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values, ~ulp(log Γ(N)) apart — the weights of the "
+    "realisable group pair without replacement were up to 2.8e-6 relative off at N = 1e9, m = 5e4 (now sums of at "
+    "most k logarithms, within 1e-14 of 40-digit values; regression test in tests/pld/test_group_pairs.py).",
 ]
 
 
