@@ -197,3 +197,22 @@ def test_tail_attack_on_one_pair_is_the_composed_gaussian() -> None:
             ad.tail_adaptive_epsilon_lower(g, g, count, 1e-5, 1e-2, 6.0, 3.0, 1e-2, tail_steps=steps)
         assert (info.value.name, info.value.value) == (name, value)
         assert allowed is None or info.value.allowed == allowed
+
+
+def test_tail_attack_counts_the_prefix_mass_at_infinity() -> None:
+    """P = 0.9·N(1) + 0.1·(an outcome Q never gives) vs Q = N(0): n = 5 steps have δ(ε) = 1 − 0.9⁵ + 0.9⁵·δ_G(ε −
+    5 log 0.9; √5) in closed form. A prefix of 3 steps (mass 1 − 0.9³ at +∞) and a tail of 2: the certified lower
+    δ lies below that value and within 0.03 of it (0.006 and 0.017 measured at ε = 1, 2)."""
+    from privamp.pld import adaptive as ad
+    from privamp.pld.distributions import Mixture, Piece
+
+    a = 0.1
+    piece = Piece(Mixture("gaussian", (1.0,), (math.log(1 - a),)), Mixture("gaussian", (0.0,), (0.0,)), -math.inf,
+                  math.inf)
+    pair = Pair("inf", "test", (piece,), (Atom(math.log(a), -math.inf),))
+    prefix = ad.static_prefix(pair, 3, 0.005, 0.0)
+    assert prefix.p_inf == pytest.approx(1 - (1 - a) ** 3, rel=1e-8)
+    for eps in (1.0, 2.0):
+        exact = 1 - (1 - a) ** 5 + (1 - a) ** 5 * float(gaussian_hockey_stick(eps - 5 * math.log(1 - a), math.sqrt(5)))
+        low = ad.tail_adaptive_delta_lower(prefix, (pair, pair), 2, eps, 3.0)
+        assert exact - 0.03 < low <= exact
