@@ -216,3 +216,26 @@ def test_tail_attack_counts_the_prefix_mass_at_infinity() -> None:
         exact = 1 - (1 - a) ** 5 + (1 - a) ** 5 * float(gaussian_hockey_stick(eps - 5 * math.log(1 - a), math.sqrt(5)))
         low = ad.tail_adaptive_delta_lower(prefix, (pair, pair), 2, eps, 3.0)
         assert exact - 0.03 < low <= exact
+
+
+def test_adaptive_entry_points_refuse_and_give_up_cleanly() -> None:
+    """Errors by name, value and allowed range; a start far above the truth (δ = 0 there) certifies nothing: None."""
+    from privamp.errors import InvalidParameterError
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    assert ad.adaptive_epsilon_lower(g, g, 2, 1e-5, 1e-2, 50.0, 60.0) is None
+    prefix = ad.static_prefix(g, 2, 0.01, 0.0)
+    cases = [
+        (lambda: ad.static_prefix(g, 2, 0.0, 0.0), "h", 0.0, None),
+        (lambda: ad.static_prefix(g, 0, 0.01, 0.0), "count", 0, None),
+        (lambda: ad.static_prefix(g, 2, 0.01, 0.0, tau=-1.0), "tau", -1.0, None),
+        (lambda: ad.tail_adaptive_delta_lower(prefix, (g, g), -1, 1.0, 3.0), "count", -1, None),
+        (lambda: ad.tail_adaptive_delta_lower(prefix, (g, g), 1, 1.0, 0.0), "below", 0.0, "> 0"),
+    ]
+    for call, name, value, allowed in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert (info.value.name, info.value.value) == (name, value)
+        assert allowed is None or info.value.allowed == allowed
+    assert ad.tail_adaptive_delta_lower(prefix, (g, g), 1, 1.0, 0.5) > 0  # any window below > 0 is allowed
