@@ -349,3 +349,25 @@ def test_log_factorial_table_edges_and_logsumexp_shapes(monkeypatch: pytest.Monk
     got = nx.one_plus_u_log1p_minus_u(u32, l32)
     assert got.dtype == np.float64
     assert got.tolist() == nx.one_plus_u_log1p_minus_u(u32.astype(np.float64), l32.astype(np.float64)).tolist()
+
+
+def test_float32_arguments_whose_arithmetic_would_round() -> None:
+    """float32 arguments where float32 arithmetic would round differently (y − x, products, log γ, sums of
+    exponentials): the results are the float64 ones, in float64."""
+    a32 = np.array([0.1, 0.2, 0.7], dtype=np.float32)
+    a64 = a32.astype(np.float64)
+    got = nx.logsumexp(a32)
+    assert got.dtype == np.float64 and float(got) == float(nx.logsumexp(a64))
+    got = nx.log_diff_exp(a32[2], a32[0])
+    assert got.dtype == np.float64 and float(got) == float(nx.log_diff_exp(a64[2], a64[0]))
+    for x in (0.3, 800.0):
+        got = nx.log_amplified(x, np.float32(0.3))
+        assert got.dtype == np.float64 and float(got) == float(nx.log_amplified(x, float(np.float32(0.3))))
+    args32 = (np.float32(math.log(0.1)), np.float32(1.0), np.float32(math.log1p(0.1)), np.float32(1.7))
+    got = nx.log_power_excess(*args32)
+    assert got.dtype == np.float64 and float(got) == float(nx.log_power_excess(*(float(v) for v in args32)))
+    u32 = np.array([0.1, 0.7], dtype=np.float32)
+    got = nx.one_plus_u_log1p_minus_u(u32, np.log1p(u32))
+    assert got.dtype == np.float64
+    ref = nx.one_plus_u_log1p_minus_u(u32.astype(np.float64), np.log1p(u32).astype(np.float64))
+    assert got.tolist() == ref.tolist()
