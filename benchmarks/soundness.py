@@ -437,6 +437,102 @@ MUTATION_NOTES = [
     "substituted form equals T6 (3), a padding column masked downstream (1), < for <= at exactly the smallest normal "
     "float (1) — and 6 below any assertable margin (the per-term +1 of the rounding magnitude → −1 or +2, ±8 ulps (2); "
     "the final 4-ulp rounding of rdp_from_log_excess dropped (4), next to the log-sum's own ≥ 9-ulp margin).",
+    "- without_replacement.py (tests/bounds/test_without_replacement.py, ~23 s CPU a surviving mutant; 2026-11-27 "
+    "17:55 UTC, one worker, capped at 25 min): 295 of 844 mutants run (mutmut runs the cheapest first: Example 29, "
+    "project_cgf, the pure-DP and Thm 21 wrappers), 238 killed, 57 survived (81 %). The survivors: every "
+    "InvalidParameterError of those functions with another name, value or allowed text (the tests matched the "
+    "message with a regex, which 'XXrateXX' still satisfies) and the checks of project_cgf's grid (a single grid "
+    "point, K̄ = 0, an `at` of two dimensions, exact numbers such as Fractions read as float64: 36); Example 29's "
+    "finite-population term c = γ(1 − 1/n) (2/n or ×n for /n, n = 2 refused: 4; no test passed dataset_size); and "
+    "equivalent ones: strict= of a zip of equal lengths (3), ≥ for > at collinear hull points (the interpolant is "
+    "the same line), the fillers of α = ∞ and of the orders past α* (2), masked by np.where. New tests: the "
+    "errors by their .name/.value/.allowed, Example 29 with n = 2 and 7 against a quadrature of ∫p^α q^(1−α), the "
+    "projection's input checks and exact-number inputs. Rerun of the 57 survivors: 51 killed, 289/295 (98 %); the 6 "
+    "left are the equivalent ones above. Not run yet: 549 (Thm 9, Thm 21, Prop. 11 and the shared coefficient code; "
+    "at ~23 s CPU a survivor, hours on this machine: `--remaining` continues them).",
+    "- _numerics.py (tests/bounds/test_numerics.py; 2026-11-27 18:21 UTC, capped at 14 min): 691 of 866 run, 549 "
+    "killed, 142 survived (79 %), 175 not run (expm1mx, its series, _horner, lbinom). The survivors, measured: float32 "
+    "and integer inputs evaluated in float32 when a dtype argument is dropped (every primitive: now checked bit for "
+    "bit against float64); log_expm1 at y = 30 exactly (−inf with < for <=) and a wrong sign or a fixed e^{−31} in its "
+    "correction past 30 (5-25 ulps: now within 2 ulps of 60 digits at 30, 30.000001, 30.5, 36, 40); log_amplified's "
+    "far forms, whose log1p correction only counts at γ = 1e-300 (forward at x = 701, inverse at x = 20 where "
+    "(e^x − 1)/γ overflows) and its documented inequalities below the normal range (forward upper ≤ x, inverse upper "
+    "raised to the smallest normal float, inverse lower ≥ x, x = 0 gives 0); log_power_excess's huge form near α = 1 "
+    "(αL > 700 with α = 1.001, 1.01: the log1mexp term is −0.69 and −1e-3 there; a point with α = 120 cannot see it) "
+    "and a call mixing its three forms with their own orders; the log-factorial table at its size and past twice it; "
+    "logsumexp over an axis with others of length one. The checks exposed a bug, fixed in 21c8fb9: log_diff_exp(+inf, "
+    "y) was NaN for finite y (+inf now). Equivalent: errstate flags no valid input raises (log_expm1, softplus, "
+    "logsumexp, log1mexp, log_power_excess's invalid/over), fillers of masked np.where branches, < for <= at the "
+    "switches of log1mexp (−log 2), softplus (0), one_plus_u (|u| = 1/4), log_power_excess (αL = 700, |u| = 1e-100) "
+    "where both forms are accurate, log_diff_exp's outer guard for y = −∞ (the inner one already gives x), lbinom's "
+    "gamma branch above 2^24 (its error, a few ulps of log Γ(n + 1), is what the callers' margins carry); numerically "
+    "irrelevant: the (α − 2)u/3 term of the tiny-u form (|u| < 1e-100), log_amplified's ±1-ulp rounding terms. "
+    "Reruns with those checks (the 142 survivors and the 175 not run, then the 139 left after float32 arguments "
+    "whose float32 arithmetic would round): 733/866 (85 %). The 133 left, by kind: errstate flags no valid input "
+    "raises (22); fillers of masked np.where branches (about 30); float64 casts where float32 → float64 is exact "
+    "before any arithmetic (gammaln's lgamma of each element, lbinom's integer test, the table's dtype: about 20); "
+    "< for <= or a moved switch where both forms are accurate (log1mexp at −log 2 or −log 3, softplus at 0 or 1, "
+    "expm1mx and its series at 1/4 or 5/4, one_plus_u at 1/4, log_expm1's 30 → 31, log_power_excess's 700 → 701 and "
+    "1e-100, log_amplified's 700: about 20); redundant guards (log_diff_exp's and logsumexp's ±inf branches, "
+    "log_amplified's x = +inf line: 7); the log-factorial table's growth policy (any size ≥ top + 1 is right: 9); "
+    "terms below an ulp where they enter (the tiny-u form's (α − 2)u/3, log_power_excess's e^{−L} next to "
+    "α ≥ 700/L, log_amplified's (1 ± γ) and log1p(±γ) where γ is tiny enough to reach that form, the ±ULP terms of "
+    "its rounding magnitude, _horner's last coefficient 1/19!: about 15). Under 90 % by the raw count; every "
+    "survivor was read and none changes a value by more than an ulp on a valid input.",
+    "- pld/pairs.py (tests/pld/test_pairs.py, which had three mpmath quadratures of ~3 s CPU each and nothing on the "
+    "masses, windows, moments or the with-replacement pairs): every pair now against closed forms — the Poisson pairs "
+    "(Gaussian and Laplace, remove and add) by the amplification identities q·δ(log(1 + (e^ε − 1)/q)) and (1 − "
+    "e^ε(1 − q))·δ(log(e^ε q/(1 − e^ε(1 − q)))) with the base pair's δ from mpmath, the symmetrised pair likewise and "
+    "at p = 1, the antiparallel pair at q = 1 (the doubled shift), Laplace's atoms and cells, Gaussian cells and "
+    "tails in Φ, the windows' tail masses, K(λ), K'(λ) and Var L in closed form (Gaussian, randomized response, a "
+    "half line by the inverse Mills ratio), the with-replacement mixtures as Binomial(batch, 1/N) with N = dataset + 1 "
+    "or dataset, the errors, names and evidence exactly; the quadratures run with the slow tests. First run "
+    "(2026-11-27 18:35 UTC, capped at 14 min): 929 of 977 run, 805 killed, 124 survived (87 %). Equivalent among "
+    "them: the family string of a Laplace pair (any string but 'gaussian' is Laplace), zero-weight components that "
+    "_mix drops (q = 1 or p = 1 branches: 14), the float64 casts of Pair methods (Piece.inverse and the mixtures cast "
+    "again), strict= of equal-length zips, the trapezoid's end weights where the density is below 1e-40, the einsum "
+    "subscripts' case, knots[+1] for knots[−1] (no public pair has three knots). Rerun of the 124 survivors and the 48 "
+    "not run, with the further checks (exact labels and errors, the antiparallel and with-replacement mixtures of one "
+    "and three draws against closed forms, loss_moments past an empty piece, an infinite loss and on a half line): "
+    "932/977 (95 %). The 45 left are equivalent: the q = 1 and p = 1 branches whose zero-weight component _mix drops "
+    "(15), float64 casts that the pieces and mixtures repeat (8), errstate flags and fillers no input reaches (9), "
+    "the trapezoid's end weights where the density is below 1e-40 (2), einsum's subscript case, the binomial "
+    "pruning's boundary and its early stop (3), μ > 10001 for > 1e4, w ≥ 0 in _mix (no constructor passes a zero "
+    "weight), knots[+1] and b ≥ a (no pair has three or repeated knots), atoms= left to its default () (2).",
+    "- pld/distributions.py (tests/pld/test_distributions.py, new: mixtures' masses in both tails and densities "
+    "against mpmath for one to three Gaussian and Laplace components, shared cell tails, tail windows, the loss "
+    "inverse by closed form either side and by bisection, clipped to a piece, interval and cell masses, atoms; "
+    "2026-11-27 18:50 UTC, complete): 407/481 (85 %). Of the 74 left, equivalent: the closed-form inverse disabled or "
+    "misapplied (its guards then decline and the bisection, exact to 4e-16, answers the same: 26 — a new check "
+    "asserts that the two-component pieces do take the closed form, exact against mpmath), the bisection's window "
+    "and stop (±51, < for <=, never stopping early: 8), double float64 casts and strict= zips (20), _combine's "
+    "switches at a = 0 and b = 0 (both forms accurate) and its min(·, 2) (tails ≤ 1); a wider tail window "
+    "(log(2/tail): still a valid window, 2.7 times less mass outside). Rerun of the 74 with the further checks (the "
+    "clip at lo of the closed form, masses past hi, float32 outcomes in Piece.loss, the closed form exact on both "
+    "sides): 426/481 (89 %). The 55 left, all without effect on any value: the closed form declining (its guards at "
+    "m = 1 or m < 1, <= 0) or not called, errstate flags and fillers inside it, and the bisection's window, tolerance "
+    "and ties — the bisection answers the same to 4e-16 (25); float64 casts that are repeated downstream and strict= "
+    "of equal-length zips (22); _combine's switches at a = 0, b = 0 and its min(·, 2) (4); a wider tail window (2); "
+    "clips of log_masses_x that cannot bind (a ≥ lo already, an empty interval stays empty: 2).",
+    "- pld/adaptive.py (tests/pld/test_adaptive.py, ~6.5 s CPU a full run; 2026-11-27 19:03 UTC, capped at 14 min): "
+    "304 of 602 run, 225 killed, 79 survived (74 %), 298 not run (the value function, _hinge, _Step, _search, "
+    "adaptive_delta_lower). Survivors: prefix_tilt's ladder selection (count/dk, below[+1] or [−2], the empty "
+    "ladder's 0.0: never checked); tail_adaptive_epsilon_lower's prefix of n + k steps instead of n − k — an unsound "
+    "lower bound (the ε of a longer run) no test could see; the prefix's mass at +∞ subtracted or doubled in "
+    "tail_adaptive_delta_lower (no test prefix had any); d = 0 in adaptive_epsilon_lower's log gap; the errors of "
+    "static_prefix and the tail functions. New checks: prefix_tilt against the Gaussian pair's K'(λ) = μ²/2 + λμ² on "
+    "the ladder; the tail attack with both choices one Gaussian pair is the 8-fold composition N(μ√8), so its "
+    "certified lower ε(1e-5) must lie below 6.57297 (closed form; 9.997 for 16 steps) and within 5 % of it (6.3766 "
+    "measured); a pair with P-mass 0.1 at +∞ whose 5-step δ is 1 − 0.9⁵ + 0.9⁵·δ_G(ε − 5 log 0.9; √5): the tail "
+    "attack's lower δ below it and within 0.03 (0.006, 0.017 measured); a start above the truth gives None; the "
+    "errors by name, value and range. Left as numerically irrelevant: SUM_SLACK's and the (1 − 2u) roundings' signs "
+    "(2e-9 and 4e-16 relative, next to a discretisation gap of 1e-3 to 1e-2), the window e + 1 or e + 2, "
+    "rel_tolerance, τ and the tilt of the prefix (precision only). Not rerun yet.",
+    "- pld/group_pairs.py: not mutated (tests/pld/test_group_pairs.py takes ~27 s CPU a run). Reading it next to the "
+    "lbinom survivors of _numerics.py exposed a precision bug, fixed in the same session: hypergeometric_log_weights "
+    "formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values, ~ulp(log Γ(N)) apart — the weights of the "
+    "realisable group pair without replacement were up to 2.8e-6 relative off at N = 1e9, m = 5e4 (now sums of at "
+    "most k logarithms, within 1e-14 of 40-digit values; regression test in tests/pld/test_group_pairs.py).",
 ]
 
 
@@ -500,6 +596,11 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/_certified_quadrature.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
+    "src/privamp/bounds/_numerics.py": ["tests/bounds/test_numerics.py"],
+    "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
+    "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
+    "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
+    "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
@@ -599,12 +700,16 @@ def _tree_differs(cmp: object) -> bool:
     return any(_tree_differs(sub) for sub in cmp.subdirs.values())
 
 
+#: mutmut exit codes of a mutant no test killed: 0 the tests passed, 5 and 33 no test reaches the mutated function.
+NOT_KILLED = (0, 5, 33)
+
+
 def mutation_record(module: str, codes: dict[str, int | None], seconds: float, capped: bool) -> dict[str, object]:
     """The results.json entry of a module: counts, survivors and every mutant's exit code (for later reruns)."""
     import collections
 
     counts = collections.Counter(
-        "killed" if c not in (0, None) else "survived" if c == 0 else "not run" for c in codes.values()
+        "not run" if c is None else "survived" if c in NOT_KILLED else "killed" for c in codes.values()
     )
     return {
         "module": module,
@@ -613,21 +718,65 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
         "capped": capped,
         "total": len(codes),
         **counts,
-        "survivors": sorted(k for k, c in codes.items() if c == 0),
+        "survivors": sorted(k for k, c in codes.items() if c in NOT_KILLED),
         "codes": codes,
     }
 
 
+def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
+    """The mutants of a capped run still to run, as ``mutmut run`` names: every mutant of a function none of whose
+    mutants ran (one pattern), and by name those not run of a function that the tests reached (exact names of a function
+    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern."""
+    import re
+
+    package = ".".join(Path(module).with_suffix("").parts[1:])
+    by_function: dict[str, list[tuple[str, int | None]]] = {}
+    for key, code in codes.items():
+        by_function.setdefault(re.sub(r"__mutmut_\d+$", "", key), []).append((key, code))
+    source = (ROOT / module).read_text()
+    functions = {f"{package}.x_{name}" for name in re.findall(r"^def (\w+)", source, flags=re.M)}
+    names: list[str] = []
+    for function in sorted(functions | set(by_function)):
+        mutants = by_function.get(function, [])
+        if function not in functions or (mutants and all(c is not None for _, c in mutants)):
+            continue
+        if all(c is None for _, c in mutants):
+            names.append(function + "__mutmut_*")
+        else:
+            names += [k for k, c in mutants if c is None]
+    return names
+
+
 def run_mutation(
-    modules: list[str], cap: float, scratch: Path, rerun_survivors: bool, changed: list[str], resume: bool = False
+    modules: list[str],
+    cap: float,
+    scratch: Path,
+    rerun_survivors: bool,
+    changed: list[str],
+    resume: bool = False,
+    remaining: bool = False,
 ) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
-    the previous exit codes of the other mutants."""
+    the previous exit codes of the other mutants; or, with ``remaining``, run the mutants a capped run did not reach
+    (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did (with
+    ``rerun_survivors`` too: its survivors first)."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
-        if rerun_survivors and previous and "codes" in previous:
+        if remaining and previous and "codes" in previous:
+            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"])
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            old = {k: c for k, c in previous["codes"].items() if c is not None}
+            merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
+            r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
+            killed_now = sum(1 for k in previous["survivors"] if merged.get(k) not in (*NOT_KILLED, None))
+            notes = [previous.get("rerun", "")] + [
+                f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests"
+            ] * rerun_survivors
+            if any(notes):
+                r["rerun"] = "; ".join(n for n in notes if n)
+        elif rerun_survivors and previous and "codes" in previous:
             package = ".".join(Path(module).with_suffix("").parts[1:])
             prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
             names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
@@ -663,6 +812,9 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="continue a capped run (its scratch copy; unchanged src/) with the rest"
     )
     m.add_argument(
+        "--remaining", action="store_true", help="run the mutants a capped run did not reach, keep the others' codes"
+    )
+    m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
     m.add_argument(
@@ -690,6 +842,7 @@ def main(argv: list[str] | None = None) -> int:
             args.rerun_survivors,
             args.changed,
             args.resume,
+            args.remaining,
         )
     return 0
 

@@ -161,3 +161,213 @@ def test_real_order_upper_caps_and_chords() -> None:
 
     got = ro.real_order_upper(np.array([1.5, 2.0, 2.5, 7.5, np.inf]), bound, 5.0)
     np.testing.assert_allclose(got, [2.0, 2.0, 4.0 / 1.5, 5.0, 5.0], rtol=1e-15)
+
+
+# ---- kill checks (mutation testing): every primitive on each of its branches against mpmath ----
+@pytest.mark.parametrize(
+    ("u", "alpha"),
+    [(0.3, 1.0 + 1e-9), (-0.6, 2.5), (0.2, 40.0), (-1e-5, 3.0), (1e3, 1.5), (5.0, 500.0), (-0.5, 2000.0),
+     (1e-120, 7.0), (-1e-150, 1.2)],
+)
+def test_log_power_excess_against_mpmath(u: float, alpha: float) -> None:
+    """log[(1 + u)^α − 1 − αu] on the linear range, the huge range (αL > 700) and the tiny range (|u| < 1e-100)."""
+    with mp.workdps(400):
+        x, a = mp.mpf(u), mp.mpf(alpha)
+        ref = float(mp.log((1 + x) ** a - 1 - a * x))
+    got = nx.log_power_excess(math.log(abs(u)), math.copysign(1.0, u), math.log1p(u), alpha)
+    assert float(got) == pytest.approx(ref, rel=4e-14, abs=4e-14)
+
+
+def test_log_power_excess_below_the_float_range_and_broadcast() -> None:
+    """u = ±e^{−1000} (only its logarithm is a float): log(α(α−1)/2) − 2000 + log1p((α − 2)u/3); one call over a
+    grid of shapes (2, 1) × (3,)."""
+    alpha = np.array([1.5, 3.0, 9.0])
+    got = nx.log_power_excess(np.array([[-1000.0], [-1000.0]]), np.array([[1.0], [-1.0]]), 0.0, alpha)
+    assert got.shape == (2, 3)
+    ref = [float(mp.log(mp.mpf(a) * (a - 1) / 2)) - 2000.0 for a in alpha]
+    assert got[0] == pytest.approx(ref, rel=1e-15) and got[1] == pytest.approx(ref, rel=1e-15)
+    mixed = nx.log_power_excess([math.log(0.5), -1000.0, math.log(900.0)], 1.0, [math.log1p(0.5), 0.0,
+                                                                               math.log1p(900.0)], 120.0)
+    with mp.workdps(400):
+        refs = [float(mp.log((1 + mp.mpf(v)) ** 120 - 1 - 120 * mp.mpf(v))) for v in (0.5, 900.0)]
+    assert [mixed[0], mixed[2]] == pytest.approx(refs, rel=4e-14)
+    assert mixed[1] == pytest.approx(float(mp.log(mp.mpf(120) * 119 / 2)) - 2000.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("rate", [1e-12, 0.3, 1.0])
+@pytest.mark.parametrize("x", [0.0, 1e-8, 0.5, 5.0, 699.0, 701.0, 1e4])
+def test_log_amplified_both_ways_and_its_rounding(x: float, rate: float) -> None:
+    """log(1 + γ(e^x − 1)) and log(1 + (e^x − 1)/γ): nearest within 4 ulps; rounding=+1 at or above and −1 at or
+    below the 60-digit value, within 16 ulps + the absolute error allowed for |log γ|."""
+    with mp.workdps(60):
+        xm, g = mp.mpf(x), mp.mpf(rate)
+        refs = {False: mp.log1p(g * mp.expm1(xm)), True: mp.log1p(mp.expm1(xm) / g)}
+    for inverse, ref in refs.items():
+        near = float(nx.log_amplified(x, rate, inverse=inverse))
+        up = float(nx.log_amplified(x, rate, inverse=inverse, rounding=1))
+        low = float(nx.log_amplified(x, rate, inverse=inverse, rounding=-1))
+        slack = 16 * nx.ULP * (abs(float(ref)) + abs(math.log(rate))) + 2 * nx.ULP
+        assert abs(near - float(ref)) <= 4 * nx.ULP * abs(float(ref))
+        assert mp.mpf(low) <= ref <= mp.mpf(up)
+        assert up - float(ref) <= slack and float(ref) - low <= slack
+        if rate == 1.0:
+            assert near == up == low == x
+        elif x > 0:
+            assert (up <= x) if not inverse else (low >= x)
+    assert nx.log_amplified(np.inf, 0.3).tolist() == np.inf
+    assert nx.log_amplified(np.inf, 0.3, inverse=True, rounding=-1).tolist() == np.inf
+
+
+def test_log_factorial_gammaln_and_lbinom_branches() -> None:
+    n = np.array([0, 1, 2, 170, 5000])
+    assert nx.log_factorial(n) == pytest.approx([float(mp.loggamma(v + 1)) for v in n], rel=1e-15, abs=0)
+    assert nx.log_factorial(np.array([], dtype=np.int64)).shape == (0,)
+    x = np.array([0.25, 1.0, 7.5, 1e6 + 0.5])
+    assert nx.gammaln(x) == pytest.approx([float(mp.loggamma(v)) for v in x], rel=1e-14)
+    # n ≥ 2^24 by log-gamma: an absolute error of a few ulps of log Γ(n + 1), which the callers' margins carry
+    assert float(nx.lbinom(7, 7)) == 0.0
+    big = float(mp.log(mp.binomial(2**24, 3)))
+    assert abs(float(nx.lbinom(2**24, 3)) - big) <= 12 * nx.ULP * math.lgamma(2**24 + 1.0)
+    assert float(nx.lbinom(9.0, 2.5)) == pytest.approx(float(mp.log(mp.binomial(9, 2.5))), rel=1e-13)
+    assert nx.lbinom(np.array([]), np.array([])).shape == (0,)
+
+
+def test_logsumexp_along_an_axis_and_log_diff_exp_ends() -> None:
+    a = np.array([[0.0, -np.inf, 2.0], [-np.inf, -np.inf, -np.inf], [1.0, np.inf, 3.0]])
+    ref0 = [float(mp.log(mp.e**0 + mp.e**1)), np.inf, float(mp.log(mp.e**2 + mp.e**3))]
+    ref1 = [float(mp.log(1 + mp.e**2)), -np.inf, np.inf]
+    assert nx.logsumexp(a, axis=0).tolist() == pytest.approx(ref0, rel=1e-15)
+    assert nx.logsumexp(a, axis=1).tolist() == pytest.approx(ref1, rel=1e-15)
+    assert float(nx.logsumexp(np.array([700.0, 700.0]))) == pytest.approx(700.0 + math.log(2.0), rel=1e-16)
+    assert nx.logsumexp(np.array([1.0, 2.0])).shape == ()
+    assert nx.log_diff_exp([2.0, -np.inf, 1.0], [2.0, -np.inf, -np.inf]).tolist() == [-np.inf, -np.inf, 1.0]
+    assert float(nx.log_diff_exp(np.inf, 1.0)) == np.inf  # was NaN (inf − inf) before the fix
+    assert float(nx.log_diff_exp(-700.0, -701.0)) == pytest.approx(float(mp.log(mp.e**-700 - mp.e**-701)), rel=1e-15)
+
+
+def test_expm1mx_forms_and_overflow() -> None:
+    w = np.array([-0.3, 0.25, 3.0, 40.0, 800.0])
+    with mp.workdps(60):
+        ref = [float(mp.expm1(v) - v) for v in w[:-1]]
+        ref2 = [float((mp.expm1(v) - v) / v**2) for v in w[:-1]]
+    assert nx.expm1mx(w)[:-1] == pytest.approx(ref, rel=4e-16) and nx.expm1mx(w)[-1] == np.inf
+    assert nx.expm1mx_over_square(w)[:-1] == pytest.approx(ref2, rel=4e-16)
+    assert nx.expm1mx_over_square(w)[-1] == np.inf and float(nx.expm1mx_over_square(0.0)) == 0.5
+    assert float(nx.one_plus_u_log1p_minus_u(-1.0 + 1e-300, math.log(1e-300))) == pytest.approx(1.0, rel=1e-15)
+
+
+def test_log_expm1_at_its_switch_within_two_ulps() -> None:
+    """y = 30 exactly (the last point of the expm1 form) and just past it, where the correction log1p(−e^{−y}) is a
+    few ulps of y: within 2 ulps of 60-digit values (a wrong sign or a fixed correction e^{−31} is 5-25 ulps off)."""
+    y = np.array([30.0, 30.000001, 30.5, 36.0, 40.0])
+    got = nx.log_expm1(y)
+    for g, v in zip(got, y, strict=True):
+        assert abs(g - float(mp.log(mp.expm1(mp.mpf(v))))) <= 2 * nx.ULP * v
+
+
+def test_primitives_read_float32_and_integer_inputs_in_float64() -> None:
+    """A float32 or integer argument gives the float64 result bit for bit (and a float64 array)."""
+    x32 = np.array([0.5, 2.0, 31.5, 300.0], dtype=np.float32)
+    x64 = x32.astype(np.float64)
+    for f in (nx.log_expm1, nx.softplus, nx.gammaln, nx.expm1mx, nx.expm1mx_over_square):
+        got = f(x32)
+        assert got.dtype == np.float64 and got.tolist() == f(x64).tolist()
+    neg32 = -x32
+    for f in (nx.log1mexp, nx.softplus):
+        assert f(neg32).dtype == np.float64 and f(neg32).tolist() == f(-x64).tolist()
+    assert nx.gammaln(np.array([3, 5])) == pytest.approx([math.log(2.0), math.log(24.0)], rel=1e-15)
+    args32 = (np.float32(-3.0), np.float32(-1.0), np.float32(-0.046875), np.float32(2.5))
+    args64 = tuple(float(a) for a in args32)
+    assert nx.log_power_excess(*args32).dtype == np.float64
+    assert float(nx.log_power_excess(*args32)) == float(nx.log_power_excess(*args64))
+    assert nx.log_amplified(np.float32(0.5), np.float32(0.25)).tolist() == nx.log_amplified(0.5, 0.25).tolist()
+    assert nx.logsumexp(x32).tolist() == nx.logsumexp(x64).tolist()
+    assert nx.log_diff_exp(x32[1], x32[0]).tolist() == nx.log_diff_exp(x64[1], x64[0]).tolist()
+    assert nx.lbinom(np.float32(9.5), 2).tolist() == nx.lbinom(9.5, 2).tolist()
+
+
+@pytest.mark.parametrize(("x", "rate", "inverse"), [(701.0, 1e-300, False), (20.0, 1e-300, True), (705.0, 1e-10, True)])
+def test_log_amplified_far_forms_where_their_correction_counts(x: float, rate: float, inverse: bool) -> None:
+    """The forms x ± log γ + log1p(…) where the log1p term is far from 0: e^{−x}(1 − γ)/γ ≈ e^{−10} (forward, γ 1e-300,
+    x = 701) and (1 − γ)e^{−x} at x = 20 when (e^x − 1)/γ overflows; within the documented 2·ULP(|log γ| + |value|)
+    + ULP (the correction itself is 5e-5 of the value at x = 701, 2e-9 at x = 20), each rounding on its side."""
+    with mp.workdps(60):
+        xm, g = mp.mpf(x), mp.mpf(rate)
+        ref = mp.log1p(mp.expm1(xm) / g) if inverse else mp.log1p(g * mp.expm1(xm))
+    near = float(nx.log_amplified(x, rate, inverse=inverse))
+    assert abs(near - float(ref)) <= 2 * nx.ULP * (abs(math.log(rate)) + abs(float(ref))) + nx.ULP
+    assert mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=-1))) <= ref
+    assert ref <= mp.mpf(float(nx.log_amplified(x, rate, inverse=inverse, rounding=1)))
+
+
+def test_log_amplified_keeps_its_inequalities_below_the_normal_range() -> None:
+    """x = 0 gives 0 both ways and both roundings; below the normal range an upper bound of the forward map stays
+    ≤ x, of the inverse is raised to the smallest normal float; a lower bound of the inverse stays ≥ x."""
+    for inverse in (False, True):
+        for rounding in (-1, 0, 1):
+            assert float(nx.log_amplified(0.0, 0.5, inverse=inverse, rounding=rounding)) == 0.0
+    x = 1e-320
+    assert float(nx.log_amplified(x, 0.5, rounding=1)) <= x
+    assert float(nx.log_amplified(x, 0.5, inverse=True, rounding=1)) == nx.TINY_NORMAL
+    assert float(nx.log_amplified(x, 0.5, inverse=True, rounding=-1)) == x
+    assert float(nx.log_amplified(x, 0.5, rounding=-1)) == 0.0
+
+
+def test_log_power_excess_huge_form_near_order_one_and_mixed_calls() -> None:
+    """αL > 700 with α close to 1, where log(1 − (1 + αu)(1 + u)^{−α}) is far from 0; u past the float range
+    (log|u| = 800, e^800 overflows, no warning); and one call mixing the linear, huge and tiny forms with their own
+    orders."""
+    points = [(700.0, 1.001), (695.0, 1.01), (800.0, 2.0)]
+    for lau, alpha in points:
+        with mp.workdps(60):
+            u, a = mp.e ** mp.mpf(lau), mp.mpf(alpha)
+            ref = float(mp.log((1 + u) ** a - 1 - a * u))
+            l1p = float(mp.log1p(u))
+        assert float(nx.log_power_excess(lau, 1.0, l1p, alpha)) == pytest.approx(ref, rel=4e-15)
+    lau = np.array([math.log(0.5), math.log(900.0), -400.0])
+    l1p = np.array([math.log1p(0.5), math.log1p(900.0), 0.0])
+    alpha = np.array([2.0, 120.0, 3.0])
+    got = nx.log_power_excess(lau, 1.0, l1p, alpha)
+    with mp.workdps(60):
+        refs = [float(mp.log(mp.mpf(1.5) ** 2 - 1 - 2 * mp.mpf(0.5))),
+                float(mp.log(mp.mpf(901) ** 120 - 1 - 120 * mp.mpf(900))), float(mp.log(3) - 800)]
+    assert got == pytest.approx(refs, rel=4e-15)
+
+
+def test_log_factorial_table_edges_and_logsumexp_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """log n! exactly at the table's size and past twice it (the table grows: from a table of 5 entries here), from
+    integral floats too; logsumexp keeps the other axes of length one."""
+    monkeypatch.setattr(nx, "_LOG_FACTORIALS", np.array([math.lgamma(i + 1.0) for i in range(5)]))
+    assert float(nx.log_factorial(5)) == pytest.approx(math.log(120.0), rel=1e-15)
+    n = np.array([4, 1500])
+    assert nx.log_factorial(n) == pytest.approx([float(mp.loggamma(v + 1)) for v in n], rel=1e-15)
+    assert nx.log_factorial(np.array([3.0, 5.0])).tolist() == nx.log_factorial(np.array([3, 5])).tolist()
+    assert nx.logsumexp(np.zeros((1, 3)), axis=1).shape == (1,)
+    assert nx.logsumexp(np.zeros((3, 1)), axis=0).shape == (1,)
+    u32 = np.array([0.125, -0.5, 3.0], dtype=np.float32)
+    l32 = np.log1p(u32)
+    got = nx.one_plus_u_log1p_minus_u(u32, l32)
+    assert got.dtype == np.float64
+    assert got.tolist() == nx.one_plus_u_log1p_minus_u(u32.astype(np.float64), l32.astype(np.float64)).tolist()
+
+
+def test_float32_arguments_whose_arithmetic_would_round() -> None:
+    """float32 arguments where float32 arithmetic would round differently (y − x, products, log γ, sums of
+    exponentials): the results are the float64 ones, in float64."""
+    a32 = np.array([0.1, 0.2, 0.7], dtype=np.float32)
+    a64 = a32.astype(np.float64)
+    got = nx.logsumexp(a32)
+    assert got.dtype == np.float64 and float(got) == float(nx.logsumexp(a64))
+    got = nx.log_diff_exp(a32[2], a32[0])
+    assert got.dtype == np.float64 and float(got) == float(nx.log_diff_exp(a64[2], a64[0]))
+    for x in (0.3, 800.0):
+        got = nx.log_amplified(x, np.float32(0.3))
+        assert got.dtype == np.float64 and float(got) == float(nx.log_amplified(x, float(np.float32(0.3))))
+    args32 = (np.float32(math.log(0.1)), np.float32(1.0), np.float32(math.log1p(0.1)), np.float32(1.7))
+    got = nx.log_power_excess(*args32)
+    assert got.dtype == np.float64 and float(got) == float(nx.log_power_excess(*(float(v) for v in args32)))
+    u32 = np.array([0.1, 0.7], dtype=np.float32)
+    got = nx.one_plus_u_log1p_minus_u(u32, np.log1p(u32))
+    assert got.dtype == np.float64
+    ref = nx.one_plus_u_log1p_minus_u(u32.astype(np.float64), np.log1p(u32).astype(np.float64))
+    assert got.tolist() == ref.tolist()

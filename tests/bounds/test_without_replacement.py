@@ -759,3 +759,79 @@ def test_rounding_direction_at_large_orders() -> None:
             ref_up, ref_low = mp.log1p(s_up) / (alpha - 1), mp.log1p(s_low) / (alpha - 1)
             assert mp.mpf(up[k]) >= ref_up and up[k] == pytest.approx(float(ref_up), rel=1e-8)
             assert mp.mpf(low[k]) <= ref_low and low[k] == pytest.approx(float(ref_low), rel=1e-8)
+
+
+def test_gaussian_approximation_with_a_finite_population() -> None:
+    """Example 29 with n records: c = γ(1 − 1/n), against quadrature of ∫ p^α q^{1−α} (n = 2, the smallest allowed)."""
+    sigma, gamma = 1.5, 0.4
+    for n, alpha in ((2, 3.0), (7, 1.5)):
+        c = mp.mpf(gamma) * (1 - mp.mpf(1) / n)
+        with mp.workdps(20):
+            s1 = mp.sqrt(sigma**2 + c)
+            f = lambda x, s1=s1, alpha=alpha: mp.npdf(x, gamma, s1) ** alpha * mp.npdf(x, 0, sigma) ** (1 - alpha)  # noqa: E731
+            ref = mp.log(mp.quad(f, [-40, -5, 0, 5, 40])) / (alpha - 1)  # the integrand is below e^-100 past ±40
+        got = wr.gaussian_wor_rdp_approximation([alpha], gamma, sigma, dataset_size=n)[0]
+        assert got == pytest.approx(float(ref), rel=1e-12)
+
+
+def test_errors_name_their_parameter() -> None:
+    """The InvalidParameterError carries the parameter's own name (a message merely containing it is not enough)."""
+    f = MECHS["gauss1"][0]
+    cases = [
+        (lambda: wr.wor_rdp_pure_dp_upper([2], 0.1, -1.0), "epsilon"),
+        (lambda: wr.gaussian_wor_rdp_approximation([0.5], 0.1, 1.0), "alphas"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.0, 1.0), "rate"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.1, 0.0), "sigma"),
+        (lambda: wr.gaussian_wor_rdp_approximation([2], 0.1, 1.0, dataset_size=1), "dataset_size"),
+        (lambda: wr.wor_rdp_upper_integer([2.5], 0.1, f), "orders"),
+        (lambda: wr.wor_rdp_upper_integer([2], 0.0, f), "rate"),
+        (lambda: wr.wor_rdp_upper([0.5], 0.1, f), "alphas"),
+        (lambda: wr.wor_rdp_upper([2.0], 2.0, f), "rate"),
+        (lambda: wr.wor_rdp_upper([2.0], 0.1, f, -1.0), "eps_inf"),
+        (lambda: wr.wor_rdp_tighter([0.5], 0.1, f, MECHS["gauss1"][2]), "alphas"),
+        (lambda: wr.wor_rdp_tighter([2.0], 0.0, f, MECHS["gauss1"][2]), "rate"),
+        (lambda: wr.wor_rdp_tighter_integer([2.5], 0.1, f, MECHS["gauss1"][2]), "orders"),
+        (lambda: wr.wor_rdp_tighter_integer([5], 0.1, f, MECHS["gauss1"][2], max_moment_order=1), "max_moment_order"),
+        (lambda: wr.wor_rdp_lower_integer([1.5], 0.1, f), "orders"),
+        (lambda: wr.wor_rdp_lower_integer([2], 1.5, f), "rate"),
+        (lambda: wr.wor_rdp_lower([0.5], 0.1, f), "alphas"),
+        (lambda: wr.wor_rdp_lower([2.0], 0.0, f), "rate"),
+        (lambda: wr.wor_rdp_lower([2.0], 0.1, f, -1.0), "eps_inf"),
+    ]
+    for call, name in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert info.value.name == name
+
+
+def test_projection_accepts_exact_numbers() -> None:
+    """Grid points and values given as Fractions (or other non-float numbers) are read as float64."""
+    from fractions import Fraction
+
+    lam, vals = [Fraction(1, 2), Fraction(2), Fraction(3)], [Fraction(1, 4), Fraction(3), Fraction(4)]
+    got = wr.project_cgf(lam, vals, at=[Fraction(1), 3])
+    np.testing.assert_array_equal(got, wr.project_cgf([0.5, 2.0, 3.0], [0.25, 3.0, 4.0], at=[1.0, 3.0]))
+    assert got.dtype == np.float64 and got.tolist() == [1.0, 4.0]  # hull (0, 0), (1/2, 1/4), (3, 4): (2, 3) lies above
+
+
+def test_projection_input_checks() -> None:
+    """Each malformed grid is refused with its own name, value and allowed range; a single grid point is a grid."""
+    assert wr.project_cgf([2.0], [1.0], at=[0.0, 1.0, 2.0, 3.0]).tolist() == [0.0, 0.5, 1.0, INF]
+    assert wr.project_cgf([1.0, 2.0], [0.0, 0.0]).tolist() == [0.0, 0.0]  # K̄ = 0 is a value (>= 0)
+    bad = [
+        ([], [], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([[1.0, 2.0]], [[1.0, 2.0]], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, INF], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, float("nan")], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, -2.0], [1.0, 2.0], None, "lambdas", "a non-empty 1-d array of finite numbers > 0"),
+        ([1.0, 2.0, 1.0], [1.0, 2.0, 3.0], None, "lambdas", "distinct grid points"),
+        ([1.0, 2.0], [1.0], None, "cgf_values", "one value >= 0 (inf allowed) per grid point"),
+        ([1.0, 2.0], [1.0, float("nan")], None, "cgf_values", "one value >= 0 (inf allowed) per grid point"),
+        ([1.0, 2.0], [1.0, 2.0], [[1.0]], "at", "a 1-d array of numbers >= 0"),
+        ([1.0, 2.0], [1.0, 2.0], [float("nan")], "at", "a 1-d array of numbers >= 0"),
+    ]
+    for lam, vals, at, name, allowed in bad:
+        with pytest.raises(InvalidParameterError) as info:
+            wr.project_cgf(lam, vals, at=at)
+        assert (info.value.name, info.value.allowed) == (name, allowed)
+        assert info.value.value is {"lambdas": lam, "cgf_values": vals, "at": at}[name]

@@ -169,3 +169,73 @@ def test_long_run_beats_the_static_pair_and_stays_below_the_upper() -> None:
     comp = Composition(((pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(600, 60000), "replace-one"), steps),))
     upper = PldRoute(lower=False).epsilon(comp, 1e-5).value
     assert found is not None and start < found <= upper
+
+
+def test_prefix_tilt_is_the_ladder_step_at_or_below_the_saddle_point() -> None:
+    """Gaussian pair μ = 0.5: K'(λ) = μ²/2 + λμ², so 10·K'(λ) ≤ ε ⇔ λ ≤ (ε/10 − 1/8)·4; none: the tilt 0."""
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    assert ad.prefix_tilt(g, 10, 10 * (0.125 + 0.25 * 0.75)) == 0.5  # λ* = 0.75: the ladder's 0.5
+    assert ad.prefix_tilt(g, 10, 10 * (0.125 + 0.25 * 2.5)) == 2.0  # λ* = 2.5
+    assert ad.prefix_tilt(g, 10, 1.0) == 0.0  # 10·K'(0) = 1.25 > 1
+
+
+def test_tail_attack_on_one_pair_is_the_composed_gaussian() -> None:
+    """With both choices the same Gaussian pair the attack is the 8-fold composition N(μ√8) (closed form): the
+    certified lower ε(1e-5) lies below its value 6.57297 (mpmath root of Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) = δ at
+    μ = 0.5√8; 9.997 for 16 steps) and within 5 % of it (prefix 4 steps, tail 4)."""
+    from privamp.errors import InvalidParameterError
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    low = ad.tail_adaptive_epsilon_lower(g, g, 8, 1e-5, 1e-2, 6.0, 3.0, 1e-2, tail_steps=4)
+    assert low is not None and 6.5730 * 0.95 < low <= 6.57297006703033
+    for count, steps, name, value, allowed in [(1, 1, "count", 1, None), (2, 2, "tail_steps", 2, "less than count (2)"),
+                                               (5, 0, "tail_steps", 0, None)]:
+        with pytest.raises(InvalidParameterError) as info:
+            ad.tail_adaptive_epsilon_lower(g, g, count, 1e-5, 1e-2, 6.0, 3.0, 1e-2, tail_steps=steps)
+        assert (info.value.name, info.value.value) == (name, value)
+        assert allowed is None or info.value.allowed == allowed
+
+
+def test_tail_attack_counts_the_prefix_mass_at_infinity() -> None:
+    """P = 0.9·N(1) + 0.1·(an outcome Q never gives) vs Q = N(0): n = 5 steps have δ(ε) = 1 − 0.9⁵ + 0.9⁵·δ_G(ε −
+    5 log 0.9; √5) in closed form. A prefix of 3 steps (mass 1 − 0.9³ at +∞) and a tail of 2: the certified lower
+    δ lies below that value and within 0.03 of it (0.006 and 0.017 measured at ε = 1, 2)."""
+    from privamp.pld import adaptive as ad
+    from privamp.pld.distributions import Mixture, Piece
+
+    a = 0.1
+    piece = Piece(Mixture("gaussian", (1.0,), (math.log(1 - a),)), Mixture("gaussian", (0.0,), (0.0,)), -math.inf,
+                  math.inf)
+    pair = Pair("inf", "test", (piece,), (Atom(math.log(a), -math.inf),))
+    prefix = ad.static_prefix(pair, 3, 0.005, 0.0)
+    assert prefix.p_inf == pytest.approx(1 - (1 - a) ** 3, rel=1e-8)
+    for eps in (1.0, 2.0):
+        exact = 1 - (1 - a) ** 5 + (1 - a) ** 5 * float(gaussian_hockey_stick(eps - 5 * math.log(1 - a), math.sqrt(5)))
+        low = ad.tail_adaptive_delta_lower(prefix, (pair, pair), 2, eps, 3.0)
+        assert exact - 0.03 < low <= exact
+
+
+def test_adaptive_entry_points_refuse_and_give_up_cleanly() -> None:
+    """Errors by name, value and allowed range; a start far above the truth (δ = 0 there) certifies nothing: None."""
+    from privamp.errors import InvalidParameterError
+    from privamp.pld import adaptive as ad
+
+    g = pairs.gaussian(0.5)
+    assert ad.adaptive_epsilon_lower(g, g, 2, 1e-5, 1e-2, 50.0, 60.0) is None
+    prefix = ad.static_prefix(g, 2, 0.01, 0.0)
+    cases = [
+        (lambda: ad.static_prefix(g, 2, 0.0, 0.0), "h", 0.0, None),
+        (lambda: ad.static_prefix(g, 0, 0.01, 0.0), "count", 0, None),
+        (lambda: ad.static_prefix(g, 2, 0.01, 0.0, tau=-1.0), "tau", -1.0, None),
+        (lambda: ad.tail_adaptive_delta_lower(prefix, (g, g), -1, 1.0, 3.0), "count", -1, None),
+        (lambda: ad.tail_adaptive_delta_lower(prefix, (g, g), 1, 1.0, 0.0), "below", 0.0, "> 0"),
+    ]
+    for call, name, value, allowed in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert (info.value.name, info.value.value) == (name, value)
+        assert allowed is None or info.value.allowed == allowed
+    assert ad.tail_adaptive_delta_lower(prefix, (g, g), 1, 1.0, 0.5) > 0  # any window below > 0 is allowed

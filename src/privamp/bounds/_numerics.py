@@ -107,11 +107,12 @@ def logsumexp(a: ArrayLike, axis: int | None = None) -> FloatArray:
 
 
 def log_diff_exp(x: ArrayLike, y: ArrayLike) -> FloatArray:
-    """log(e^x − e^y) for x ≥ y (−inf when x = y), without cancellation when y is close to x."""
+    """log(e^x − e^y) for x ≥ y (−inf when x = y finite or −inf; +inf for x = +inf > y), without cancellation when
+    y is close to x."""
     x_ = np.asarray(x, dtype=np.float64)
     y_ = np.asarray(y, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        d = np.where(np.isneginf(y_), -np.inf, y_ - np.where(np.isfinite(x_), x_, 0.0))
+        d = np.where(np.isneginf(y_), -np.inf, y_ - x_)
     return np.asarray(np.where(np.isneginf(y_), x_, x_ + log1mexp(np.minimum(d, 0.0))))
 
 

@@ -166,13 +166,21 @@ def binomial_log_weights(group_size: int, q: float) -> list[float]:
 
 
 def hypergeometric_log_weights(dataset: int, group_size: int, batch: int) -> list[float]:
-    """log P(J = j), j = 0..k, J the number of the k group records in a uniform batch of ``batch`` of ``dataset``."""
-    j = np.arange(group_size + 1, dtype=np.float64)
+    """log P(J = j), j = 0..k, J the number of the k group records in a uniform batch of ``batch`` of ``dataset``.
+
+    C(k, j)·C(N − k, m − j)/C(N, m) = C(k, j)·[m!/(m − j)!]·[(N − m)!/(N − m − k + j)!]·[(N − k)!/N!]: sums of at most
+    k logarithms each (log-gamma differences of C(N − k, m − j)/C(N, m) would lose ~ulp(log Γ(N)) to cancellation,
+    2.8e-6 relative at N = 1e9, m = 5e4)."""
+    j = np.arange(group_size + 1)
     ok = (j <= batch) & (batch - j <= dataset - group_size)
     js = j[ok]
+    i = np.arange(group_size, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(m − i), log(N − m − i) past m, N − m: never selected
+        in_batch = np.concatenate([[0.0], np.cumsum(np.log(batch - i))])
+        outside = np.concatenate([[0.0], np.cumsum(np.log(dataset - batch - i))])
     lw = np.full(j.shape, -np.inf)
-    lw[ok] = lbinom(group_size, js) + lbinom(dataset - group_size, batch - js) - lbinom(dataset, batch)
-    lw[ok] -= logsumexp(lw[ok])  # the log-gamma terms leave a few ulps off the unit total: renormalise
+    lw[ok] = lbinom(group_size, js) + in_batch[js] + outside[group_size - js] - float(np.sum(np.log(dataset - i)))
+    lw[ok] -= logsumexp(lw[ok])  # rounding leaves a few ulps off the unit total: renormalise
     return [float(v) for v in lw]
 
 
