@@ -154,16 +154,15 @@ def test_composed_gaussian_without_sampling(sigma: float, steps: int, eps: float
     assert_clean(found)
 
 
-COMPOSED_RR = given(
+@settings(SOUNDNESS, max_examples=25)
+@given(
     p=st.floats(0.51, 0.95),
     rate=st.one_of(st.just(1.0), st.floats(1e-3, 1.0)),
     steps=st.integers(1, 300),
     delta=st.sampled_from([1e-2, 1e-4, 1e-6, 1e-9]),
 )
-
-
 @quiet
-def composed_randomized_response(p: float, rate: float, steps: int, delta: float) -> None:
+def test_composed_randomized_response(p: float, rate: float, steps: int, delta: float) -> None:
     """Poisson-subsampled randomized response is a Bernoulli pair, its T-fold composition a binomial pair (exact):
     ε(δ) from every route must reach δ_T(ε) ≤ δ."""
     c = cells.cell("poisson" if rate < 1 else "none", "add-remove", "randomized-response", p, rate=rate)
@@ -184,14 +183,6 @@ def composed_randomized_response(p: float, rate: float, steps: int, delta: float
         if not truth <= delta * (1 + 1e-9):
             found.violations.append(f"RR p={p} q={rate} T={steps} {route}: delta_T({e.epsilon!r}) = {truth} > {delta}")
     assert_clean(found)
-
-
-#: Each example costs about a second of CPU (the oracle's binomial sums at 60 digits): 10 in the default run, 100 with
-#: the slow tests.
-test_composed_randomized_response = settings(SOUNDNESS, max_examples=10)(COMPOSED_RR(composed_randomized_response))
-test_composed_randomized_response_more = pytest.mark.slow(
-    settings(SOUNDNESS, max_examples=100)(COMPOSED_RR(composed_randomized_response))
-)
 
 
 # ------------------------------------------------------------------------------------ monotonicity, inverse
