@@ -10,12 +10,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import cache
 
 import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import load_table
 
 from privamp.bounds.fdp_subsampling import (
     FDP_SUBSAMPLING_EVIDENCE,
@@ -98,10 +100,27 @@ REFERENCE_POINTS = [
 ]
 
 
+@cache
+def _references(name: str, keys: int) -> dict[tuple[float, ...], list[object]]:
+    """tests/data/<name>.json (mp_pair_rdp, mp_pure_dp and mp_laplace at the points above and below, written by
+    tests/data/make_fdp_subsampling.py): the row's other columns by its first ``keys`` columns."""
+    return {tuple(row[:keys]): row[keys:] for row in load_table(name)["rows"]}
+
+
+def _digits(text: object) -> mp.mpf:
+    with mp.workdps(40):
+        return mp.mpf(str(text))
+
+
+def _gaussian_references() -> dict[tuple[float, ...], list[object]]:
+    return _references("fdp_subsampling_gaussian", 3)
+
+
 @pytest.mark.parametrize(("alpha", "p", "mu"), REFERENCE_POINTS)
 def test_matches_mpmath_from_above(alpha: float, p: float, mu: float) -> None:
-    exact, rel_err = mp_pair_rdp(alpha, p, mu)
-    assert rel_err < 1e-25
+    text, rel_err = _gaussian_references()[(alpha, p, mu)]
+    exact = _digits(text)
+    assert isinstance(rel_err, float) and rel_err < 1e-25
     value = fdp_subsampled_gaussian_rdp([alpha], p, mu)[0]
     assert mp.mpf(value) >= exact
     assert value <= float(exact) * (1 + 1e-10)
@@ -385,13 +404,31 @@ PURE_POINTS = [
 ]
 
 
+def _pure_references() -> dict[tuple[float, ...], list[object]]:
+    return _references("fdp_subsampling_pure_dp_laplace", 3)
+
+
 @pytest.mark.parametrize(("alpha", "p", "eps"), PURE_POINTS)
 def test_pure_dp_and_laplace_match_mpmath_from_above(alpha: float, p: float, eps: float) -> None:
-    for fun, ref in ((fdp_subsampled_pure_dp_rdp, mp_pure_dp), (fdp_subsampled_laplace_rdp, mp_laplace)):
-        exact = ref(alpha, p, eps)
+    pure_dp, laplace = _pure_references()[(alpha, p, eps)]
+    for fun, text in ((fdp_subsampled_pure_dp_rdp, pure_dp), (fdp_subsampled_laplace_rdp, laplace)):
+        exact = _digits(text)
         value = fun([alpha], p, eps)[0]
         assert mp.mpf(value) >= exact
         assert value <= float(exact) * (1 + 1e-11)
+
+
+def test_reference_tables_are_their_generators_output() -> None:
+    """The tables hold exactly the points of this module, and one row of each is what the references compute now
+    (the cheapest: the files are mpmath's output, not copied numbers)."""
+    assert sorted(_gaussian_references()) == sorted(REFERENCE_POINTS)
+    assert sorted(_pure_references()) == sorted(PURE_POINTS)
+    exact, rel_err = mp_pair_rdp(3.5, 0.01, 1.0)
+    assert _digits(_gaussian_references()[(3.5, 0.01, 1.0)][0]) == exact
+    assert _gaussian_references()[(3.5, 0.01, 1.0)][1] == float(rel_err)
+    pure_dp, laplace = _pure_references()[(16.0, 0.5, 1.0)]
+    assert _digits(pure_dp) == mp_pure_dp(16.0, 0.5, 1.0)
+    assert _digits(laplace) == mp_laplace(16.0, 0.5, 1.0)
 
 
 @pytest.mark.parametrize("alpha", [1.5, 3.0, 20.0, 300.0])
