@@ -79,7 +79,7 @@ REGISTRY.register(
             "and a bound on the reverse orientation (the mixture's first two components)"
         ),
         upper=proof(
-            "docs/proofs/user-level.md, sections 2-3 (the binomial pair dominates both orientations; the reverse "
+            "docs/proofs/user-level.md: sections 2-3 (the binomial pair dominates both orientations; the reverse "
             "orientation bounded through Mironov, Talwar & Zhang 2019, Thm 5); Mironov 2017, Prop. 1 (composition)"
         ),
     )
