@@ -94,3 +94,20 @@ def test_head_then_pairwise_merge_is_a_tight_lower_bound() -> None:
         ref = float(np.sum(seq * np.maximum(-np.expm1(e - grid), 0.0)))
         assert got <= exact * (1 + 1e-12)
         assert exact - got <= 2 * (exact - ref) + 1e-4 * exact
+
+
+def test_pessimistic_split_survives_a_merged_loss_below_rounding() -> None:
+    """Regression (σ = 1e8, one record of 1e9 without replacement, replace-one): the cell (0, h] of the symmetrised
+    pair has a true merged loss ℓ* ≈ 3e-16, which the difference of its two log-masses rounds to 0. The pessimistic
+    PMF must still put mass above 0: its δ(0) = Σ_ℓ>0 P(ℓ)(1 − e^{−ℓ}) at least the true pair's δ(0), which is
+    γ·(2Φ(μ/2) − 1) ≥ γ·μ·φ(μ/2)·... > 0 (here ≈ 8e-18, computed in closed form below)."""
+    mu, gamma = 2e-8, 1e-9
+    pair = pairs.wor_symmetrised_gaussian(mu, gamma)
+    h = 2.0**-40
+    pmf = disc.discretise(pair, h, pessimistic=True, tail=1e-300)
+    losses, mass = pmf.losses, np.exp(pmf.log_mass)
+    delta0 = float(np.sum(mass[losses > 0] * -np.expm1(-losses[losses > 0]))) + pmf.p_inf
+    # δ(0) of (M, P0) with M = (1 − γ)N(0) + γN(μ): γ·(P(N(μ) > μ/2) − P(N(0) > μ/2)) = γ·erf(μ/(2√2)) (exact form)
+    truth = gamma * math.erf(mu / (2 * math.sqrt(2)))
+    assert truth > 7e-18
+    assert delta0 >= truth

@@ -388,6 +388,10 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
     log_den = math.log(-math.expm1(-h))
     with np.errstate(divide="ignore", invalid="ignore"):
         if pessimistic:
+            # ℓ* is a difference of two computed log-masses: raised by LOSS_SLACK (their rounding) before the split, so
+            # a cell whose true ℓ* is positive but below the rounding (e.g. |ℓ| ~ 1e-16 at σ = 1e8) never sends all
+            # its mass to the lower grid point (δ(0) = 0 where the truth is positive)
+            u = np.minimum(u + LOSS_SLACK, h)
             log_up = lp + np.log(-np.expm1(-u)) - log_den
             log_down = lp - h + np.log(np.expm1(h - u)) - log_den
             parts = np.full((3, n), -np.inf)
