@@ -213,10 +213,11 @@ def solve_accounted(
             return acc
         alone = acc.with_settings(pld_route=route, best_routes=("pld",))
         try:
-            alone.epsilon(d, bound=bound)  # cached by the accountant: the search's query is a lookup
+            answer = alone.epsilon(d, bound=bound)  # cached by the accountant: the search's query is a lookup
         except (InvalidParameterError, UnsupportedError):
             return acc
-        return alone
+        # an infinite PLD answer (e.g. δ below the engine's range, 1e-320) is not the best: every route then decides
+        return alone if math.isfinite(answer.epsilon) else acc
 
     def probe(x: float) -> Accountant:
         return pld_first(x, probe_route)

@@ -205,11 +205,13 @@ def test_single_steps_bracket_exact_everywhere(sigma: float, q: float, eps: floa
 
 
 def test_reported_delta_covers_the_total_variation() -> None:
-    # Hypothesis found the engine's raw upper 1.9e-11 relative below the truth here; the reported value is above it
+    # Hypothesis found the engine's raw upper 1.9e-11 relative below the truth here; the reported value is above it.
+    # Tightness: within 1e-6 relative (the pessimistic split raises every cell's merged loss by LOSS_SLACK = 1e-12,
+    # the rounding of a difference of log-masses: ~2.5e-7 relative on this δ of 4e-6)
     truth = 1e-4 * (2 * mp.ncdf(mp.mpf(0.1) / 2) - 1)  # q * TV(N(mu, 1), N(0, 1)) at eps = 0, mu = 1 / sigma
     step = pa.Gaussian(10.0).subsampled(pa.Poisson(1e-4))
     r = pa.Accountant().compose(step, 1).delta(0.0, bound="pld")
-    assert r.lower_delta is not None and r.lower_delta <= truth <= r.delta <= truth * (1 + 1e-9)
+    assert r.lower_delta is not None and r.lower_delta <= truth <= r.delta <= truth * (1 + 1e-6)
 
 
 @settings(max_examples=8, deadline=None)
