@@ -8,7 +8,6 @@ with the precision raised inside the integrand by the number of bits the express
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from functools import cache
 
@@ -348,19 +347,6 @@ def test_invalid_sigma() -> None:
     with pytest.raises(InvalidParameterError) as info:
         fdp_wor_replace_one_gaussian_rdp([2.0], 0.1, 0.0)
     assert info.value.name == "sigma"
-
-
-def test_speed_200_orders() -> None:
-    """The accountant evaluates ~200 orders per query: well under 20 ms on an idle core for σ ≥ 0.5."""
-    orders = np.concatenate([1 + 0.1 * np.arange(1, 100), np.arange(11.0, 64.0), [128.0, 256.0, 512.0, 1024.0]])
-    orders = np.concatenate([orders, orders[:44] + 0.05])
-    fdp_subsampled_gaussian_rdp(orders, 0.01, 1.0)
-    best = math.inf
-    for _ in range(5):
-        start = time.perf_counter()
-        fdp_subsampled_gaussian_rdp(orders, 0.01, 1.0)
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.1  # generous: shared CI machines
 
 
 def test_evidence_string() -> None:
