@@ -87,6 +87,15 @@ def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None
     return n
 
 
+def check_batch_size(batch_size: object, dataset_size: object) -> tuple[int, int]:
+    """A fixed batch of m records out of n: integers ≥ 1 with m ≤ n, returned as ``(m, n)``."""
+    m = check_int("batch_size", batch_size, minimum=1)
+    n = check_int("dataset_size", dataset_size, minimum=1)
+    if m > n:
+        raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
+    return m, n
+
+
 def _int_text(n: int) -> str:
     return "2**53" if n == MAX_STEPS else str(n)
 

@@ -144,13 +144,16 @@ class PrivampBatchSampler(Sampler[list[int]]):
     def _batch(self) -> list[int]:
         raise NotImplementedError
 
+    def total_steps(self, *, steps: int | None = None, epochs: int | None = None) -> int:
+        """The optimizer steps of a run given as ``steps`` or ``epochs`` (exactly one of them)."""
+        if (steps is None) == (epochs is None):
+            raise InvalidParameterError("steps", steps, "given, or epochs given instead (exactly one of them)")
+        return self.steps_per_epoch * check_int("epochs", epochs) if steps is None else check_int("steps", steps)
+
     def count(self, *, steps: int | None = None, epochs: int | None = None) -> int:
         """The count to compose with :attr:`sampling` after ``steps`` optimizer steps or ``epochs`` epochs (one of
         them): the steps for amplified schemes, the passes started for shuffled epochs."""
-        if (steps is None) == (epochs is None):
-            raise InvalidParameterError("steps", steps, "given, or epochs given instead (exactly one of them)")
-        total = self.steps_per_epoch * check_int("epochs", epochs) if steps is None else check_int("steps", steps)
-        return math.ceil(total / self.steps_per_release)
+        return math.ceil(self.total_steps(steps=steps, epochs=epochs) / self.steps_per_release)
 
     def accounting(
         self,
@@ -294,8 +297,7 @@ class PerEpochBatchSampler(PrivampBatchSampler):
         neighboring: Neighboring | str = Neighboring.ADD_REMOVE,
     ) -> list[tuple[SubsampledMechanism, int]]:
         """The whole epochs of ``steps`` steps or ``epochs`` epochs, and the epoch cut short if the run ends in one."""
-        self.count(steps=steps, epochs=epochs)  # validates
-        total = self.steps_per_epoch * int(epochs or 0) if steps is None else int(steps)
+        total = self.total_steps(steps=steps, epochs=epochs)
         return [(mechanism.subsampled(e, neighboring), c) for e, c in epoch_runs(self.sampling, total)]
 
 

@@ -49,7 +49,7 @@ from privamp.bounds._numerics import log1mexp
 from privamp.errors import InvalidParameterError
 from privamp.pld.distributions import Atom
 from privamp.pld.pairs import Pair
-from privamp.validation import check_int, check_positive
+from privamp.validation import check_batch_size, check_int, check_positive
 
 __all__ = [
     "MASS_SLACK",
@@ -228,20 +228,14 @@ def balls_in_bins_directions(sigma: float, batch_size: int, dataset_size: int, e
         Pair, int]]]:
     """Lower-bound directions of ``epochs`` balls-in-bins epochs (t = ⌈n/m⌉, w = 1/t, μ = 1/σ; add/remove and
     replace-one alike: docs/proofs/balls-in-bins.md §2)."""
-    m, n = _sizes(batch_size, dataset_size)
+    m, n = check_batch_size(batch_size, dataset_size)
     return max_statistic_directions(1 / check_positive("sigma", sigma), -(-n // m), epochs)
 
 
 def shuffled_directions(sigma: float, batch_size: int, dataset_size: int, epochs: int) -> list[list[tuple[Pair, int]]]:
     """Lower-bound directions of ``epochs`` shuffled epochs under replace-one (t = ⌊n/m⌋ batches of m, w = m/n,
     μ = 2/σ: docs/proofs/balls-in-bins.md §2)."""
-    m, n = _sizes(batch_size, dataset_size)
+    m, n = check_batch_size(batch_size, dataset_size)
     return max_statistic_directions(2 / check_positive("sigma", sigma), n // m, epochs, weight=m / n)
 
 
-def _sizes(batch_size: int, dataset_size: int) -> tuple[int, int]:
-    n = check_int("dataset_size", dataset_size, minimum=1)
-    m = check_int("batch_size", batch_size, minimum=1)
-    if m > n:
-        raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
-    return m, n

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, cast
 
 from privamp.errors import InvalidParameterError
 from privamp.sampling.scheme import Batches, SamplingScheme
-from privamp.validation import check_int
+from privamp.validation import check_batch_size
 
 __all__ = [
     "WITHOUT_REPLACEMENT",
@@ -113,10 +113,7 @@ class _FixedSize:
     dataset_size: int
 
     def __post_init__(self) -> None:
-        m = check_int("batch_size", self.batch_size, minimum=1)
-        n = check_int("dataset_size", self.dataset_size, minimum=1)
-        if m > n:
-            raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
+        m, n = check_batch_size(self.batch_size, self.dataset_size)
         object.__setattr__(self, "batch_size", m)
         object.__setattr__(self, "dataset_size", n)
 

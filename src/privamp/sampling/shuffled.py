@@ -14,12 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from privamp.errors import InvalidParameterError
 from privamp.sampling.allocated import epochs_started, whole_epochs
 from privamp.sampling.fixed_size import FixedSizeScheme
 from privamp.sampling.relations import Neighboring, check_shuffled_relation
 from privamp.sampling.scheme import Batches, SamplingScheme
-from privamp.validation import check_int
+from privamp.validation import check_batch_size, check_int
 
 __all__ = ["SHUFFLE", "ShuffleScheme", "ShuffledEpoch"]
 
@@ -73,10 +72,7 @@ class ShuffledEpoch:
     scheme: ClassVar[SamplingScheme] = SHUFFLE
 
     def __post_init__(self) -> None:
-        m = check_int("batch_size", self.batch_size, minimum=1)
-        n = check_int("dataset_size", self.dataset_size, minimum=1)
-        if m > n:
-            raise InvalidParameterError("batch_size", m, f"at most dataset_size = {n}")
+        m, n = check_batch_size(self.batch_size, self.dataset_size)
         object.__setattr__(self, "batch_size", m)
         object.__setattr__(self, "dataset_size", n)
         if self.run is not None:
