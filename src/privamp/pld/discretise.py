@@ -137,8 +137,12 @@ MERGE_SHIFT = 0.8
 """The pairwise merge is kept when it moves the mean loss by at most this many h² per unit mass (else the sequential
 merge, whose mean shift is usually smaller still)."""
 LOSS_SLACK = 1e-12
-"""Absolute slack on the merge weights α, β (below): covers the rounding of the cells' merged losses ℓ* (differences of
-logarithms of masses, each within a relative 1e-13) and of expm1."""
+"""Absolute slack on the merge weights α, β (below) and on ℓ*: covers the rounding of the cells' merged losses ℓ*
+(differences of logarithms of masses) where their magnitudes are moderate and the cells not much thinner than the
+engine's own grids (measured ≤ 1e-12 there; larger magnitudes: LOG_ULPS; docs/proofs/reviews.md §4) and of expm1."""
+LOG_ULPS = 64.0
+"""Ulps of |log mass| added to the pessimistic side's merged loss and cell masses (the rounding of a log-mass grows
+with its magnitude: ≤ 48 ulps measured at the engine's grids, docs/proofs/reviews.md §4)."""
 
 
 def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArray) -> FloatArray:
@@ -391,7 +395,13 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
             # ℓ* is a difference of two computed log-masses: raised by LOSS_SLACK (their rounding) before the split, so
             # a cell whose true ℓ* is positive but below the rounding (e.g. |ℓ| ~ 1e-16 at σ = 1e8) never sends all
             # its mass to the lower grid point (δ(0) = 0 where the truth is positive)
-            u = np.minimum(u + LOSS_SLACK, h)
+            # A log-mass of magnitude |t| carries ~50 ulps of |t| (measured against mpmath; docs/proofs/reviews.md §4):
+            # the merged loss (|lp| + |lq|) and the cell's P-mass (|lp|) get that much more slack where it exceeds
+            # the absolute slacks (|log mass| ≳ 90: huge losses, far tails)
+            finite = np.isfinite(lp)
+            spread = np.where(finite, LOG_ULPS * _ULP * np.abs(lp), 0.0)
+            u = np.minimum(u + LOSS_SLACK + spread + np.where(finite, LOG_ULPS * _ULP * np.abs(lp - star), 0.0), h)
+            lp = lp + spread
             log_up = lp + np.log(-np.expm1(-u)) - log_den
             log_down = lp - h + np.log(np.expm1(h - u)) - log_den
             parts = np.full((3, n), -np.inf)
@@ -402,7 +412,11 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
         cell_mass = np.exp(lp)
-        mass = _optimistic_merge(grid, cell_mass, star, h)
+        # ℓ* at most LOSS_SLACK below the cell's upper grid point (a loss rounded down: safe for a lower bound): a
+        # cell whose computed ℓ* was rounded up onto that point no longer counts as lying on it (docs/proofs/reviews.md
+        # §4); the merges below allow for the same slack elsewhere
+        star_down = np.maximum(np.minimum(star, grid[1:] - LOSS_SLACK), grid[:-1])
+        mass = _optimistic_merge(grid, cell_mass, star_down, h)
         mass[-1] += math.exp(float(above_p[0]))
         mass *= 1 - MASS_SLACK
         return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)
