@@ -26,6 +26,7 @@ special functions (log_ndtr, expm1) that produce them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -64,6 +65,15 @@ def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
     per-component bound) narrowed to where the exact P-mass outside is ≤ ``tail`` per side, read from the P-masses of
     WINDOW_PROBES loss cells. Only the grid's extent depends on it: :func:`discretise` accounts the mass outside the
     grid exactly, whatever the window."""
+    lo, hi = _loss_window(pair, tail)
+    k0 = math.floor(lo / h) - 1
+    k1 = math.ceil(hi / h) + 1
+    return k0, max(k1, k0 + 2)
+
+
+@functools.lru_cache(maxsize=32)
+def _loss_window(pair: Pair, tail: float) -> tuple[float, float]:
+    """The loss window of :func:`_window` (it does not depend on the spacing: cached, the grids of a query share it)."""
     lo, hi = pair.loss_window(tail)
     if hi > lo:
         edges = np.concatenate([[-np.inf], np.linspace(lo, hi, WINDOW_PROBES + 1), [np.finfo(np.float64).max]])
@@ -78,9 +88,7 @@ def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
             lo = float(inner[ok_lo[-1]])
         if ok_hi.size:
             hi = max(float(inner[ok_hi[0]]), lo)
-    k0 = math.floor(lo / h) - 1
-    k1 = math.ceil(hi / h) + 1
-    return k0, max(k1, k0 + 2)
+    return lo, hi
 
 
 def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArray) -> FloatArray:
