@@ -239,8 +239,8 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
 
 CELLS_CACHE = 8
 """Cell masses kept (least recently used dropped first): both sides of a pair's discretisation share them, and the
-grids 2, 4 or 8 times coarser, of the pair or of its mirror image, are read from them (:func:`_derived_cells`)."""
-CELLS_PAD = 8
+grids 2, 4, 8 or 16 times coarser, of the pair or of its mirror image, are read from them (:func:`_derived_cells`)."""
+CELLS_PAD = 32
 """Fine cells added at either end of a grid, so that a coarser grid read from it still covers the pair's window."""
 _Cells = tuple[int, float, FloatArray, FloatArray, float, float, float, float]
 """(k0, h, cell log P-masses, cell log Q-masses, log P below, log P above, log Q below, log Q above) on the grid
@@ -303,7 +303,7 @@ def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
     k0, k1 = _window(pair, h, tail)
     for (other, hh, _), cells in reversed(_CELLS.items()):
         m = round(h / hh)
-        if m not in (1, 2, 4, 8) or m * hh != h:
+        if m not in (1, 2, 4, 8, 16) or m * hh != h:
             continue
         mirror = other != pair
         if mirror and not _mirrors(other, pair):
