@@ -402,11 +402,11 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
             u = np.minimum(u + LOSS_SLACK, h)
             log_up = lp + np.log(-np.expm1(-u)) - log_den
             log_down = lp - h + np.log(np.expm1(h - u)) - log_den
-            parts = np.full((3, n), -np.inf)
-            parts[0, :-1] = log_down
-            parts[1, 1:] = log_up
-            parts[2, 0] = float(below_p[0])
-            log_mass = logsumexp(parts, axis=0) + math.log1p(MASS_SLACK)
+            log_mass = np.full(n, -np.inf)  # grid point j: the down share of cell j, the up share of cell j − 1
+            log_mass[:-1] = log_down
+            log_mass[1:] = np.logaddexp(log_mass[1:], log_up)
+            log_mass[0] = np.logaddexp(log_mass[0], float(below_p[0]))  # (and the mass below the grid)
+            log_mass += math.log1p(MASS_SLACK)
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
         cell_mass = np.exp(lp)
