@@ -66,19 +66,6 @@ that leaves the interval wider than the target, the lower side is composed at h 
 for compositions of at least LOWER_FACTOR_STEPS steps (the long runs whose transforms dominate the cost)."""
 LOWER_FACTOR_STEPS = 1000
 Direction = Sequence[tuple[Pair, int]]
-MALLOC_WARM_BYTES = 1 << 24
-"""Allocated (untouched) and freed once when the engine is imported. Under glibc, freeing a block the allocator had
-mapped raises its mapping threshold to that block's size (and the trim threshold to twice it): the engine's arrays of
-0.1–10 MB are then recycled inside the heap instead of being mapped, page-faulted and unmapped at every allocation —
-about 3000 page faults and 15–20 ms of a first query's ~90 ms CPU (benchmarks/DEFAULT_SPEED.md). A no-op elsewhere,
-and the same adjustment glibc makes after any large array is freed."""
-
-
-def _warm_allocator() -> None:
-    np.empty(MALLOC_WARM_BYTES // 8)
-
-
-_warm_allocator()
 
 
 @dataclass(frozen=True)

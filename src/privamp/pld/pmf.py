@@ -27,6 +27,19 @@ LAMBDAS = (0.0, 0.0625, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.
            128.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0, 2048.0, 3072.0, 4096.0)
 """The tilts the engine uses (the accountant snaps the saddle point to them)."""
 THETAS = np.concatenate([THETAS, np.array(LAMBDAS)])
+MALLOC_WARM_BYTES = 1 << 24
+"""Allocated (untouched) and freed once when the engine is imported. Under glibc, freeing a block the allocator had
+mapped raises its mapping threshold to that block's size (and the trim threshold to twice it): the engine's arrays of
+0.1–10 MB are then recycled inside the heap instead of being mapped, page-faulted and unmapped at every allocation —
+about 3000 page faults and 15–20 ms of a first query's ~90 ms CPU (docs/pld.md, speed). A no-op elsewhere,
+and the same adjustment glibc makes after any large array is freed."""
+
+
+def _warm_allocator() -> None:
+    np.empty(MALLOC_WARM_BYTES // 8)
+
+
+_warm_allocator()
 
 
 @dataclass(frozen=True)
