@@ -254,3 +254,15 @@ def test_upper_only_mode_gives_the_same_certified_upper() -> None:
     full = PLDAccountant(dirs).epsilon(1e-5)
     fast = PLDAccountant(dirs, lower=False).epsilon(1e-5)
     assert fast.upper[0] == full.upper[0] and fast.lower[0] == 0.0 and full.lower[0] > 0
+
+
+def test_screened_direction_never_lowers_the_upper_value() -> None:
+    """Add/remove of the Poisson pair: the add direction is screened on a 16x coarser grid (a certified upper value
+    there) and skipped when below the remove direction's. The answer's upper end stays above the certified lower end
+    of each direction computed on its own, and equals the remove direction's own upper end (the skip costs nothing)."""
+    remove, add = pairs.poisson_gaussian(1.0, 0.01, "remove"), pairs.poisson_gaussian(1.0, 0.01, "add")
+    both = PLDAccountant([[(remove, 300)], [(add, 300)]]).epsilon(1e-5)
+    alone = [PLDAccountant([[(p, 300)]]).epsilon(1e-5) for p in (remove, add)]
+    assert both.upper[0] >= max(float(a.lower[0]) for a in alone)
+    assert both.upper[0] == pytest.approx(float(alone[0].upper[0]), rel=1e-12)
+    assert float(alone[1].upper[0]) < float(alone[0].lower[0])  # the add direction is far below: screened out

@@ -53,8 +53,11 @@ MAX_STEP_H = 256.0
 that asks for more means ε is astronomically large, and the route refuses (UnsupportedError)."""
 MAX_H = 4.0
 """The coarsest loss grid (e^h must stay far from overflow; reached only for ε in the thousands and beyond)."""
-SCREEN_FACTOR = 4.0
-"""Directions are screened on a grid this many times coarser (:meth:`PLDAccountant._over_directions`)."""
+SCREEN_FACTOR = 16.0
+"""Directions are screened on a grid this many times coarser (:meth:`PLDAccountant._over_directions`): any grid gives a
+certified upper value, and a screen that fails only costs the direction's full run. The Poisson pairs' add direction
+stays far below the remove direction (ε 5.67 at 16h against 6.19 at h for q = 0.01, σ = 1, T = 10⁴; 2.28 against 2.38
+at q = 256/60 000, σ = 1.1, T = 14 062), so the coarse screen passes at a sixteenth of the grid points."""
 LOWER_FACTOR = 2.0
 """On the default grid the optimistic (lower) side is first composed on a grid this many times coarser than the
 pessimistic one: the lower end's target is ten times looser than the upper's and the merge's error grows as h², and

@@ -26,6 +26,7 @@ special functions (log_ndtr, expm1) that produce them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -64,6 +65,15 @@ def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
     per-component bound) narrowed to where the exact P-mass outside is ≤ ``tail`` per side, read from the P-masses of
     WINDOW_PROBES loss cells. Only the grid's extent depends on it: :func:`discretise` accounts the mass outside the
     grid exactly, whatever the window."""
+    lo, hi = _loss_window(pair, tail)
+    k0 = math.floor(lo / h) - 1
+    k1 = math.ceil(hi / h) + 1
+    return k0, max(k1, k0 + 2)
+
+
+@functools.lru_cache(maxsize=32)
+def _loss_window(pair: Pair, tail: float) -> tuple[float, float]:
+    """The loss window of :func:`_window` (it does not depend on the spacing: cached, the grids of a query share it)."""
     lo, hi = pair.loss_window(tail)
     if hi > lo:
         edges = np.concatenate([[-np.inf], np.linspace(lo, hi, WINDOW_PROBES + 1), [np.finfo(np.float64).max]])
@@ -78,9 +88,7 @@ def _window(pair: Pair, h: float, tail: float) -> tuple[int, int]:
             lo = float(inner[ok_lo[-1]])
         if ok_hi.size:
             hi = max(float(inner[ok_hi[0]]), lo)
-    k0 = math.floor(lo / h) - 1
-    k1 = math.ceil(hi / h) + 1
-    return k0, max(k1, k0 + 2)
+    return lo, hi
 
 
 def sequential_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArray) -> FloatArray:
@@ -235,8 +243,8 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
 
 CELLS_CACHE = 8
 """Cell masses kept (least recently used dropped first): both sides of a pair's discretisation share them, and the
-grids 2, 4 or 8 times coarser, of the pair or of its mirror image, are read from them (:func:`_derived_cells`)."""
-CELLS_PAD = 8
+grids 2, 4, 8 or 16 times coarser, of the pair or of its mirror image, are read from them (:func:`_derived_cells`)."""
+CELLS_PAD = 32
 """Fine cells added at either end of a grid, so that a coarser grid read from it still covers the pair's window."""
 _Cells = tuple[int, float, FloatArray, FloatArray, float, float, float, float]
 """(k0, h, cell log P-masses, cell log Q-masses, log P below, log P above, log Q below, log Q above) on the grid
@@ -299,7 +307,7 @@ def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
     k0, k1 = _window(pair, h, tail)
     for (other, hh, _), cells in reversed(_CELLS.items()):
         m = round(h / hh)
-        if m not in (1, 2, 4, 8) or m * hh != h:
+        if m not in (1, 2, 4, 8, 16) or m * hh != h:
             continue
         mirror = other != pair
         if mirror and not _mirrors(other, pair):
@@ -404,11 +412,11 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
             lp = lp + spread
             log_up = lp + np.log(-np.expm1(-u)) - log_den
             log_down = lp - h + np.log(np.expm1(h - u)) - log_den
-            parts = np.full((3, n), -np.inf)
-            parts[0, :-1] = log_down
-            parts[1, 1:] = log_up
-            parts[2, 0] = float(below_p[0])
-            log_mass = logsumexp(parts, axis=0) + math.log1p(MASS_SLACK)
+            log_mass = np.full(n, -np.inf)  # grid point j: the down share of cell j, the up share of cell j − 1
+            log_mass[:-1] = log_down
+            log_mass[1:] = np.logaddexp(log_mass[1:], log_up)
+            log_mass[0] = np.logaddexp(log_mass[0], float(below_p[0]))  # (and the mass below the grid)
+            log_mass += math.log1p(MASS_SLACK)
             p_inf = (math.exp(float(above_p[0])) + math.exp(log_inf)) * (1 + MASS_SLACK)
             return GridPMF(h, k0, np.asarray(log_mass), p_inf, True)
         cell_mass = np.exp(lp)

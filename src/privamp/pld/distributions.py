@@ -14,19 +14,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from privamp._types import FloatArray
-from privamp.bounds._normal import log_ndtr
+from privamp.bounds._normal import log_erfc
 from privamp.bounds._numerics import log_diff_exp, logsumexp
 
 _LOG_HALF = -math.log(2.0)
+_SQRT2 = math.sqrt(2.0)
 _BISECTION_STEPS = 200
 
 
 def _log_tail(family: str, z: FloatArray) -> FloatArray:
     """log F(−|z|), the unit-scale mass of the tail beyond |z| (the accurate side of the CDF at z; F is symmetric)."""
-    w = -np.abs(z)
-    if family == "gaussian":
-        return log_ndtr(w)
-    return np.asarray(_LOG_HALF + w)
+    if family == "gaussian":  # log Φ(−|z|) = log erfc(|z|/√2) − log 2 (log_ndtr's own branch for x ≤ 0)
+        return np.asarray(log_erfc(np.abs(z) / _SQRT2) + _LOG_HALF)
+    return np.asarray(_LOG_HALF - np.abs(z))
 
 
 def _combine(a: FloatArray, b: FloatArray, ta: FloatArray, tb: FloatArray) -> FloatArray:
@@ -44,6 +44,22 @@ def _combine(a: FloatArray, b: FloatArray, ta: FloatArray, tb: FloatArray) -> Fl
     if middle.any():
         tails = np.exp(ta[middle]) + np.exp(tb[middle])
         out[middle] = np.log1p(-np.minimum(tails, 1.0))
+    return out
+
+
+def _combine_sorted(z: FloatArray, t: FloatArray) -> FloatArray:
+    """:func:`_combine` of the consecutive cells (z_i, z_{i+1}] of non-decreasing edges z (tails t = log F(−|z|)): the
+    same formulas, on the three regions, which are contiguous here (cells entirely ≤ 0, the cell across 0, cells
+    entirely ≥ 0) — slices instead of masks; an empty cell (z_i = z_{i+1}) gives log_diff_exp(x, x) = −inf."""
+    a, b, ta, tb = z[:-1], z[1:], t[:-1], t[1:]
+    out = np.empty(a.size)
+    upper = int(np.searchsorted(a, 0.0, side="left"))  # a ≥ 0 from here on
+    lower = min(int(np.searchsorted(b, 0.0, side="right")), upper)  # b ≤ 0 before it
+    out[upper:] = log_diff_exp(ta[upper:], tb[upper:])
+    out[:lower] = log_diff_exp(tb[:lower], ta[:lower])
+    if upper > lower:  # a < 0 < b
+        tails = np.exp(ta[lower:upper]) + np.exp(tb[lower:upper])
+        out[lower:upper] = np.log1p(-np.minimum(tails, 1.0))
     return out
 
 
@@ -87,8 +103,7 @@ class Mixture:
             key = (self.family, m)
             if key not in tails:  # the component's cell masses, shared with the other mixture (e.g. N(0, 1))
                 z = edges - m
-                t = _log_tail(self.family, z)
-                tails[key] = _combine(z[:-1], z[1:], t[:-1], t[1:])
+                tails[key] = _combine_sorted(z, _log_tail(self.family, z))
             terms.append(lw + tails[key])
         return _lse(terms)
 

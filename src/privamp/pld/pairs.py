@@ -38,6 +38,8 @@ class Pair:
     def cell_log_masses(self, edges: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(log P(L ∈ (e_i, e_{i+1}]), log Q(L ∈ (e_i, e_{i+1}])) for increasing loss edges (ends may be ±inf)."""
         e = np.asarray(edges, dtype=np.float64)
+        if len(self.pieces) == 1 and not self.atoms:  # (the log-sum of one term is that term, bit for bit)
+            return self.pieces[0].log_cell_masses(self.pieces[0].inverse(e))
         lp: list[FloatArray] = []
         lq: list[FloatArray] = []
         for piece in self.pieces:

@@ -27,6 +27,19 @@ LAMBDAS = (0.0, 0.0625, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.
            128.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0, 2048.0, 3072.0, 4096.0)
 """The tilts the engine uses (the accountant snaps the saddle point to them)."""
 THETAS = np.concatenate([THETAS, np.array(LAMBDAS)])
+MALLOC_WARM_BYTES = 1 << 24
+"""Allocated (untouched) and freed once when the engine is imported. Under glibc, freeing a block the allocator had
+mapped raises its mapping threshold to that block's size (and the trim threshold to twice it): the engine's arrays of
+0.1–10 MB are then recycled inside the heap instead of being mapped, page-faulted and unmapped at every allocation —
+about 3000 page faults and 15–20 ms of a first query's ~90 ms CPU (docs/pld.md, speed). A no-op elsewhere,
+and the same adjustment glibc makes after any large array is freed."""
+
+
+def _warm_allocator() -> None:
+    np.empty(MALLOC_WARM_BYTES // 8)
+
+
+_warm_allocator()
 
 
 @dataclass(frozen=True)
@@ -57,13 +70,13 @@ class TiltedPMF:
         """The first grid index k whose estimated δ(ℓ_k) is ≤ ``delta`` (None if there is none or the estimates are
         unavailable), from the estimates of δ at every grid point (:attr:`_Suffix.profile`, one O(n) pass per PMF): for
         locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
-        :meth:`delta`."""
+        :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over them (O(log n)) finds k;
+        where rounding breaks the order the hint may be off, and the readout's check sends it to its bisection."""
         profile = self._suffix.profile
         if profile is None:
             return None
-        below = profile <= delta
-        k = int(np.argmax(below))
-        return k if below[k] else None
+        k = profile.size - int(np.searchsorted(self._suffix.profile_ascending, delta, side="right"))
+        return k if k < profile.size else None
 
     def delta(self, epsilon: float) -> float:
         """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
@@ -223,6 +236,12 @@ class _Suffix:
             est = est * (1 + 2 * x.rel)
         return np.asarray(est + x.p_inf)
 
+    @functools.cached_property
+    def profile_ascending(self) -> FloatArray:
+        """:attr:`profile` reversed (ascending up to rounding, for a binary search; a view)."""
+        assert self.profile is not None
+        return self.profile[::-1]
+
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
         x = self.x
@@ -360,10 +379,12 @@ def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
 
 def _normalise(x: TiltedPMF) -> TiltedPMF:
     tiny = x.v < 1e-140  # flushed to 0 (their squares would be denormal, which is slow); covered by err
-    v = np.where(tiny, 0.0, x.v)
+    flushed = int(np.count_nonzero(tiny))
+    v = np.where(tiny, 0.0, x.v) if flushed else x.v
     s = float(np.sum(v))
-    x = replace(x, v=v, err=x.err + (1e-140 if tiny.any() else 0.0), err1=x.err1 + 1e-140 * int(np.sum(tiny)))
+    err = x.err + (1e-140 if flushed else 0.0)
+    err1 = x.err1 + 1e-140 * flushed
     if not s > 0:
-        return replace(x, v=np.zeros(1), log_scale=-math.inf)
-    return replace(x, v=x.v / s, log_scale=x.log_scale + math.log(s), err=x.err / s * (1 + 4 * U),
-                   err1=x.err1 / s * (1 + 4 * U), rel=x.rel + 2 * U)
+        return replace(x, v=np.zeros(1), log_scale=-math.inf, err=err, err1=err1)
+    return replace(x, v=v / s, log_scale=x.log_scale + math.log(s), err=err / s * (1 + 4 * U),
+                   err1=err1 / s * (1 + 4 * U), rel=x.rel + 2 * U)
