@@ -18,8 +18,8 @@ and the reason where no dominating pair is proven.
   a lower bound only.
 * with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
 * truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the number of other records in the batch,
-  one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate a record is kept (realisable). Under
-  replace-one: the antiparallel pair at that rate, a lower bound only.
+  one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate
+  a record is kept (realisable). Under replace-one: the antiparallel pair at that rate, a lower bound only.
 * every other cell — unsupported.
 
 User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive
