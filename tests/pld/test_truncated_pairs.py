@@ -278,3 +278,14 @@ def test_the_issues_configuration_against_dp_accounting(cap: int) -> None:
     ours = Accountant().compose(Gaussian(sigma).subsampled(TruncatedPoisson(q, cap, n)), steps).epsilon(1e-5)
     assert ours.lower_epsilon is not None and 2.37 <= ours.lower_epsilon <= 2.3818 <= ours.epsilon <= theirs
     assert cap != 300 or ours.epsilon <= 1.1 * 2.3818
+
+
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_a_full_cap_with_certain_draws_is_the_displacement(direction: str) -> None:
+    """Regression: N = 1, B = 1, q = 1. Against D = {y} (gradient -C), D + {x} (+C) keeps x or y with probability 1/2
+    each: exactly G(1/2, 2 mu). The upper pair must dominate it (the earlier code answered the Poisson pair at mu,
+    159.4 against a true 322.8 at sigma = 0.5, 50 steps, delta = 1e-5)."""
+    mu = 2.0
+    got = truncated_poisson_gaussian(mu, 1.0, 1, 1, direction).delta(list(EPSILONS))
+    for eps, value in zip(EPSILONS, got, strict=True):
+        assert float(_poisson_hockey(0.5, 2 * mu, eps, direction)) <= value

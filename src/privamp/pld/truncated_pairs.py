@@ -36,6 +36,7 @@ from privamp.bounds._binomial_sums import log_binomial_pmf
 from privamp.errors import InvalidParameterError
 from privamp.pld.distributions import Atom, Mixture, Piece
 from privamp.pld.pairs import Pair, poisson_gaussian
+from privamp.pld.truncated_draw_pairs import components, draw_pieces, draw_proxy
 from privamp.validation import check_int, check_nonnegative, check_positive, check_rate
 
 __all__ = [
@@ -66,6 +67,11 @@ EVIDENCE = (
     "Poisson-subsampled Gaussian pairs with the cap's excess at shift C (batches of B-1 others) or 2C (of B), one "
     "pair for both neighbours by a coupling (proof: docs/proofs/truncated-poisson.md); directions composed "
     "separately (Zhu, Dong & Wang 2022, Thms 10-11)"
+)
+DRAW_EVIDENCE = (
+    "truncated Poisson x add/remove: the pair revealing the others' draw (rate qB/(k+1) at shift 2C beyond the cap), "
+    "chosen where its per-step proxy is the smaller (proof: docs/proofs/truncated-poisson.md, section 12); directions "
+    "composed separately (Zhu, Dong & Wang 2022, Thms 10-11)"
 )
 LOWER_EVIDENCE = "realisable pair (lower bound only)"
 
@@ -198,11 +204,14 @@ def _proxy(mu: float, label: Label) -> float:
     return float(np.sum(terms)) * label.without ** (1 - a)
 
 
+def _scores(mu: float, rate: float, low: Masses) -> list[float]:
+    return [sum(_proxy(mu, lab) for lab in labels(rate, low, low, phi, True)) for phi in SPLITS]
+
+
 def split(mu: float, rate: float, low: Masses) -> float:
-    """The split φ of SPLITS with the smallest per-step Rényi proxy (order PROXY_ORDER) over the three labels near
-    the cap: any φ gives a dominating pair; this one is usually within a few per cent of the best composed ε."""
-    scores = [sum(_proxy(mu, lab) for lab in labels(rate, low, low, phi, True)[1:]) for phi in SPLITS]
-    return float(SPLITS[int(np.argmin(scores))])
+    """The split φ of SPLITS with the smallest per-step Rényi proxy (order PROXY_ORDER): any φ gives a dominating
+    pair; this one is usually within a few per cent of the best composed ε."""
+    return float(SPLITS[int(np.argmin(_scores(mu, rate, low)))])
 
 
 def _check_split(phi: object) -> float:
@@ -246,7 +255,13 @@ def truncated_poisson_gaussian(mu: float, rate: float, max_batch: int, dataset: 
     if b == n and n * math.log(q) < NEGLIGIBLE_LOG_MASS:  # only j = N − 1 overflows an added record's batch: q^N
         return replace(poisson_gaussian(mu, q, direction=direction), name=name, evidence=EVIDENCE)
     low, high = masses(q, b, n, -1), masses(q, b, n, 1)
-    phi = split(mu, q, low) if phi is None else _check_split(phi)
+    if phi is None:
+        scores = _scores(mu, q, low)
+        drawn = components(mu, q, b, n)
+        if draw_proxy(drawn, PROXY_ORDER) < min(scores):  # the pair by the others' draw (proof §12)
+            return Pair(name, DRAW_EVIDENCE, draw_pieces(drawn, direction))
+        phi = float(SPLITS[int(np.argmin(scores))])
+    phi = _check_split(phi)
     with_first = direction == "remove"
     parts = [_part(lab, mu, with_first) for lab in labels(q, low, high, phi, with_first)]
     pieces = tuple(p for p in parts if isinstance(p, Piece))
