@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from privamp import Accountant, Gaussian
+from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp
 from privamp.bounds.truncated_poisson import RDP_SPLITS, truncated_poisson_rdp
 from privamp.errors import InvalidParameterError
 from privamp.sampling import TruncatedPoisson
@@ -97,5 +98,9 @@ def test_rdp_route_and_bad_input() -> None:
     rdp = Accountant().compose(event, 100).epsilon(1e-5, bound="rdp")
     assert "truncated-poisson" in " ".join(rdp.evidence) and math.isfinite(rdp.epsilon)
     assert np.isinf(truncated_poisson_rdp([math.inf], Q, SIGMA, B, N)[0])
+    # N = B = 1, q = 1: the labels by batch size have no cover; the draw pair's bound (the full Gaussian at 2C) is
+    # finite and above the realisable displacement G(1/2, 2C) (Poisson RDP at rate 1/2, noise sigma/2)
+    full = truncated_poisson_rdp([2.0, 10.0], 1.0, 0.5, 1, 1)
+    assert np.all(np.isfinite(full)) and np.all(full >= poisson_gaussian_rdp([2.0, 10.0], 0.5, 0.25))
     with pytest.raises(InvalidParameterError, match="max_batch_size"):
         truncated_poisson_rdp([2.0], Q, SIGMA, N + 1, N)

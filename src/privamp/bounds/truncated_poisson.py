@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
 from privamp.bounds.poisson_gaussian import poisson_gaussian_rdp
+from privamp.pld.truncated_draw_pairs import components
 from privamp.pld.truncated_pairs import Label, labels, masses
 from privamp.validation import check_int, check_orders, check_positive, check_rate
 
@@ -89,4 +90,26 @@ def truncated_poisson_rdp(alphas: ArrayLike, rate: float, sigma: float, max_batc
         for phi in RDP_SPLITS:
             per = [_orientation(fa, labels(q, low, high, phi, first), sigma, first, memo) for first in (True, False)]
             best[finite] = np.minimum(best[finite], np.maximum(per[0], per[1]))
+        if not np.all(np.isfinite(best[finite])):  # labels without a cover (q near 1, cap near N): §12's pair
+            best[finite] = np.minimum(best[finite], _draw_rdp(fa, q, sigma, b, n, memo))
     return np.asarray(best)
+
+
+def _draw_rdp(alpha: FloatArray, q: float, sigma: float, b: int, n: int,
+              memo: dict[tuple[float, float], FloatArray]) -> FloatArray:
+    """RDP of the pair revealing the others' draw (proof §12): its labels are Poisson-subsampled Gaussian pairs of
+    weights w_c (both sides), so e^{(α−1)D_α} ≤ Σ_c w_c·e^{(α−1)ε_c(α)} in either orientation (the add side by
+    Mironov, Talwar & Zhang 2019, Thm 5)."""
+    comps = components(1.0 / sigma, q, b, n)
+    terms = []
+    for c in comps:
+        key = (c.rate, 1.0 / c.mu)
+        if key not in memo:
+            memo[key] = poisson_gaussian_rdp(alpha, *key)
+        with np.errstate(invalid="ignore"):
+            terms.append(c.log_weight + np.where(np.isinf(memo[key]), math.inf, (alpha - 1) * memo[key]))
+    stack = np.stack(terms)
+    lse = logsumexp(stack, axis=0)
+    size = np.max(np.where(np.isfinite(stack), np.abs(stack), 0.0), axis=0)
+    lse = lse + _RAISE * (size + np.abs(np.where(np.isfinite(lse), lse, 0.0)))
+    return np.asarray(np.maximum(lse, 0.0) / (alpha - 1) * (1 + _RAISE))
