@@ -17,9 +17,9 @@ and the reason where no dominating pair is proven.
 * Poisson × replace-one, rate < 1 (Gaussian) — no dominating pair is proven; the antiparallel pair (realisable) gives
   a lower bound only.
 * with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
-* truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the other records' draw, by direction
-  (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate a record is kept (realisable). Under
-  replace-one: the antiparallel pair at that rate, a lower bound only.
+* truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the number of other records in the batch,
+  one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate
+  a record is kept (realisable). Under replace-one: the antiparallel pair at that rate, a lower bound only.
 * every other cell — unsupported.
 
 User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive
@@ -344,8 +344,9 @@ TABLE.register(
     (AR,),
     GAUSSIAN,
     PldRow(label="truncated-poisson", scale=Scale.ADD_REMOVE, lower_evidence=(TRUNCATED_LOWER,),
-           evidence=("proof: docs/proofs/truncated-poisson.md (the pair revealing the other records' draw dominates "
-                     "by joint convexity; directions composed separately: Zhu, Dong & Wang 2022, Thms 10-11)",),
+           evidence=("proof: docs/proofs/truncated-poisson.md (the pair revealing the number of other records in the "
+                     "batch dominates by joint convexity and a coupling of both neighbours; directions composed "
+                     "separately: Zhu, Dong & Wang 2022, Thms 10-11)",),
            pairs=truncated_poisson),
 )
 TABLE.register(

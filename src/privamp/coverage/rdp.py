@@ -25,7 +25,7 @@ from privamp.registry import (
     realisable_pair,
     theorem,
 )
-from privamp.sampling import Neighboring, NoSampling, Poisson, WithoutReplacement, WithReplacement
+from privamp.sampling import Neighboring, NoSampling, Poisson, TruncatedPoisson, WithoutReplacement, WithReplacement
 from privamp.sensitivity import Scale
 
 REGISTRY = Registry()
@@ -33,8 +33,10 @@ REGISTRY = Registry()
 if TYPE_CHECKING:  # the type checker sees the modules; at run time each is imported on first use
     from privamp.bounds import fdp_subsampling as fdp
     from privamp.bounds import fixed_size, poisson, poisson_gaussian, poisson_replace_one, with_replacement
+    from privamp.bounds import truncated_poisson as truncated
     from privamp.bounds import without_replacement as wor
 else:
+    truncated = LazyModule("truncated_poisson")
     poisson = LazyModule("poisson")
     poisson_gaussian = LazyModule("poisson_gaussian")
     poisson_replace_one = LazyModule("poisson_replace_one")
@@ -456,5 +458,23 @@ REGISTRY.register(
         description="lower bound from the anti-parallel dataset pair (costly; by name only)",
         lower=realisable_pair("Birrell et al. 2024, Thm 3.7 and App. D.2.1 (truncated recursion)"),
         in_best=False,
+    )
+)
+
+# ------------------------------------------------------------------------------ truncated Poisson × add/remove
+REGISTRY.register(
+    Bound(
+        name="truncated-poisson",
+        sampling=TruncatedPoisson,
+        neighboring=ADD_REMOVE,
+        scale=Scale.ADD_REMOVE,
+        applies=any_mechanism,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: truncated.truncated_poisson_rdp(a, s.rate, m.noise, s.max_batch_size, s.dataset_size),
+        description="RDP of the labelled pair revealing the number of other records in the batch (both neighbours)",
+        upper=theorem(
+            "docs/proofs/truncated-poisson.md §4 and §11 (the labelled pair's divergence from its labels' Poisson-"
+            "subsampled Gaussian RDP; Mironov, Talwar & Zhang 2019, Thms 4-5)"
+        ),
     )
 )
