@@ -101,7 +101,7 @@ def _box_log_f(a0: FloatArray, b0: FloatArray, h: FloatArray, q: float, alpha: i
     c = np.minimum(np.minimum(d, a1 + b1), np.where(inside, d, d * np.sin(ta + tb)))
     with np.errstate(over="ignore"):
         cap = np.log1p(q * np.expm1(alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)))
-    return np.minimum(best, cap * (1 + 1e-12))
+    return np.asarray(np.minimum(best, cap * (1 + 1e-12)), dtype=np.float64)
 
 
 @lru_cache(maxsize=4096)
