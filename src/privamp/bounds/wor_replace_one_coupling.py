@@ -20,7 +20,7 @@ bound*). In units of the noise standard deviation, with D = 2C/(σC) the diamete
   over the final boxes, whatever the split reached.
 
 Orders: integer α in [2, MAX_ORDER] by the branch and bound; a real α in between by the convexity of (α − 1)·D_α in
-α (van Erven & Harremoës 2014, Thm 11), interpolating the integer values (α in (1, 2) uses α = 2: the bound is then
+α (it is log E_Q[(P/Q)^α], a cumulant generating function: Hölder), interpolating the integer values (α in (1, 2) uses α = 2: the bound is then
 (α−1)D_α ≤ (α−1)D_2); ∞ beyond MAX_ORDER and at α = ∞. Every value is rounded up.
 """
 
