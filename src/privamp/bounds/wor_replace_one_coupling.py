@@ -43,7 +43,7 @@ MAX_ORDER = 12
 TOLERANCE = 2e-3
 #: Boxes per side of the first grid, and evaluations of the corner bound allowed per order.
 FIRST_GRID = 16
-BUDGET = 6_000
+BUDGET = 2_500
 #: Even truncation orders 2k of the denominator's Taylor polynomial (the least bound is kept).
 TRUNCATIONS = (2, 4, 6)
 #: Relative enlargement of the corner (A, B) and absolute lowering of ρ (units D²): far above the rounding.
