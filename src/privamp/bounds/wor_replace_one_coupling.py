@@ -20,8 +20,8 @@ bound*). In units of the noise standard deviation, with D = 2C/(σC) the diamete
   over the final boxes, whatever the split reached.
 
 Orders: integer α in [2, MAX_ORDER] by the branch and bound; a real α in between by the convexity of (α − 1)·D_α in
-α (it is log E_Q[(P/Q)^α], a cumulant generating function: Hölder), interpolating the integer values (α in (1, 2) uses α = 2: the bound is then
-(α−1)D_α ≤ (α−1)D_2); ∞ beyond MAX_ORDER and at α = ∞. Every value is rounded up.
+α (it is log E_Q[(P/Q)^α], a cumulant generating function: Hölder), interpolating the integer values (α in (1, 2)
+uses α = 2: the bound is then (α−1)D_α ≤ (α−1)D_2); ∞ beyond MAX_ORDER and at α = ∞. Every value is rounded up.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ __all__ = ["MAX_ORDER", "coupling_rdp", "coupling_rdp_integer"]
 MAX_ORDER = 12
 #: A box is final when its bound is within this relative distance of the larger vertex value.
 TOLERANCE = 2e-3
-#: Boxes per side of the first grid, and evaluations of the corner bound allowed per order.
+#: Boxes per side of the first grid (a power of 2: box edges are then exact multiples), and evaluations of the corner bound allowed per order.
 FIRST_GRID = 16
 BUDGET = 2_500
 #: Even truncation orders 2k of the denominator's Taylor polynomial (the least bound is kept).
@@ -86,9 +86,9 @@ def _corner_log_f(a2: FloatArray, b2: FloatArray, rho: FloatArray, q: float, alp
     return np.where(np.isnan(out), np.inf, out)
 
 
-def _box_log_f(a0: FloatArray, b0: FloatArray, h: FloatArray, q: float, alpha: int, d: float) -> FloatArray:
-    """Upper bound on log F over the configurations of the ball whose (a, b) lies in [a0, a0+h] × [b0, b0+h]."""
-    a1, b1 = np.minimum(a0 + h, d), np.minimum(b0 + h, d)
+def _box_log_f(a0: FloatArray, a1: FloatArray, b0: FloatArray, b1: FloatArray, q: float, alpha: int,
+               d: float) -> FloatArray:
+    """Upper bound on log F over the configurations of the ball whose (a, b) lies in [a0, a1] × [b0, b1]."""
     inside = a0 * a0 + b0 * b0 <= d * d
     ta = np.arcsin(np.minimum(a0 / d, 1.0))
     tb = np.arcsin(np.minimum(b0 / d, 1.0))
@@ -109,16 +109,19 @@ def coupling_rdp_integer(alpha: int, rate: float, mu: float) -> float:
     """The branch-and-bound upper bound on the one-step RDP at integer order ``alpha`` ≥ 2 (module docstring);
     ``mu`` = D = 2/σ, ``rate`` = q. Cached per (α, q, μ)."""
     q, d = float(rate), float(mu)
-    side = d / FIRST_GRID
-    edges = np.arange(FIRST_GRID) * side
-    a0, b0 = (x.ravel() for x in np.meshgrid(edges, edges, indexing="ij"))
-    h = np.full(a0.size, side)
-    vertex = float(_box_log_f(np.array([d, 0.0]), np.array([0.0, d]), np.zeros(2), q, alpha, d).max())
+    # boxes are [i, i+1]·D/cells on each axis, from integer indices: a box's upper edge and its neighbour's lower
+    # edge are the same float (fl(i·D) scaled by a power of 2), so the boxes cover [0, D]² without gaps
+    ia, ib = (x.ravel() for x in np.meshgrid(np.arange(FIRST_GRID), np.arange(FIRST_GRID), indexing="ij"))
+    cells = FIRST_GRID
+    ends = np.array([d, 0.0])
+    vertex = float(_box_log_f(ends, ends, ends[::-1], ends[::-1], q, alpha, d).max())
     target = vertex * (1 + TOLERANCE)
     best, spent = -np.inf, 0
-    while a0.size:
-        v = _box_log_f(a0, b0, h, q, alpha, d)
-        spent += a0.size
+    while True:
+        a0, a1 = ia * d / cells, (ia + 1) * d / cells
+        b0, b1 = ib * d / cells, (ib + 1) * d / cells
+        v = _box_log_f(a0, a1, b0, b1, q, alpha, d)
+        spent += v.size
         open_ = v > target
         best = max(best, float(v[~open_].max()) if np.any(~open_) else -np.inf)
         if not np.any(open_):
@@ -126,9 +129,9 @@ def coupling_rdp_integer(alpha: int, rate: float, mu: float) -> float:
         if spent + 4 * int(open_.sum()) > BUDGET:
             best = max(best, float(v[open_].max()))
             break
-        a0, b0, h = a0[open_], b0[open_], h[open_] / 2
-        a0, b0 = np.concatenate((a0, a0 + h, a0, a0 + h)), np.concatenate((b0, b0, b0 + h, b0 + h))
-        h = np.tile(h, 4)
+        ia, ib = 2 * ia[open_], 2 * ib[open_]
+        ia, ib = np.concatenate((ia, ia + 1, ia, ia + 1)), np.concatenate((ib, ib, ib + 1, ib + 1))
+        cells *= 2
     return best / (alpha - 1) * (1 + 1e-12) if math.isfinite(best) else math.inf
 
 
