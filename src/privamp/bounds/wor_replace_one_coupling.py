@@ -41,7 +41,8 @@ __all__ = ["MAX_ORDER", "coupling_rdp", "coupling_rdp_integer"]
 MAX_ORDER = 12
 #: A box is final when its bound is within this relative distance of the larger vertex value.
 TOLERANCE = 2e-3
-#: Boxes per side of the first grid (a power of 2: box edges are then exact multiples), and evaluations of the corner bound allowed per order.
+#: Boxes per side of the first grid (a power of 2: box edges are then exact multiples), and evaluations of the
+#: corner bound allowed per order.
 FIRST_GRID = 16
 BUDGET = 2_500
 #: Even truncation orders 2k of the denominator's Taylor polynomial (the least bound is kept).
