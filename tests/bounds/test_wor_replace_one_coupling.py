@@ -1,6 +1,7 @@
 """The coupling bound of without replacement × replace-one over the clip ball
-(docs/proofs/schuchardt-wor-replace-one.md) against mpmath references: the divergence of configurations of three gradients in the ball (random collinear ones by
-1-d quadrature, one planar one by 2-d quadrature) and the σ/2 pair's binomial sum."""
+(docs/proofs/schuchardt-wor-replace-one.md) against mpmath references: the divergence of configurations of three
+gradients in the ball (random collinear ones by 1-d quadrature, one planar one by 2-d quadrature) and the σ/2 pair's
+binomial sum."""
 
 from __future__ import annotations
 
