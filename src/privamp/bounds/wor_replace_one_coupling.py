@@ -45,6 +45,9 @@ TOLERANCE = 2e-3
 #: corner bound allowed per order.
 FIRST_GRID = 16
 BUDGET = 2_500
+#: The search also ends when a split leaves the largest open bound's excess over the target above STALL times its
+#: previous excess (no progress: the corner bound, not the box size, limits it there).
+STALL = 0.9
 #: Even truncation orders 2k of the denominator's Taylor polynomial (the least bound is kept).
 TRUNCATIONS = (2, 4, 6)
 #: Relative enlargement of the corner (A, B) and absolute lowering of ρ (units D²): far above the rounding.
@@ -117,20 +120,22 @@ def coupling_rdp_integer(alpha: int, rate: float, mu: float) -> float:
     ends = np.array([d, 0.0])
     vertex = float(_box_log_f(ends, ends, ends[::-1], ends[::-1], q, alpha, d).max())
     target = vertex * (1 + TOLERANCE)
-    best, spent = -np.inf, 0
+    best, spent, previous, parent = -np.inf, 0, np.inf, np.full(ia.size, np.inf)
     while True:
         a0, a1 = ia * d / cells, (ia + 1) * d / cells
         b0, b1 = ib * d / cells, (ib + 1) * d / cells
-        v = _box_log_f(a0, a1, b0, b1, q, alpha, d)
+        v = np.minimum(_box_log_f(a0, a1, b0, b1, q, alpha, d), parent)  # a parent's bound covers its children
         spent += v.size
         open_ = v > target
         best = max(best, float(v[~open_].max()) if np.any(~open_) else -np.inf)
         if not np.any(open_):
             break
-        if spent + 4 * int(open_.sum()) > BUDGET:
-            best = max(best, float(v[open_].max()))
+        worst = float(v[open_].max())
+        if spent + 4 * int(open_.sum()) > BUDGET or worst - target >= STALL * (previous - target):
+            best = max(best, worst)
             break
-        ia, ib = 2 * ia[open_], 2 * ib[open_]
+        previous = worst
+        ia, ib, parent = 2 * ia[open_], 2 * ib[open_], np.tile(v[open_], 4)
         ia, ib = np.concatenate((ia, ia + 1, ia, ia + 1)), np.concatenate((ib, ib, ib + 1, ib + 1))
         cells *= 2
     return best / (alpha - 1) * (1 + 1e-12) if math.isfinite(best) else math.inf
