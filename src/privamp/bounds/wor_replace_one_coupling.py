@@ -103,8 +103,9 @@ def _box_log_f(a0: FloatArray, a1: FloatArray, b0: FloatArray, b1: FloatArray, q
     for twice_k in TRUNCATIONS:
         best = np.minimum(best, _corner_log_f(a2, b2, rho, q, alpha, twice_k))
     c = np.minimum(np.minimum(d, a1 + b1), np.where(inside, d, d * np.sin(ta + tb)))
-    with np.errstate(over="ignore"):
-        cap = np.log1p(q * np.expm1(alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)))
+    x = alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)
+    small = x < 500.0  # log1p(q·expm1(x)) is accurate for small x; log(1 − q + q·e^x) in log space beyond
+    cap = np.where(small, np.log1p(q * np.expm1(np.minimum(x, 500.0))), np.logaddexp(math.log1p(-q), math.log(q) + x))
     return np.asarray(np.minimum(best, cap * (1 + 1e-12)), dtype=np.float64)
 
 
