@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the type checker sees the modules; at run time each is impo
     from privamp.bounds import fixed_size, poisson, poisson_gaussian, poisson_replace_one, with_replacement
     from privamp.bounds import truncated_poisson as truncated
     from privamp.bounds import without_replacement as wor
+    from privamp.bounds import wor_replace_one_coupling as coupling
 else:
     truncated = LazyModule("truncated_poisson")
     poisson = LazyModule("poisson")
@@ -44,6 +45,7 @@ else:
     fixed_size = LazyModule("fixed_size")
     with_replacement = LazyModule("with_replacement")
     fdp = LazyModule("fdp_subsampling")
+    coupling = LazyModule("wor_replace_one_coupling")
 
 ADD_REMOVE = Neighboring.ADD_REMOVE
 REPLACE_ONE = Neighboring.REPLACE_ONE
@@ -263,6 +265,22 @@ REGISTRY.register(
         evaluate=lambda m, s, a: fdp.fdp_subsampled_pure_dp_rdp(a, rate_of(s), m.epsilon_infinity),
         description="RDP of the dominating pair of the f-DP subsampling theorem for any eps-DP base mechanism",
         upper=proof(FDP_EVIDENCE),
+    )
+)
+REGISTRY.register(
+    Bound(
+        name="wor-coupling-ball",
+        sampling=WithoutReplacement,
+        neighboring=REPLACE_ONE,
+        scale=Scale.REPLACE_ONE,
+        applies=subsampled,
+        families=GAUSSIAN,
+        evaluate=lambda m, s, a: coupling.coupling_rdp(a, rate_of(s), 1.0 / m.noise),
+        description="conditional coupling over three gradients in the clip ball, certified branch and bound",
+        upper=proof(
+            "docs/proofs/schuchardt-wor-replace-one.md: conditional coupling and joint convexity, Price's theorem "
+            "(monotonicity in the Gram matrix), the ball's geometry, a certified branch and bound at integer orders"
+        ),
     )
 )
 REGISTRY.register(

@@ -23,6 +23,16 @@ _COMPARED = tuple(s for s in SCHEMES.values() if s != FULL_BATCH and "steps_per_
 #: The parameters a statement solves for to reach a target.
 _REACHED = ("sigma", "epochs")
 
+#: Fixed-size batches × replace-one, Gaussian: the bound that gives the upper end, and why it is not the truth.
+COUPLING_BOUND = "wor-coupling-ball"
+COUPLING_GAP = (
+    "the upper end is a per-step RDP bound (the coupling over the clip ball; where its branch and bound converges it "
+    "is within 0.2 % of the sigma/2 pair's RDP), and RDP's conversion to (epsilon, delta) is not tight: no RDP "
+    "accountant certifies less than the RDP floor. The lower end composes the sigma/2 pair exactly; an adversary "
+    "who switches the odd record's side at every step gains a little more (docs/pld.md, 'Fixed-size batches x "
+    "replace-one')."
+)
+
 
 class Verdict(StrEnum):
     """An auditor's verdict (a ``str``: ``Verdict.HOLDS == "holds"``)."""
@@ -302,6 +312,8 @@ def _rests_on(r: RunEpsilon) -> list[str]:
             f"  The smallest epsilon any RDP accountant could certify is {_fmt(r.rdp_floor_epsilon)} (from the best "
             "RDP lower bound; not a lower bound on the true epsilon)."
         )
+    if r.bound == COUPLING_BOUND:
+        lines.append(f"  Why a gap remains: {COUPLING_GAP}")
     return lines
 
 
