@@ -11,7 +11,6 @@ import privamp as pa
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
-from privamp.routes.rdp import RdpRoute
 
 Q, SIGMA, STEPS, DELTA = 256 / 60_000, 1.1, 14_062, 1e-5
 
@@ -47,18 +46,17 @@ def test_user_level_lies_above_record_level() -> None:
     assert user.lower_epsilon is not None and user.lower_epsilon > record.epsilon
 
 
-@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
-def test_with_replacement_user_level_is_refused_with_a_lower_bound(relation: str) -> None:
+def test_with_replacement_user_level_is_certified() -> None:
+    """docs/proofs/user-level.md §9: add/remove of a user, batches drawn with replacement — the binomial pair at 2μ
+    per draw dominates (rate k/n) and is realisable (rate k/(n + k)): a narrow certified interval, above the
+    record level's realisable lower end (the record-level upper end comes from another route)."""
     sampling = pa.WithReplacement(20, 1000)
-    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)
-    comp = Composition(((step, 100),))
-    with pytest.raises(pa.UnsupportedError, match="no dominating pair is proven at the user level"):
-        pa.Accountant().compose(step, 100).epsilon(DELTA)
-    for route in (RdpRoute(), ProfileRoute()):
-        assert route.unsupported(comp) is not None
-    lower = PldRoute().lower_epsilon(comp, DELTA)
-    record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling, relation), 100),)), DELTA)
-    assert lower is not None and record is not None and lower > record
+    step = pa.Gaussian(1.0).subsampled(sampling, "add-remove", group_size=3)
+    res = pa.Accountant().compose(step, 100).epsilon(DELTA)
+    record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling), 100),)), DELTA)
+    assert res.bound == "pld-with-replacement-group" and res.lower_epsilon is not None and record is not None
+    assert record < res.lower_epsilon <= res.epsilon < res.lower_epsilon * (1 + 1e-2)
+    assert any("section 9" in e for e in res.evidence)
 
 
 @pytest.mark.parametrize(
