@@ -100,9 +100,11 @@ def test_compare_shows_the_naive_conversions(capsys: pytest.CaptureFixture[str])
     naive = rows["add-remove", "naive k*eps"]
     assert naive["kind"] == "not-bound"
     for name in ("group (eps, delta)", "rdp group privacy"):
-        assert rows["add-remove", name]["epsilon"] >= best["epsilon"]
+        row = rows["add-remove", name]
+        assert row["epsilon"] >= best["epsilon"] and row["ratio"] == row["epsilon"] / best["epsilon"] >= 1
+        assert row["flag"] == f"{row['ratio']:.2f}x the certified upper end"
     if naive["epsilon"] < best["lower_epsilon"]:
-        assert naive["flag"] == "not a bound: below the truth here"
+        assert naive["flag"].startswith("not a bound: below the truth here; ")
     code, text, _ = run(capsys, "compare", "--sigma", "1.1", "--sample-rate", "0.01", "--steps", "200", *DELTA,
                         "--group-size", "4")
     assert code == 0 and "naive k*eps" in text and "Mironov 2017, Prop. 2" in text
