@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 
-from privamp.coverage.allocation import PROOF as RECORD_PROOF
 from privamp.coverage.allocation import allocated_pairs, shuffled_pairs
 from privamp.coverage.cells import BOTH_RELATIONS
 from privamp.coverage.pld import GAUSSIAN, RO, TABLE, Pairs, PldRow, same, upper_keys
@@ -36,7 +35,7 @@ __all__ = ["PROOF", "allocated_group_pairs", "shuffled_group_pairs"]
 PROOF = (
     "docs/proofs/user-level.md: section 10 (given the allocation the user's records enter step s c_s <= k times, "
     "sum_s c_s <= a k: Gaussian composition at sensitivity sqrt(sum_s c_s^2) <= k sqrt(a), Dong, Roth & Su 2022, "
-    f"Cor. 3.3; the mixture over the allocation by joint convexity); at k = 1 {RECORD_PROOF}"
+    "Cor. 3.3; the mixture over the allocation by joint convexity)"
 )
 LOWER = (
     "realisable pair, the larger per epoch of: one of the user's records as the record-level epoch pair "
