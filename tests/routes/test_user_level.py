@@ -88,7 +88,8 @@ def test_profile_route_refuses_user_level_steps() -> None:
 
 
 def test_the_rdp_route_certifies_poisson_add_remove_at_the_user_level() -> None:
-    """bound="rdp": the larger of the forward closed form and the reverse bound per order — above the PLD route's
+    """bound="rdp": the larger of the forward closed form and the reverse bound per order (13.10, was 14.25 with the
+    two-component bound alone) — above the PLD route's
     certified lower end, below RDP group privacy (Mironov 2017, Prop. 2) of the record-level RDP."""
     from privamp.group_privacy import rdp_group_epsilon
 
@@ -96,6 +97,7 @@ def test_the_rdp_route_certifies_poisson_add_remove_at_the_user_level() -> None:
     res = pa.Accountant().compose(step, STEPS).epsilon(DELTA, bound="rdp")
     assert res.bound == "poisson-group" and any("user-level.md" in e for e in res.evidence)
     assert 12.1467 < res.epsilon < rdp_group_epsilon(pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q)), STEPS, 4, DELTA)
+    assert res.epsilon < 13.11  # the reverse orientation's Riemann bound (§11) below the forward one at α ≤ 4: 13.1023
 
 
 def test_without_sampling_a_user_is_the_gaussian_at_sensitivity_k() -> None:
