@@ -328,17 +328,46 @@ def wor_group_replace_one_gaussian(mu: float, group_size: int, batch: int, datas
     return _symmetrised_mixture(mu, hypergeometric_log_weights(n, k, m), name)
 
 
+def _log_binomial_all(trials: int, p: float) -> FloatArray:
+    """log Bin(j; trials, p), j = 0..trials, with log C(m, j) = Σ_{i<j} log(m − i) − Σ_{i≤j} log i (sums of j
+    logarithms: the log-gamma form carries ~ulp(log Γ(m + 1)), 1e-10 at m = 1e5, into every weight), renormalised."""
+    j = np.arange(trials + 1, dtype=np.float64)
+    falling = np.concatenate([[0.0], np.cumsum(np.log(trials - j[:-1]))])
+    factorial = np.concatenate([[0.0], np.cumsum(np.log(j[1:]))])
+    lw = falling - factorial + j * math.log(p) + (trials - j) * math.log1p(-p)
+    return np.asarray(lw - logsumexp(lw))
+
+
 def binomial_kept(trials: int, p: float) -> tuple[list[float], float]:
     """log Bin(j; trials, p) for j = 0..J (−inf where below :data:`privamp.pld.pairs.BINOMIAL_PRUNE`, J the last count
     above it), and the log of the mass left out (−inf if none), raised by 1e-9 relative."""
     if p >= 1.0:
         return [-math.inf] * trials + [0.0], -math.inf
-    lw = log_binomial_pmf(trials, np.arange(trials + 1), math.log(p), math.log1p(-p))
+    lw = _log_binomial_all(trials, p)
     keep = lw >= math.log(pairs.BINOMIAL_PRUNE)
     last = int(np.flatnonzero(keep)[-1])
     dropped = lw[~keep]
     log_tail = float(logsumexp(dropped)) + 1e-9 if dropped.size else -math.inf
     return [float(v) for v in np.where(keep, lw, -np.inf)[: last + 1]], log_tail
+
+
+_CAP_MASS = 1e-10
+"""The realisable pair caps the count at the last J with Bin(J; m, p) ≥ this (the mass above moved onto J)."""
+
+
+def _binomial_capped(trials: int, p: float) -> list[float]:
+    """log P(min(K, J) = j), K ~ Binomial(trials, p), j = 0..J (J: :data:`_CAP_MASS`), terms below 1e-300 dropped.
+
+    The capped count is stochastically smaller than K, so its pair is dominated by K's (``docs/proofs/user-level.md``
+    §4, monotonicity): still a lower bound. Far components of tiny weight cost the engine's optimistic side accuracy
+    (at 2e-9 × 1e5 draws, weights down to 1e-30 left a realisable ε of 0 where the cap gives 0.4729 of 0.4730)."""
+    if p >= 1.0:
+        return [-math.inf] * trials + [0.0]
+    lw = _log_binomial_all(trials, p)
+    top = int(np.flatnonzero(lw >= math.log(_CAP_MASS))[-1])
+    out = lw[: top + 1].copy()
+    out[top] = float(logsumexp(lw[top:]))
+    return [float(v) if v >= -690.0 else -math.inf for v in out]
 
 
 def _check_wr(group_size: object, batch: object, dataset: object, relation: str) -> tuple[int, int, int]:
@@ -360,8 +389,8 @@ def with_replacement_group_gaussian(
     Every other record has gradient −C, the group's records +C (and −C in D′ under replace-one), so the sums differ by
     2KC, K ~ Binomial(batch, k/N) the number of draws that hit the group: Σ_j Bin(j; batch, k/N) N(2jμ) vs N(0)
     (``direction="remove"``; ``"add"``: the roles swapped), N = dataset + k under ``"add-remove"`` (the smaller rate,
-    either reading of ``dataset``), N = dataset under ``"replace-one"``. Binomial terms below
-    :data:`privamp.pld.pairs.BINOMIAL_PRUNE` are dropped. k = 1 is the record-level pair
+    either reading of ``dataset``), N = dataset under ``"replace-one"``. The count is capped where its tail falls below
+    :data:`_CAP_MASS` (:func:`_binomial_capped`, a dominated pair). k = 1 is the record-level pair
     (:func:`privamp.pld.pairs.with_replacement_gaussian`, others at 0) itself.
     """
     k = _check_group(group_size)
@@ -370,7 +399,7 @@ def with_replacement_group_gaussian(
     k, m, n = _check_wr(group_size, batch, dataset, relation)
     mu = pairs._check_mu("mu", mu)
     total = n + k if relation == "add-remove" else n
-    lw, _ = binomial_kept(m, k / total)
+    lw = _binomial_capped(m, k / total)
     mix = _gaussian_mixture([2.0 * j * mu for j in range(len(lw))], lw)
     name = f"with_replacement_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, {direction})"
     return Pair(name, REALISABLE, _one_sided(mix, direction), upper_bound=False)
