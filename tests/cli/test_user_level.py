@@ -69,9 +69,9 @@ def test_epsilon_and_delta_at_the_user_level(capsys: pytest.CaptureFixture[str])
 def test_replace_one_user_level_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "epsilon", *RUN, *DELTA, "--neighboring", "replace-one", "--group-size", "2")
     assert out["bound"] == "pld-poisson-group-replace-one" and out["lower_epsilon"] <= out["epsilon"]
-    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sampling", "with-replacement", "--batch-size", "20",
-                         "--dataset-size", "1000", "--steps", "10", *DELTA, "--group-size", "2")
-    assert "no dominating pair is proven at the user level" in err
+    err = one_line_error(capsys, "epsilon", "--sigma", "1", "--sampling", "with-replacement", "--batch-size", "2",
+                         "--dataset-size", "3", "--steps", "10", *DELTA, "--group-size", "4")
+    assert "group_size" in err and "[1, 3]" in err
 
 
 def test_statement_and_check_in_user_level_words(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,9 +100,11 @@ def test_compare_shows_the_naive_conversions(capsys: pytest.CaptureFixture[str])
     naive = rows["add-remove", "naive k*eps"]
     assert naive["kind"] == "not-bound"
     for name in ("group (eps, delta)", "rdp group privacy"):
-        assert rows["add-remove", name]["epsilon"] >= best["epsilon"]
+        row = rows["add-remove", name]
+        assert row["epsilon"] >= best["epsilon"] and row["ratio"] == row["epsilon"] / best["epsilon"] >= 1
+        assert row["flag"] == f"{row['ratio']:.2f}x the certified upper end"
     if naive["epsilon"] < best["lower_epsilon"]:
-        assert naive["flag"] == "not a bound: below the truth here"
+        assert naive["flag"].startswith("not a bound: below the truth here; ")
     code, text, _ = run(capsys, "compare", "--sigma", "1.1", "--sample-rate", "0.01", "--steps", "200", *DELTA,
                         "--group-size", "4")
     assert code == 0 and "naive k*eps" in text and "Mironov 2017, Prop. 2" in text

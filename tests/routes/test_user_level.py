@@ -11,7 +11,6 @@ import privamp as pa
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
 from privamp.routes.profile import ProfileRoute
-from privamp.routes.rdp import RdpRoute
 
 Q, SIGMA, STEPS, DELTA = 256 / 60_000, 1.1, 14_062, 1e-5
 
@@ -47,18 +46,17 @@ def test_user_level_lies_above_record_level() -> None:
     assert user.lower_epsilon is not None and user.lower_epsilon > record.epsilon
 
 
-@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
-def test_with_replacement_user_level_is_refused_with_a_lower_bound(relation: str) -> None:
+def test_with_replacement_user_level_is_certified() -> None:
+    """docs/proofs/user-level.md §9: add/remove of a user, batches drawn with replacement — the binomial pair at 2μ
+    per draw dominates (rate k/n) and is realisable (rate k/(n + k)): a narrow certified interval, above the
+    record level's realisable lower end (the record-level upper end comes from another route)."""
     sampling = pa.WithReplacement(20, 1000)
-    step = pa.Gaussian(1.0).subsampled(sampling, relation, group_size=3)
-    comp = Composition(((step, 100),))
-    with pytest.raises(pa.UnsupportedError, match="no dominating pair is proven at the user level"):
-        pa.Accountant().compose(step, 100).epsilon(DELTA)
-    for route in (RdpRoute(), ProfileRoute()):
-        assert route.unsupported(comp) is not None
-    lower = PldRoute().lower_epsilon(comp, DELTA)
-    record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling, relation), 100),)), DELTA)
-    assert lower is not None and record is not None and lower > record
+    step = pa.Gaussian(1.0).subsampled(sampling, "add-remove", group_size=3)
+    res = pa.Accountant().compose(step, 100).epsilon(DELTA)
+    record = PldRoute().lower_epsilon(Composition(((pa.Gaussian(1.0).subsampled(sampling), 100),)), DELTA)
+    assert res.bound == "pld-with-replacement-group" and res.lower_epsilon is not None and record is not None
+    assert record < res.lower_epsilon <= res.epsilon < res.lower_epsilon * (1 + 1e-2)
+    assert any("section 9" in e for e in res.evidence)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +88,8 @@ def test_profile_route_refuses_user_level_steps() -> None:
 
 
 def test_the_rdp_route_certifies_poisson_add_remove_at_the_user_level() -> None:
-    """bound="rdp": the larger of the forward closed form and the reverse bound per order — above the PLD route's
+    """bound="rdp": the larger of the forward closed form and the reverse bound per order (13.10, was 14.25 with the
+    two-component bound alone) — above the PLD route's
     certified lower end, below RDP group privacy (Mironov 2017, Prop. 2) of the record-level RDP."""
     from privamp.group_privacy import rdp_group_epsilon
 
@@ -98,6 +97,7 @@ def test_the_rdp_route_certifies_poisson_add_remove_at_the_user_level() -> None:
     res = pa.Accountant().compose(step, STEPS).epsilon(DELTA, bound="rdp")
     assert res.bound == "poisson-group" and any("user-level.md" in e for e in res.evidence)
     assert 12.1467 < res.epsilon < rdp_group_epsilon(pa.Gaussian(SIGMA).subsampled(pa.Poisson(Q)), STEPS, 4, DELTA)
+    assert res.epsilon < 13.11  # the reverse orientation's Riemann bound (§11) below the forward one at α ≤ 4: 13.1023
 
 
 def test_without_sampling_a_user_is_the_gaussian_at_sensitivity_k() -> None:

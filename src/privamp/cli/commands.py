@@ -296,7 +296,8 @@ def _group_rows(
     best: dict[str, Any],
 ) -> list[Answer]:
     """The conversions of a record-level guarantee users make (:mod:`privamp.group_privacy`), beside the user-level
-    ``best``; the naive k*eps is flagged where it lies below the certified lower end (not a bound)."""
+    ``best``; the naive k*eps is flagged where it lies below the certified lower end (not a bound); each row's
+    ``ratio`` is its ε over the certified user-level upper end."""
     k, d = record_k(args), args.delta
     acct = accountant(conversion=args.conversion).compose(record, steps)
     made: tuple[tuple[str, str, str, Callable[[], float]], ...] = (
@@ -314,9 +315,15 @@ def _group_rows(
             row["epsilon"] = value()
         except NUMERIC_ERRORS as exc:
             row.update(epsilon=None, note=message(exc, cut=False))
-        lower = best.get("lower_epsilon")
+        lower, upper = best.get("lower_epsilon"), best.get("epsilon")
+        notes = []
         if kind == "not-bound" and row["epsilon"] is not None and lower is not None and row["epsilon"] < lower:
-            row["flag"] = "not a bound: below the truth here"
+            notes.append("not a bound: below the truth here")
+        if row["epsilon"] is not None and upper:
+            row["ratio"] = row["epsilon"] / upper  # against the certified user-level upper end
+            notes.append(f"{row['ratio']:.2f}x the certified upper end")
+        if notes:
+            row["flag"] = "; ".join(notes)
         rows.append(row)
     return rows
 

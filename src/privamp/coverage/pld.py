@@ -34,7 +34,9 @@ User level (a user with up to k ≥ 2 records, ``group_size``; cells of their ow
   realisable (:func:`privamp.pld.group_pairs.wor_group_gaussian`).
 * without replacement × replace-one (Gaussian) — upper: the j-labelled mixture of symmetrised pairs
   (:func:`privamp.pld.group_pairs.wor_group_replace_one_gaussian`); lower: the hypergeometric pair (realisable).
-* with replacement (Gaussian) — realisable pairs only (lower bounds): no dominating pair is proven at the user level.
+* with replacement (Gaussian) — upper: the binomial pair at 2μ per draw by direction (add/remove), the j-labelled
+  mixture of symmetrised pairs (replace-one) (:func:`privamp.pld.group_pairs.with_replacement_group_upper_gaussian`);
+  lower: the binomial pair (realisable; :func:`privamp.pld.group_pairs.with_replacement_group_gaussian`).
 """
 
 from __future__ import annotations
@@ -382,15 +384,14 @@ def wor_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
 
 
 def with_replacement_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
-    m, n, k = g.sampling.batch_size, g.sampling.dataset_size, g.size
+    m, n, k, mu = g.sampling.batch_size, g.sampling.dataset_size, g.size, noise_mu(mech)
+    lower = {d: group_pairs.with_replacement_group_gaussian(mu, k, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
     if relation is RO:
-        return None, same(group_pairs.with_replacement_group_gaussian(noise_mu(mech), k, m, n, relation.value),
-                          ADD_REMOVE_KEYS), ""
-    lower = {
-        d: group_pairs.with_replacement_group_gaussian(noise_mu(mech), k, m, n, relation.value, d)
-        for d in ADD_REMOVE_KEYS
-    }
-    return None, lower, ""
+        sym = group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value)
+        return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
+    upper = {d: group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value, d)
+             for d in ADD_REMOVE_KEYS}
+    return upper, lower, group_pairs.WR_GROUP_EVIDENCE
 
 
 def group_base(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
@@ -409,11 +410,6 @@ TABLE.register(
         pairs=group_base,
     ),
     user_level=True,
-)
-USER_REASON = (
-    "the PLD route gives no upper bound for {event}: no dominating pair is proven at the user level for sampling with "
-    "replacement (docs/proofs/user-level.md, section 7; its realisable pair gives a lower bound only); user-level "
-    "upper bounds are proven for Poisson and without-replacement sampling"
 )
 TABLE.register(
     Poisson,
@@ -452,10 +448,11 @@ TABLE.register(
     PldRow(
         label="with-replacement-group",
         scale=Scale.ADD_REMOVE,
+        evidence=("proof: {pair}",),
         lower_evidence=(
-            "realisable pair: the user's records drawn Binomial(batch, k/N) times, each copy contributing C, others 0",
+            "realisable pair: others contribute -C, the user's records +C (added, or +C vs -C), drawn "
+            "Binomial(batch, k/N) times",
         ),
-        reason=USER_REASON,
         pairs=with_replacement_group,
     ),
     user_level=True,

@@ -3,12 +3,14 @@ a record-level step never reads them and a user-level step reads nothing else.
 
 * Poisson × add/remove (Gaussian) — ``poisson-group``: an upper bound, per order the larger of the forward
   orientation's closed form (:func:`privamp.bounds.group_mixture.poisson_group_rdp`, the chord between integer
-  orders) and the certified bound on the reverse orientation
-  (:func:`privamp.bounds.group_mixture.poisson_group_rdp_reverse_bound`); ``poisson-group-lower``: the RDP of the
-  realisable binomial mixture pair (:func:`privamp.bounds.group_mixture.poisson_group_rdp_lower`), a lower bound.
-  The PLD route's interval is tighter (``benchmarks/USER_LEVEL.md``): ``best`` answers with it.
+  orders) and the certified bound on the reverse orientation, the smaller of
+  :func:`privamp.bounds.group_mixture.poisson_group_rdp_reverse_bound` (every order) and the upper Riemann sum of
+  :func:`privamp.bounds.group_reverse.poisson_group_rdp_reverse_upper` (orders ≤ 16); ``poisson-group-lower``: the
+  RDP of the realisable binomial mixture pair (:func:`privamp.bounds.group_mixture.poisson_group_rdp_lower`), a
+  lower bound. The PLD route's interval is tighter (``benchmarks/USER_LEVEL.md``): ``best`` answers with it.
 * no sampling (Gaussian, either relation) — ``group-base``: the Gaussian at k times the relation's sensitivity
   (the k records move the sum by at most kC, and do when their gradients are equal): exact.
+* the per-epoch schemes — :mod:`privamp.coverage.allocation_user`.
 * every other user-level cell — nothing (``best`` and ``lower`` refuse, naming the step).
 """
 
@@ -28,9 +30,10 @@ from privamp.sampling import NoSampling, Poisson
 from privamp.sensitivity import Scale
 
 if TYPE_CHECKING:
-    from privamp.bounds import group_mixture
+    from privamp.bounds import group_mixture, group_reverse
 else:
     group_mixture = LazyModule("group_mixture")
+    group_reverse = LazyModule("group_reverse")
 
 
 #: The largest order evaluated (the closed form's cost grows as (α·k)²): larger orders get its value.
@@ -60,7 +63,9 @@ def group_upper(mech: BaseMechanism, group: Group, alphas: FloatArray) -> FloatA
     if np.any(ok):
         q, s, k = group.rate, mech.noise, group.size
         fwd = interpolate_integer_orders(a[ok], lambda n: group_mixture.poisson_group_rdp(n, q, s, k))
-        out[ok] = np.maximum(fwd, group_mixture.poisson_group_rdp_reverse_bound(a[ok], q, s, k))
+        rev = np.minimum(group_mixture.poisson_group_rdp_reverse_bound(a[ok], q, s, k),
+                         group_reverse.poisson_group_rdp_reverse_upper(a[ok], q, s, k))
+        out[ok] = np.maximum(fwd, rev)
     return out
 
 
@@ -76,11 +81,13 @@ REGISTRY.register(
         evaluate=group_upper,
         description=(
             "user level: per order the larger of D_a(sum_j Bin(j; k, q) N(j, sigma^2) || N(0, sigma^2)) (closed form) "
-            "and a bound on the reverse orientation (the mixture's first two components)"
+            "and a bound on the reverse orientation (an upper Riemann sum at orders <= 16; the mixture's first two "
+            "components)"
         ),
         upper=proof(
-            "docs/proofs/user-level.md: sections 2-3 (the binomial pair dominates both orientations; the reverse "
-            "orientation bounded through Mironov, Talwar & Zhang 2019, Thm 5); Mironov 2017, Prop. 1 (composition)"
+            "docs/proofs/user-level.md: sections 2-3 and 11 (the binomial pair dominates both orientations; the "
+            "reverse orientation bounded by an upper Riemann sum, and through Mironov, Talwar & Zhang 2019, Thm 5); "
+            "Mironov 2017, Prop. 1 (composition)"
         ),
     )
 )

@@ -62,6 +62,17 @@ SYMMETRISED_GROUP_EVIDENCE = (
     "subsampling pair (docs/proofs/user-level.md, section 6; docs/proofs/fdp-subsampling-rdp.md, Steps 2-3), so "
     "valid against an adaptive adversary (Zhu, Dong & Wang 2022, Thm 10)"
 )
+WR_GROUP_EVIDENCE = (
+    "batches drawn with replacement x add/remove of a group of k records: binomial mixture sum_j Bin(j; m, k/N) "
+    "N(2 j mu, 1) vs N(0, 1), dominating by a coupling of the draws and Kahane's convexity inequality "
+    "(docs/proofs/user-level.md, section 9), directions composed separately (Zhu, Dong & Wang 2022, Thm 11)"
+)
+WR_SYMMETRISED_EVIDENCE = (
+    "batches drawn with replacement x replace-one of a group of k records: mixture over j >= 1 of the symmetrised "
+    "pairs of ((1-eta) N(0) + eta N(2 j mu), N(0)), j ~ Binomial(m, k/N), dominating in both orientations by the "
+    "coupling of the draws and advanced joint convexity (docs/proofs/user-level.md, section 9, with section 6), so "
+    "valid against an adaptive adversary (Zhu, Dong & Wang 2022, Thm 10)"
+)
 REALISABLE = "realisable pair (lower bound only)"
 
 
@@ -270,15 +281,28 @@ def wor_group_gaussian(
     return Pair(name, REALISABLE, _one_sided(mix, direction), upper_bound=False)
 
 
-def _symmetrised_mixture(mu: float, log_counts: list[float], name: str) -> Pair:
+def _symmetrised_mixture(
+    mu: float,
+    log_counts: list[float],
+    name: str,
+    log_eta: float | None = None,
+    log_tail: float = -math.inf,
+    evidence: str = SYMMETRISED_GROUP_EVIDENCE,
+) -> Pair:
     """Σ_{j≥1} (c_j/η) × symmetrised((1 − η)N(0) + ηN(2jμ), N(0)), c the law of the count, η = 1 − c_0.
 
     The label j is part of the outcome: the pieces and atoms of each j's pair with their masses scaled by c_j/η
-    (:class:`MixturePiece`: the loss of a scaled piece is unchanged, its inverse does not assume unit weights)."""
-    log_eta = math.log(-math.expm1(log_counts[0])) if log_counts[0] > -math.inf else 0.0
+    (:class:`MixturePiece`: the loss of a scaled piece is unchanged, its inverse does not assume unit weights).
+    ``log_eta`` given: η itself (``log_counts[0]`` is then not read); ``log_tail``: the mass of labels left out of
+    ``log_counts`` (−inf there), given the pair of atoms of loss +∞ and −∞ (total variation 1, which dominates every
+    label's pair: ``docs/proofs/user-level.md`` §9)."""
+    if log_eta is None:
+        log_eta = math.log(-math.expm1(log_counts[0])) if log_counts[0] > -math.inf else 0.0
     eta = math.exp(log_eta)
     pieces: list[Piece] = []
     atoms: list[Atom] = []
+    if log_tail > -math.inf:
+        atoms.extend((Atom(log_tail - log_eta, -math.inf), Atom(-math.inf, log_tail - log_eta)))
     for j, lc in enumerate(log_counts[1:], start=1):
         if lc == -math.inf:
             continue
@@ -289,7 +313,7 @@ def _symmetrised_mixture(mu: float, log_counts: list[float], name: str) -> Pair:
             q = Mixture(pc.q.family, pc.q.means, tuple(v + lw for v in pc.q.log_weights))
             pieces.append(MixturePiece(p, q, pc.lo, pc.hi))
         atoms.extend(Atom(a.log_p + lw, a.log_q + lw) for a in part.atoms)
-    return Pair(name, SYMMETRISED_GROUP_EVIDENCE, tuple(pieces), tuple(atoms))
+    return Pair(name, evidence, tuple(pieces), tuple(atoms))
 
 
 def wor_group_replace_one_gaussian(mu: float, group_size: int, batch: int, dataset: int) -> Pair:
@@ -304,34 +328,106 @@ def wor_group_replace_one_gaussian(mu: float, group_size: int, batch: int, datas
     return _symmetrised_mixture(mu, hypergeometric_log_weights(n, k, m), name)
 
 
-def with_replacement_group_gaussian(
-    mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
-) -> Pair:
-    """Realisable pairs of batches of ``batch`` indices drawn with replacement, a group of k records (lower bound only).
+def _log_binomial_all(trials: int, p: float) -> FloatArray:
+    """log Bin(j; trials, p), j = 0..trials, with log C(m, j) = Σ_{i<j} log(m − i) − Σ_{i≤j} log i (sums of j
+    logarithms: the log-gamma form carries ~ulp(log Γ(m + 1)), 1e-10 at m = 1e5, into every weight), renormalised."""
+    j = np.arange(trials + 1, dtype=np.float64)
+    falling = np.concatenate([[0.0], np.cumsum(np.log(trials - j[:-1]))])
+    factorial = np.concatenate([[0.0], np.cumsum(np.log(j[1:]))])
+    lw = falling - factorial + j * math.log(p) + (trials - j) * math.log1p(-p)
+    return np.asarray(lw - logsumexp(lw))
 
-    :func:`privamp.pld.pairs.with_replacement_gaussian` with the group in place of the record: the group's records
-    are drawn K ~ Binomial(batch, k/N) times in all (N = dataset + k for ``"add-remove"``, the larger dataset; dataset
-    for ``"replace-one"``), each copy adding +C (−C in D′ under replace-one), every other record 0. Binomial terms
-    below :data:`privamp.pld.pairs.BINOMIAL_PRUNE` are dropped (P-mass only removed: still a lower bound). k = 1 is the
-    record-level pair itself.
-    """
+
+def binomial_kept(trials: int, p: float) -> tuple[list[float], float]:
+    """log Bin(j; trials, p) for j = 0..J (−inf where below :data:`privamp.pld.pairs.BINOMIAL_PRUNE`, J the last count
+    above it), and the log of the mass left out (−inf if none), raised by 1e-9 relative."""
+    if p >= 1.0:
+        return [-math.inf] * trials + [0.0], -math.inf
+    lw = _log_binomial_all(trials, p)
+    keep = lw >= math.log(pairs.BINOMIAL_PRUNE)
+    last = int(np.flatnonzero(keep)[-1])
+    dropped = lw[~keep]
+    log_tail = float(logsumexp(dropped)) + 1e-9 if dropped.size else -math.inf
+    return [float(v) for v in np.where(keep, lw, -np.inf)[: last + 1]], log_tail
+
+
+_CAP_MASS = 1e-10
+"""The realisable pair caps the count at the last J with Bin(J; m, p) ≥ this (the mass above moved onto J)."""
+
+
+def _binomial_capped(trials: int, p: float) -> list[float]:
+    """log P(min(K, J) = j), K ~ Binomial(trials, p), j = 0..J (J: :data:`_CAP_MASS`), terms below 1e-300 dropped.
+
+    The capped count is stochastically smaller than K, so its pair is dominated by K's (``docs/proofs/user-level.md``
+    §4, monotonicity): still a lower bound. Far components of tiny weight cost the engine's optimistic side accuracy
+    (at 2e-9 × 1e5 draws, weights down to 1e-30 left a realisable ε of 0 where the cap gives 0.4729 of 0.4730)."""
+    if p >= 1.0:
+        return [-math.inf] * trials + [0.0]
+    lw = _log_binomial_all(trials, p)
+    top = int(np.flatnonzero(lw >= math.log(_CAP_MASS))[-1])
+    out = lw[: top + 1].copy()
+    out[top] = float(logsumexp(lw[top:]))
+    return [float(v) if v >= -690.0 else -math.inf for v in out]
+
+
+def _check_wr(group_size: object, batch: object, dataset: object, relation: str) -> tuple[int, int, int]:
     k = _check_group(group_size)
-    if k == 1:
-        return pairs.with_replacement_gaussian(mu, batch, dataset, relation, direction)
-    mu = pairs._check_mu("mu", mu)
     if relation not in ("add-remove", "replace-one"):
         raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
     m = check_int("batch", batch)
     n = check_int("dataset", dataset)
-    total = n + k if relation == "add-remove" else n
-    if k > total:
+    if k > n:
         raise InvalidParameterError("group_size", group_size, f"an integer in [1, {n}] (the dataset size)")
-    weights = pairs._binomial(m, k / total) if k < total else {m: 1.0}
-    means = [j * mu for j in weights]
-    log_w = [math.log(w) for w in weights.values()]
-    p = _gaussian_mixture(means, log_w)
+    return k, m, n
+
+
+def with_replacement_group_gaussian(
+    mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
+) -> Pair:
+    """Realisable pairs of batches of ``batch`` indices drawn with replacement, a group of k ≥ 2 records (lower bound).
+
+    Every other record has gradient −C, the group's records +C (and −C in D′ under replace-one), so the sums differ by
+    2KC, K ~ Binomial(batch, k/N) the number of draws that hit the group: Σ_j Bin(j; batch, k/N) N(2jμ) vs N(0)
+    (``direction="remove"``; ``"add"``: the roles swapped), N = dataset + k under ``"add-remove"`` (the smaller rate,
+    either reading of ``dataset``), N = dataset under ``"replace-one"``. The count is capped where its tail falls below
+    :data:`_CAP_MASS` (:func:`_binomial_capped`, a dominated pair). k = 1 is the record-level pair
+    (:func:`privamp.pld.pairs.with_replacement_gaussian`, others at 0) itself.
+    """
+    k = _check_group(group_size)
+    if k == 1:
+        return pairs.with_replacement_gaussian(mu, batch, dataset, relation, direction)
+    k, m, n = _check_wr(group_size, batch, dataset, relation)
+    mu = pairs._check_mu("mu", mu)
+    total = n + k if relation == "add-remove" else n
+    lw = _binomial_capped(m, k / total)
+    mix = _gaussian_mixture([2.0 * j * mu for j in range(len(lw))], lw)
     name = f"with_replacement_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, {direction})"
+    return Pair(name, REALISABLE, _one_sided(mix, direction), upper_bound=False)
+
+
+def with_replacement_group_upper_gaussian(
+    mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
+) -> Pair:
+    """Dominating pairs of batches of ``batch`` indices drawn with replacement, a group of k ≤ ``dataset`` records.
+
+    K ~ Binomial(batch, p), p = min(1, k/``dataset``) (the larger rate: either reading of ``dataset`` under
+    add/remove). ``"add-remove"``: Σ_j Bin(j; batch, p) N(2jμ) vs N(0) (``direction="remove"``; ``"add"``: the roles
+    swapped), dominating and, at rate k/(dataset + k), realisable (``docs/proofs/user-level.md`` §9).
+    ``"replace-one"``: the mixture over j ≥ 1 of the symmetrised pairs of ((1 − η)N(0) + ηN(2jμ), N(0)) with label
+    weights Bin(j; batch, p)/η, η = 1 − (1 − p)^batch (§9; §6's argument with the binomial count), symmetric.
+    Counts below :data:`privamp.pld.pairs.BINOMIAL_PRUNE` go, with their mass rounded up, to an atom of loss +∞ (and
+    −∞ under replace-one), which only raises δ. Holds for k = 1 too (a record-level dominating pair).
+    """
+    k, m, n = _check_wr(group_size, batch, dataset, relation)
+    mu = pairs._check_mu("mu", mu)
+    rate = min(1.0, k / n)
+    lw, log_tail = binomial_kept(m, rate)
+    name = f"with_replacement_group_upper_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}"
     if relation == "replace-one":
-        qm = _gaussian_mixture([-v for v in means], log_w)
-        return Pair(name, REALISABLE, (MixturePiece(p, qm, -math.inf, math.inf),), upper_bound=False)
-    return Pair(name, REALISABLE, _one_sided(p, direction), upper_bound=False)
+        log_eta = math.log(-math.expm1(m * math.log1p(-rate))) if rate < 1.0 else 0.0
+        return _symmetrised_mixture(mu, lw, f"{name})", log_eta, log_tail, WR_SYMMETRISED_EVIDENCE)
+    mix = _gaussian_mixture([2.0 * j * mu for j in range(len(lw))], lw)
+    pieces = _one_sided(mix, direction)
+    atoms = () if log_tail == -math.inf else (
+        (Atom(log_tail, -math.inf),) if direction == "remove" else (Atom(-math.inf, log_tail),))
+    return Pair(f"{name}, {direction})", WR_GROUP_EVIDENCE, pieces, atoms)
