@@ -113,8 +113,7 @@ class AtomsPair(Pair):
 def _log_suffix(log_mass: FloatArray) -> FloatArray:
     """log Σ_{j ≥ i} e^{log_mass[j]} for i = 0..n (the last entry −inf)."""
     out = np.full(log_mass.size + 1, -np.inf)
-    for i in range(log_mass.size - 1, -1, -1):
-        out[i] = np.logaddexp(out[i + 1], log_mass[i])
+    out[:-1] = np.logaddexp.accumulate(log_mass[::-1])[::-1]  # the same pairwise logaddexp, from the end, vectorised
     return out
 
 
