@@ -58,8 +58,10 @@ AMPLIFIED = (
 SKIPPED = ("amplified balls-in-bins pair skipped for cost (its grid would exceed {points} points at mu = {mu:g}): "
            "the unamplified Gaussian is used")
 LOWER = (
-    "realisable pair: one epoch of worst-case scalar datasets (Chua et al. 2024, 2025), post-processed to the binned "
-    "maximum coordinate (docs/proofs/balls-in-bins.md: sections 2-3){extra}; whole epochs composed",
+    "realisable pair: one epoch of worst-case scalar datasets (Chua et al. 2024, 2025), post-processed to the sum of "
+    "the grid cells of the coordinates' likelihood ratios (one step per epoch, whole epochs: "
+    "docs/proofs/random-allocation-dominating-pair.md section 4) or to the binned maximum coordinate "
+    "(docs/proofs/balls-in-bins.md: sections 2-3){extra}; whole epochs composed",
 )
 
 
