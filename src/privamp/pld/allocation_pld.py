@@ -375,9 +375,11 @@ def _pad(a: FloatArray, n: int) -> FloatArray:
     return np.concatenate([a, np.zeros(n - a.size)]) if a.size < n else a
 
 
+@functools.lru_cache(maxsize=4)
 def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
     """(upper pairs, lower pairs) by direction (``"remove"``, ``"add"``) of one balls-in-bins epoch of ``steps`` = t
-    steps at μ = sensitivity/σ (module docstring); None when the grid would exceed MAX_POINTS (cost)."""
+    steps at μ = sensitivity/σ (module docstring); None when the grid would exceed MAX_POINTS (cost). Cached (the same
+    pair objects serve a run's successive queries and the engine's caches); the dictionaries are not to be modified."""
     mu = check_positive("mu", mu)
     t = check_int("steps", steps, minimum=1)
     if grid_points(mu) > MAX_POINTS:
