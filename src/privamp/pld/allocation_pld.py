@@ -48,7 +48,7 @@ U = float(np.finfo(np.float64).eps) / 2
 STEP = 5e-2
 """Grid spacing η of the X_i (E X = 1). The upper pair spreads each X_i by at most η (variance + η²/4), the lower
 pair forgets where X_i lies in its cell: both move the loss by O(η²/t) only."""
-LOSS_STEP = 2.5e-4
+LOSS_STEP = 1e-3
 """Spacing of the loss grid the atoms are rounded to (up for the upper pairs, down for the lower ones)."""
 TOP_P_MASS = 1e-9
 """The top event {some X_i > Jη} may carry at most about this P-mass (it goes to +∞ in the upper pairs)."""
