@@ -7,21 +7,23 @@ which dominates the adaptive epoch under add/remove in both orders (docs/proofs/
 and is realised by one record whose gradient is the same unit vector at every step (docs/proofs/balls-in-bins.md §2).
 The proof of everything below is docs/proofs/random-allocation-dominating-pair.md §4.
 
-The loss is ℓ = log(S/t), S = X_1 + … + X_t with X_i = exp(μz_i − μ²/2) i.i.d. lognormal under Q_B, and the P_B-law
-of ℓ is the e^ℓ-tilt of its Q_B-law. Each X is rounded up to the grid jη (j ≥ 1, X > Jη: the event "top"); rounding
-down instead is the same law moved down by one grid step, so S rounded up (S⁺) and S rounded down (S⁻ = S⁺ − tη) are
-read from one t-fold convolution power, computed by FFT with its round-off bounded (Higham, Accuracy and Stability,
-Thm 24.2: ‖fl(a*b) − a*b‖₂ ≤ (3η_f + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), η_f = 8u·log2 n, as in :mod:`privamp.pld.convolution`)
-and its upper tail cut (the cut and the top events carried as one Q-mass). Then
+Under Q_B the likelihood ratio is L = S/t, S = X_1 + … + X_t with X_i = exp(μz_i − μ²/2) i.i.d. lognormal. The X
+grid is jη (j = 0..J; the top event {some X_i > Jη} is split off as two separated atoms, closed-form masses).
 
-* remove, upper: atoms at ℓ⁺ = log(S⁺/t) (rounded up to the loss grid) with P-masses (S⁺/t)·q⁺ ≥ the true ones;
-  the P-mass of the top events (closed form), of the cut events (Hölder with E_Q[(S/t)^8], exact) and of the
-  round-off at +∞; the excess over total mass 1 removed from the lowest losses (the result stays stochastically larger);
-* add, upper: the Q-law of −ℓ⁻ = −log(S⁻/t) (rounded up), S⁻ ≤ 0, the top, cut and round-off mass at +∞;
-* lower (both): the same with the other rounding, masses lowered by the round-off, the top and cut events dropped
-  (sub-measures whose losses are smaller: realisable lower bounds).
+* upper (one pair, both orders): each X_i replaced by its mean-preserving split onto the two grid points of its cell
+  (larger in the convex order; H_γ of every composition, in either order, is convex in each epoch's L: it can only
+  grow); S′ = Σ X′_i is a t-fold convolution power on the grid. Atoms (loss log(s/t), P-mass (s/t)·q, Q-mass q),
+  split onto the loss grid keeping both masses (connect-the-dots); the cut tails (Hölder with E[(S/t)^8], exact) and
+  the round-off split off as separated atoms; scaled to total first mass 1 with 3 times the excess moved to +∞.
+* lower (realisable): the pair of K = Σ (cell index of X_i), a post-processing: Q-law q^{*t}, P-law r * q^{*(t−1)}
+  (r_j = E[X; cell j]: one coordinate tilted); first masses lowered and second raised by the round-off; merged per
+  loss-grid cell (a post-processing).
 
-Cost: one FFT convolution per bit of t on vectors of about x_top/η points (x_top ~ e^{6.7μ + μ²/2}); beyond
+Cell masses by Gauss–Legendre quadrature with a truncation bound; convolutions by FFT with the round-off bound of
+Higham (Accuracy and Stability, Thm 24.2: ‖fl(a*b) − a*b‖₂ ≤ (3η_f + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), η_f = 8u·log2 n, as in
+:mod:`privamp.pld.convolution`) on vectors tilted by e^{θx} (the tail's round-off is then small).
+
+Cost: two FFT convolutions per bit of t on vectors of about x_top/η points (x_top ~ e^{6.5μ}); beyond
 MAX_POINTS the pair is not built (:func:`balls_in_bins_epoch_pairs` returns None and the caller says so).
 """
 
@@ -52,7 +54,7 @@ LOSS_STEP = 1e-3
 """Spacing of the loss grid the atoms are rounded to (up for the upper pairs, down for the lower ones)."""
 TOP_P_MASS = 1e-9
 """The top event {some X_i > Jη} may carry at most about this P-mass (it goes to +∞ in the upper pairs)."""
-CUT_MASS = 1e-13
+CUT_MASS = 1e-15
 """The bound on the (untilted) Q-mass cut above each convolution's window (carried as the cut events)."""
 TAIL_REL = 1e-13
 """Relative error allowed for the normal tail masses e^{log Φ(±w)} (Cephes' erfc: 5.7e-14 peak relative error),
@@ -304,18 +306,21 @@ def _compact(first: FloatArray, inf_mass: float, upper: bool) -> tuple[int, int,
 
 def _atom_pair(name: str, evidence: str, losses: FloatArray, first: FloatArray, second: FloatArray | None,
                inf_mass: float, upper: bool) -> AtomsPair:
-    """The atoms (loss, first mass) on an ascending grid, compacted; upper: the excess of the first distribution over
-    total mass 1 removed from the lowest losses (its upper tails unchanged: still stochastically larger), the second
-    mass e^{−loss} times the first (a margin of 1e-12 on the loss: up for upper pairs, down for lower ones); lower:
-    the second masses given (``second``)."""
+    """The atoms (loss, first mass) on an ascending grid, compacted. Upper: the second mass e^{−(loss + 1e-12·(1 +
+    |loss|))} times the first, and when the first masses sum to 1 + κ > 1 (the round-off and the bounds of the split-off
+    events), every atom scaled by λ = (1 − a)/(1 + κ) and a = 3κ added at +∞: total 1, as the engine assumes, and
+    every H_γ ≤ 1/4 of any composition with at most 1/(9κ) copies still bounds the unscaled one (proof page, section 4).
+    Lower: the second masses given (``second``)."""
     lo, hi, inf_mass = _compact(first, inf_mass, upper)
     f = first[lo:hi + 1].copy()
     if upper:
         f[0] += float(np.sum(first[:lo])) * (1 + first.size * U)
-        excess = float(np.sum(f)) * (1 + f.size * U) + inf_mass - 1.0
-        if excess > 0:
-            cum = np.cumsum(f)
-            f = np.maximum(f - np.clip(excess - (cum - f), 0.0, f), 0.0)
+        kappa = float(np.sum(f)) * (1 + f.size * U) + inf_mass - 1.0
+        if kappa > 0:  # scaled by λ = (1 − a)/(1 + κ), a = 3κ added at +∞ (module docstring: total mass 1)
+            extra = 3 * kappa + 1e-15
+            scale = (1 - extra) / (1 + kappa) * (1 - 4 * U)
+            f *= scale
+            inf_mass = inf_mass * scale + extra
     ell = losses[lo:hi + 1]
     keep = f > 0
     atoms: list[Atom] = []
