@@ -55,8 +55,8 @@ AMPLIFIED = (
     "docs/proofs/random-allocation-dominating-pair.md: sections 1-2 (the t-dimensional epoch pair dominates the "
     "adaptive epoch in both orders) and 4 (its certified discretisation)"
 )
-SKIPPED = ("amplified balls-in-bins pair skipped for cost (its grid would exceed {points} points at mu = {mu:g}): "
-           "the unamplified Gaussian is used")
+SKIPPED = ("amplified balls-in-bins pair skipped for cost (its grids would exceed {points} points at mu = {mu:g}, "
+           "{steps} steps per epoch): the unamplified Gaussian is used")
 LOWER = (
     "realisable pair: one epoch of worst-case scalar datasets (Chua et al. 2024, 2025), post-processed to the sum of "
     "the grid cells of the coordinates' likelihood ratios (one step per epoch, whole epochs: "
@@ -82,8 +82,7 @@ def allocated_pairs(s: AllocatedEpoch, mech: BaseMechanism, relation: Neighborin
     if s.allocations == 1:
         built = allocation_pld.balls_in_bins_epoch_pairs(mu, s.steps)
         if built is None:
-            points = allocation_pld.grid_points(mu)
-            evidence = f"{evidence}; " + SKIPPED.format(points=points, mu=mu)
+            evidence = f"{evidence}; " + SKIPPED.format(points=allocation_pld.MAX_POINTS, mu=mu, steps=s.steps)
         else:
             if relation is AR:
                 upper, evidence = dict(built[0]), f"{allocation_pld.EVIDENCE}; proof: {AMPLIFIED}"

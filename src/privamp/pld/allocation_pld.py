@@ -358,14 +358,14 @@ def _split_to_grid(loss: FloatArray, p: FloatArray) -> tuple[int, FloatArray, Fl
 
 def _merge_cells(first: FloatArray, second: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Atoms merged by the loss-grid cell of their loss log(first/second) (a post-processing): (losses of the merged
-    atoms, first masses lowered, second masses raised by a relative 1e-12), ascending."""
+    atoms, first masses lowered, second masses raised by a relative 1e-10), ascending."""
     ok = (first > 0) & (second > 0)
     f, s = first[ok], second[ok]
     k = np.floor(np.log(f / s) / LOSS_STEP)
     k0 = int(np.min(k))
     idx = (k - k0).astype(np.int64)
-    fm = np.bincount(idx, f) * (1 - 1e-12)
-    sm = np.bincount(idx, s) * (1 + 1e-12)
+    fm = np.bincount(idx, f) * (1 - 1e-10)  # sums of up to ~10⁵ positive terms: within a relative 1e-11
+    sm = np.bincount(idx, s) * (1 + 1e-10)
     keep = (fm > 0) & (sm > 0)
     f64 = np.float64
     return np.asarray(np.log(fm[keep] / sm[keep]), f64), np.asarray(fm[keep], f64), np.asarray(sm[keep], f64)
@@ -387,7 +387,7 @@ def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
     pair objects serve a run's successive queries and the engine's caches); the dictionaries are not to be modified."""
     mu = check_positive("mu", mu)
     t = check_int("steps", steps, minimum=1)
-    if grid_points(mu) > MAX_POINTS:
+    if grid_points(mu) + 3 * t / STEP > MAX_POINTS:  # the X grid, and the sums' windows (~t + x_top)
         return None
     split, cells, tilted, top_q, top_p = _laws(mu, t)
     name = f"balls_in_bins_epoch(mu={mu:g}, steps={t})"
