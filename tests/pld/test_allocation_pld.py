@@ -118,3 +118,27 @@ def test_moment_matches_the_closed_form() -> None:
     assert ap.lognormal_sum_moment(0.7, 2, 2) == pytest.approx(2 * math.exp(0.49) + 2, rel=1e-8)
     assert ap.lognormal_sum_moment(0.7, 2, 2) >= 2 * math.exp(0.49) + 2
     assert np.isfinite(ap.lognormal_sum_moment(1.0, 100, 8))
+
+
+@pytest.mark.slow
+def test_three_steps_bracket_the_integral() -> None:
+    """t = 3, remove: given X_1, X_2 the expectation over X_3 is a Black–Scholes call; 2-D quadrature over the rest."""
+    mu, eps = 1.0, 0.3
+    gamma = math.exp(eps)
+    norm = stats.norm
+
+    def call(c: float) -> float:
+        if c <= 0:
+            return 1 - c
+        d1 = (-math.log(c) + mu * mu / 2) / mu
+        return float(norm.cdf(d1) - c * norm.cdf(d1 - mu))
+
+    def f(z2: float, z1: float) -> float:
+        x1, x2 = math.exp(mu * z1 - mu * mu / 2), math.exp(mu * z2 - mu * mu / 2)
+        return call(3 * gamma - x1 - x2) / 3 * math.exp(-(z1 * z1 + z2 * z2) / 2) / (2 * math.pi)
+
+    ref, err = integrate.dblquad(f, -10, 10, -10, 10, epsabs=1e-10, epsrel=1e-8)
+    assert err < 1e-7
+    built = ap.balls_in_bins_epoch_pairs(mu, 3)
+    assert built is not None
+    assert _delta(built[1]["remove"], eps) <= ref <= _delta(built[0]["remove"], eps)
