@@ -81,9 +81,9 @@ def allocated_pairs(s: AllocatedEpoch, mech: BaseMechanism, relation: Neighborin
     mu, run = noise_mu(mech), s.steps_run
     if s.allocations == 1:
         built = allocation_pld.balls_in_bins_epoch_pairs(mu, s.steps)
-        if built is None:
+        if built is None and relation is AR:
             evidence = f"{evidence}; " + SKIPPED.format(points=allocation_pld.MAX_POINTS, mu=mu, steps=s.steps)
-        else:
+        elif built is not None:
             if relation is AR:
                 upper, evidence = dict(built[0]), f"{allocation_pld.EVIDENCE}; proof: {AMPLIFIED}"
             if s.run is None:
