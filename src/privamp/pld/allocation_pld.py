@@ -79,9 +79,14 @@ EpochPairs = tuple[dict[str, AtomsPair], dict[str, AtomsPair]]
 
 
 
-def _grid(n: int) -> FloatArray:
+def _eta(mu: float) -> float:
+    """The X grid's spacing η = STEP·min(1, μ) (X spreads over ~μ around 1 when μ is small)."""
+    return STEP * min(1.0, mu)
+
+
+def _grid(n: int, eta: float) -> FloatArray:
     """The X grid's values 0, η, …, (n − 1)η."""
-    return np.asarray(np.arange(n) * STEP, dtype=np.float64)
+    return np.asarray(np.arange(n) * eta, dtype=np.float64)
 
 
 def _w(x: FloatArray, mu: float) -> FloatArray:
@@ -93,7 +98,7 @@ def _w(x: FloatArray, mu: float) -> FloatArray:
 def grid_points(mu: float) -> int:
     """J: the X grid's last index (x_top = Jη; the top event's P-mass is ≤ TOP_P_MASS at t ≤ 10⁶)."""
     w = -float(special.ndtri(TOP_P_MASS / 2))  # Φ̄(w − μ) ≤ TOP_P_MASS/2, and t·Φ̄(w) ≤ that for t ≤ 10⁶
-    return math.ceil(math.exp(mu * (max(w + mu, -float(special.ndtri(TOP_P_MASS / 2e6)))) - mu * mu / 2) / STEP)
+    return math.ceil(math.exp(mu * (max(w + mu, -float(special.ndtri(TOP_P_MASS / 2e6)))) - mu * mu / 2) / _eta(mu))
 
 
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(GAUSS_POINTS)
@@ -143,7 +148,8 @@ def _cell_laws(mu: float, j_top: int) -> tuple[FloatArray, ...]:
     dn_j = E[x_j − X; cell]/η (to (j−1)η), each with an error bound: (q, eq, r, er, up, e_up, dn, e_dn). The
     integrands (x(w) − x_{j−1})φ(w) = φ(w − μ) − x_{j−1}φ(w) are integrated as x_{j−1}·expm1(μ(w − w_{j−1}))·φ(w):
     positive, no cancellation."""
-    x = _grid(j_top + 1)
+    eta = _eta(mu)
+    x = _grid(j_top + 1, eta)
     w = _w(x, mu)
     # the computed w_j is within dw_j of the exact one (log, sum, division); a cell's integral then moves by at most
     # dw times the integrand near each end (bounded by its value there, raised by 1e-6: dw ≤ 1e-10)
@@ -162,18 +168,16 @@ def _cell_laws(mu: float, j_top: int) -> tuple[FloatArray, ...]:
     edge = 1 + 1e-6
     eq += (da * _phi(a) + db * _phi(b)) * edge
     er += (da * _phi(a - mu) + db * _phi(b - mu)) * edge
-    e_up += (db * STEP * _phi(b) + da * da * mu * xa * _phi(a)) * edge * 1.01
-    e_dn += (da * STEP * _phi(a) + db * db * mu * xb * _phi(b)) * edge * 1.01
+    e_up += (db * eta * _phi(b) + da * da * mu * xa * _phi(a)) * edge * 1.01
+    e_dn += (da * eta * _phi(a) + db * db * mu * xb * _phi(b)) * edge * 1.01
     q1, eq1 = _tail(float(w[1]))  # cell 1 = (0, η]: w ≤ w_1
     r1, er1 = _tail(float(w[1]) - mu)
-    dn1, e_dn1 = max(STEP * q1 - r1, 0.0), STEP * eq1 + er1 + 4 * U * STEP * q1
+    dn1, e_dn1 = max(eta * q1 - r1, 0.0), eta * eq1 + er1 + 4 * U * eta * q1
     out = []
     for first, rest in ((q1, q), (eq1, eq), (r1, r), (er1, er), (r1, up), (er1, e_up), (dn1, dn), (e_dn1, e_dn)):
         out.append(np.concatenate([[first], rest]))
-    out[4] /= STEP
-    out[5] /= STEP
-    out[6] /= STEP
-    out[7] /= STEP
+    for i in (4, 5, 6, 7):
+        out[i] /= eta
     return tuple(out)
 
 
@@ -181,7 +185,8 @@ class _Vec:
     """A computed nonnegative vector c on the grid 0..n−1 with ‖c_exact − c‖ ≤ e_inf, e_two, e_one in ℓ∞, ℓ2, ℓ1
     (c_exact the exact convolution of the exact measures, each cut as computed); ``cut``: a bound on the exact mass
     cut off (the union bound over every factor's cuts). The vectors are tilted: c_i is the mass at iη times
-    e^{θ·iη} (convolution commutes with the tilt; the tail's round-off is then e^{−θ·iη} times smaller)."""
+    e^{theta·i} (``theta`` = θη per grid index; convolution commutes with the tilt; the tail's round-off is then
+    e^{−theta·i} times smaller)."""
 
     __slots__ = ("c", "cut", "e_inf", "e_one", "e_two", "mass", "theta")
 
@@ -214,7 +219,7 @@ def _convolve(a: _Vec, b: _Vec) -> _Vec:
     # the untilted mass cut at index k is at most (tilted tail + round-off there)·e^{−θkη}: cut at the first k where
     # that is below CUT_MASS
     k = np.arange(n)
-    bound = (tail + np.sqrt(n - k) * e_two) * np.exp(-a.theta * k * STEP + 1e-12)
+    bound = (tail + np.sqrt(n - k) * e_two) * np.exp(-a.theta * k + 1e-12)
     keep = max(int(np.argmax(bound <= CUT_MASS)) if bool(np.any(bound <= CUT_MASS)) else n, 1)
     # the exact tilted mass cut: the computed one plus the error there, ‖e restricted‖₁ ≤ √(n − keep)·‖e‖₂; the
     # untilted mass is at most e^{−θ·keep·η} times it
@@ -264,7 +269,8 @@ def _laws(mu: float, t: int) -> tuple[_Vec, _Vec, _Vec, float, float]:
     """(the split sum's Q-law, the cell-index sum's Q-law and P-law, the top event's Q- and P-mass bounds)."""
     j_top = grid_points(mu)
     q, eq, r, er, up, e_up, dn, e_dn = _cell_laws(mu, j_top)
-    w_top = float(_w(np.array([j_top * STEP]), mu)[0])
+    eta = _eta(mu)
+    w_top = float(_w(np.array([j_top * eta]), mu)[0])
     split = np.zeros(j_top + 1)
     split[1:] += up
     split[:-1] += dn
@@ -274,8 +280,8 @@ def _laws(mu: float, t: int) -> tuple[_Vec, _Vec, _Vec, float, float]:
     cells = np.concatenate([[0.0], q])
     tilted = np.concatenate([[0.0], r])
     e_cells, e_tilted = np.concatenate([[0.0], eq]), np.concatenate([[0.0], er])
-    theta = min(1.0 / t, 20.0 / (j_top * STEP))
-    grow = np.exp(theta * np.arange(j_top + 1) * STEP)  # e^{θx}, within a relative 4u(1 + θx) < 1e-13
+    theta = min(1.0 / t, 20.0 / (j_top * eta)) * eta  # the tilt per grid index, θη
+    grow = np.exp(theta * np.arange(j_top + 1))  # e^{θx}, within a relative 4u(1 + θx) < 1e-13
     vec = []
     for v, e in ((split, e_split), (cells, e_cells), (tilted, e_tilted)):
         et = (e + (v + e) * 1e-13) * grow * (1 + 1e-13)
@@ -387,17 +393,18 @@ def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
     pair objects serve a run's successive queries and the engine's caches); the dictionaries are not to be modified."""
     mu = check_positive("mu", mu)
     t = check_int("steps", steps, minimum=1)
-    if grid_points(mu) + 3 * t / STEP > MAX_POINTS:  # the X grid, and the sums' windows (~t + x_top)
+    eta = _eta(mu)
+    if grid_points(mu) + 3 * t / eta > MAX_POINTS:  # the X grid, and the sums' windows (~t + x_top)
         return None
     split, cells, tilted, top_q, top_p = _laws(mu, t)
     name = f"balls_in_bins_epoch(mu={mu:g}, steps={t})"
-    theta = split.theta
+    theta = split.theta / eta  # the tilt per unit of s
     # upper: the split law S' (Q-masses c at s = iη), its P-masses (s/t)·c; separated atoms for the top event, the cut
     # events (P-mass by Hölder: E[(S'/t)^8]^{1/8} ≤ E[(S/t)^8]^{1/8} + η) and the round-off: untilted, an error e_i
     # becomes e_i·e^{−θs_i}, of P-weight ≤ max_s (s/t)·e^{−θs}·‖e‖₁ = ‖e‖₁/(eθt)
-    s = _grid(split.c.size)
+    s = _grid(split.c.size, eta)
     c_up = _untilt(split.c, s, theta, 1.0)
-    moment = lognormal_sum_moment(mu, t, HOLDER_P) ** (1 / HOLDER_P) / t + STEP
+    moment = lognormal_sum_moment(mu, t, HOLDER_P) ** (1 / HOLDER_P) / t + eta
     cut_p = moment * split.cut ** (1 - 1 / HOLDER_P) * (1 + 1e-9) if split.cut > 0 else 0.0
     p_inf = top_p + cut_p + split.e_one / (math.e * theta * t) * (1 + 1e-9)
     q_inf = top_q + split.cut + split.e_one + float(c_up[0])
@@ -410,7 +417,7 @@ def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
     }
     # lower: the pair of K = Σ (cell index of X_i) (a post-processing), masses moved to the safe side by the round-off
     n = max(cells.c.size, tilted.c.size)
-    k = _grid(n)
+    k = _grid(n, eta)
     q_hat, p_hat = _pad(cells.c, n), _pad(tilted.c, n)
     q_lo, q_hi = _untilt(q_hat, k, theta, -1.0), _untilt(q_hat, k, theta, 1.0)
     p_lo, p_hi = _untilt(p_hat, k, theta, -1.0), _untilt(p_hat, k, theta, 1.0)
