@@ -108,9 +108,18 @@ def test_below_poisson_and_above_the_lower_end() -> None:
     assert float(up.upper[0]) < float(poisson.lower[0])
 
 
-def test_cost_guard() -> None:
+def test_cost_guard_and_small_mu() -> None:
     assert ap.grid_points(3.0) > ap.MAX_POINTS
     assert ap.balls_in_bins_epoch_pairs(3.0, 100) is None
+    assert ap.balls_in_bins_epoch_pairs(1e-6, 10) is None  # η = 0.05·μ: the sums' windows would be too long
+    built = ap.balls_in_bins_epoch_pairs(0.02, 4)  # the grid follows μ: still a narrow bracket
+    assert built is not None
+    ref = 0.0
+    for eps in (0.0, 0.005):
+        up, lo = _delta(built[0]["remove"], eps), _delta(built[1]["remove"], eps)
+        assert 0 < lo <= up <= lo * 1.05
+        ref = up
+    assert ref < _gaussian_delta(0.02, 0.005)  # amplified: below one unsubsampled step
 
 
 def test_moment_matches_the_closed_form() -> None:
