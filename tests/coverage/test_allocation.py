@@ -85,3 +85,14 @@ def test_cli_prints_the_certified_interval_and_refuses_bad_allocations(capsys: p
     code, out, err = run_cli(capsys, "epsilon", "--sampling", "random-allocation", "--steps-per-epoch", "3",
                              "--allocations", "5", "--dataset-size", "100", *common)
     assert code == 2 and err.count("\n") == 1 and "allocations must be an integer in [1, 3]" in err
+
+
+def test_balls_in_bins_add_remove_is_amplified_and_the_cost_guard_says_so() -> None:
+    step = pa.Gaussian(1.0).subsampled(AllocatedEpoch(20, 1), "add-remove")
+    r = pa.Accountant().compose(step, 3).epsilon(DELTA)
+    assert r.lower_epsilon is not None and r.lower_epsilon <= r.epsilon <= r.lower_epsilon * 1.01
+    assert gaussian_delta(math.sqrt(3), r.epsilon) > DELTA  # far below the unamplified per-epoch Gaussian
+    assert any("random-allocation-dominating-pair.md" in e for e in r.evidence)
+    cell = TABLE.lookup(pa.Gaussian(0.5).subsampled(AllocatedEpoch(20, 1), "add-remove"))
+    small = pa.Gaussian(0.5).subsampled(AllocatedEpoch(20, 1), "add-remove")
+    assert any("skipped for cost" in e for e in cell.build(small).evidence)

@@ -31,7 +31,7 @@ def test_epochs_to_steps_and_releases() -> None:
     assert cut.count == 2 and not cut.lower_holds  # a started epoch counts whole: its lower bound is not the run's
     assert BALLS_IN_BINS.sampling(b) == AllocatedEpoch(235, 1, N)
     words = BALLS_IN_BINS.words(b)
-    assert "exactly one step" in words and "235 steps" in words and "no amplification upper" in words
+    assert "exactly one step" in words and "235 steps" in words and "amplified epoch pair under add/remove" in words
 
 
 def test_both_relations_are_accepted() -> None:

@@ -70,10 +70,12 @@ EVIDENCE = ("realisable pair (lower bound only): one epoch of a scheme using eac
             "coordinate (data processing inequality); docs/proofs/balls-in-bins.md")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AtomsPair(Pair):
     """A pair of finitely many atoms, sorted by loss, with the loss-interval masses read by binary search (the
-    generic :class:`Pair` loops over atoms: too slow for thousands of them). No pieces."""
+    generic :class:`Pair` loops over atoms: too slow for thousands of them). No pieces. Compared and hashed by
+    identity (the engine's caches key on pairs: hashing thousands of atoms per look-up would cost more than the
+    look-up saves)."""
 
     _losses: FloatArray = field(init=False, repr=False, compare=False)
     _log_p: FloatArray = field(init=False, repr=False, compare=False)
@@ -109,12 +111,40 @@ class AtomsPair(Pair):
         first = np.searchsorted(self._losses, eps, side="right")  # the atoms of loss > ε
         return np.asarray(self._tail_p[first]), np.asarray(self._tail_q[first])
 
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def loss_window(self, tail: float) -> tuple[float, float]:
+        finite = self._losses[np.isfinite(self._losses) & (self._log_p > -np.inf)]
+        if not finite.size:
+            return 0.0, 0.0
+        return float(finite[0]), float(finite[-1])
+
+    def loss_moments(self, lams: ArrayLike, points: int = 257) -> tuple[FloatArray, FloatArray, float]:
+        """As :meth:`Pair.loss_moments` (approximate, for grids and tilts only), vectorised over the atoms."""
+        lam = np.atleast_1d(np.asarray(lams, dtype=np.float64))
+        ok = np.isfinite(self._losses) & (self._log_p > -np.inf)
+        lw, ell = (self._log_p[ok], self._losses[ok]) if ok.any() else (np.zeros(1), np.zeros(1))
+        t = lw[None, :] + lam[:, None] * ell[None, :]
+        top = np.max(t, axis=1)
+        with np.errstate(under="ignore"):
+            e = np.exp(t - top[:, None])
+        tot = np.sum(e, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k = np.log(tot) + top
+            dk = np.einsum("ij,j->i", e, ell) / tot
+        pw = np.exp(lw - special.logsumexp(lw))
+        mean = float(np.sum(pw * ell))
+        return np.asarray(k), np.asarray(dk), float(np.sum(pw * (ell - mean) ** 2))
+
 
 def _log_suffix(log_mass: FloatArray) -> FloatArray:
     """log Σ_{j ≥ i} e^{log_mass[j]} for i = 0..n (the last entry −inf)."""
     out = np.full(log_mass.size + 1, -np.inf)
-    for i in range(log_mass.size - 1, -1, -1):
-        out[i] = np.logaddexp(out[i + 1], log_mass[i])
+    out[:-1] = np.logaddexp.accumulate(log_mass[::-1])[::-1]  # the same pairwise logaddexp, from the end, vectorised
     return out
 
 

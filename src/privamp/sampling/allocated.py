@@ -4,9 +4,11 @@ random allocation"; k = 1 is balls-in-bins, :mod:`privamp.sampling.balls_in_bins
 epoch; batch sizes vary (Binomial(n, k/t), mean nk/t).
 
 The steps of an epoch are not independent releases, so an epoch is one accounted release, :class:`AllocatedEpoch`,
-and epochs are composed (each draws a fresh allocation). Its upper bound is the Gaussian of sensitivity √k (k·C² of
-squared sensitivity over the epoch; 2√k under replace-one), without amplification (docs/proofs/balls-in-bins.md §1);
-its lower bound is the realisable epoch pair of :mod:`privamp.pld.allocation_pairs` (§2-3), for whole epochs.
+and epochs are composed (each draws a fresh allocation). Its upper bound for k = 1 under add/remove is the amplified
+epoch pair of :mod:`privamp.pld.allocation_pld` (docs/proofs/random-allocation-dominating-pair.md); otherwise the
+Gaussian of sensitivity √k (k·C² of squared sensitivity over the epoch; 2√k under replace-one), without amplification
+(docs/proofs/balls-in-bins.md §1); its lower bound is a realisable epoch pair (:mod:`privamp.pld.allocation_pld` for
+k = 1, :mod:`privamp.pld.allocation_pairs` otherwise), for whole epochs.
 """
 
 from __future__ import annotations
@@ -105,8 +107,10 @@ class RandomAllocationScheme(SamplingScheme):
         return (
             f"random allocation: every epoch of {t} steps puts each of the {n} records in exactly {k} of the steps, "
             f"chosen uniformly at random and independently of the other records (expected batch size "
-            f"{n * k / t:.6g}); each epoch is accounted as one release of the Gaussian mechanism at sensitivity "
-            f"sqrt({k}) (no amplification upper bound is used; the lower bound is a realisable epoch pair)"
+            f"{n * k / t:.6g}); each epoch is accounted as one release: "
+            + ("the amplified epoch pair under add/remove (the Gaussian on the whole dataset under replace-one)"
+               if k == 1 else f"the Gaussian mechanism at sensitivity sqrt({k}) (no amplification)")
+            + "; the lower bound is a realisable epoch pair"
         )
 
     def releases(self, batches: Batches, steps: int) -> tuple[int, str]:

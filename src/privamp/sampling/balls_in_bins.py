@@ -5,8 +5,9 @@ of t). Batch sizes vary (Binomial(n, 1/t), mean n/t ≤ m); every record is used
 
 The steps of an epoch are not independent releases (a record in step i is in no other step), so an epoch is one
 accounted release, :class:`~privamp.sampling.allocated.AllocatedEpoch` (k = 1), and epochs are composed. Upper
-bound: the Gaussian mechanism on the whole dataset once per epoch, no amplification; sound under add/remove and
-replace-one (docs/proofs/balls-in-bins.md, §1). Lower bound: the realisable epoch pair of
+bound: under add/remove the amplified epoch pair (:mod:`privamp.pld.allocation_pld`,
+docs/proofs/random-allocation-dominating-pair.md); under replace-one the Gaussian mechanism on the whole dataset once
+per epoch, no amplification (docs/proofs/balls-in-bins.md, §1). Lower bound: the realisable epoch pair of
 :mod:`privamp.pld.allocation_pairs` (§2-3), for whole epochs (:meth:`BallsInBinsScheme.lower_holds_for`)."""
 
 from __future__ import annotations
@@ -50,17 +51,16 @@ class BallsInBinsScheme(FixedSizeScheme):
         return (
             f"balls-in-bins: every epoch of {t} steps puts each of the {batches.dataset_size} records in exactly one "
             f"step, uniformly at random and independently of the others (expected batch size "
-            f"{float(Fraction(batches.dataset_size or 0) / t):.6g}); each epoch is accounted as one release of the "
-            "Gaussian mechanism on the whole dataset (no amplification upper bound is used; the lower bound is a "
-            "realisable epoch pair)"
+            f"{float(Fraction(batches.dataset_size or 0) / t):.6g}); each epoch is accounted as one release: the "
+            "amplified epoch pair under add/remove, the Gaussian on the whole dataset under replace-one (the lower "
+            "bound is a realisable epoch pair)"
         )
 
     def releases(self, batches: Batches, steps: int) -> tuple[int, str]:
         """The epochs started: ``ceil(steps / steps per epoch)``."""
         count = epochs_started(steps, self.steps_per_epoch(batches))
         return count, (
-            f"; balls-in-bins: each of the {count} epochs started is accounted as one release of the Gaussian on "
-            "the whole dataset"
+            f"; balls-in-bins: each of the {count} epochs started is accounted as one release (one epoch)"
         )
 
     def lower_holds_for(self, batches: Batches, steps: int) -> bool:
