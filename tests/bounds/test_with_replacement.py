@@ -371,3 +371,10 @@ def test_default_sets_under_a_budget_are_the_documented_candidates(max_work: flo
     got = _LOW([alpha], b, n, sigma, max_work=max_work)[0]
     assert got <= exact
     assert got == pytest.approx(exact, rel=1e-10)
+
+
+def test_an_invalid_index_set_is_named_by_its_stage() -> None:
+    """The stages run k = α, α − 1, …: at α = 4 a set valid at k = 4 and empty at k = 3 is reported as T_3."""
+    with pytest.raises(InvalidParameterError) as info:
+        _LOW([4], 10, 100.0, 1.0, index_sets=lambda _a, k: [] if k == 3 else [0, 10])
+    assert info.value.name == "index_sets" and info.value.value == "T_3"
