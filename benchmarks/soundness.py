@@ -637,13 +637,20 @@ def check_selection(modules: list[str]) -> int:
 
 
 def mutate(
-    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None, resume: bool = False
+    module: str,
+    tests: list[str],
+    cap: float,
+    scratch: Path,
+    names: list[str] | None = None,
+    resume: bool = False,
+    keyword: str | None = None,
 ) -> tuple[dict[str, int | None], float, bool]:
     """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds: the exit
     code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit.
 
     ``resume``: keep the scratch copy of a capped run whose copy of ``src/`` equals the repository's, so that mutmut
-    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those)."""
+    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those). ``keyword``: a
+    pytest ``-k`` expression narrowing the selection (for the mutants of one function, whose sharp tests are few)."""
     import filecmp
     import os
     import shutil
@@ -662,12 +669,13 @@ def mutate(
         work.mkdir(parents=True)
         for part in ("src", "tests"):
             shutil.copytree(ROOT / part, work / part, ignore=ignore)
+    pytest_args = ["-p", "no:cacheprovider", "-x", "-q", *(["-k", keyword] if keyword else [])]
     config = (ROOT / "pyproject.toml").read_text() + (
         "\n[tool.mutmut]\n"
         'source_paths = ["src/privamp"]\n'
         f"only_mutate = [{json.dumps(module)}]\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
+        f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
     )
     (work / "pyproject.toml").write_text(config)
     t0 = time.perf_counter()
@@ -723,10 +731,11 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
     }
 
 
-def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
+def remaining_names(module: str, codes: dict[str, int | None], only: list[str] | None = None) -> list[str]:
     """The mutants of a capped run still to run, as ``mutmut run`` names: every mutant of a function none of whose
     mutants ran (one pattern), and by name those not run of a function that the tests reached (exact names of a function
-    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern."""
+    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern.
+    ``only``: the names of the functions to keep (all if None)."""
     import re
 
     package = ".".join(Path(module).with_suffix("").parts[1:])
@@ -739,6 +748,8 @@ def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
     for function in sorted(functions | set(by_function)):
         mutants = by_function.get(function, [])
         if function not in functions or (mutants and all(c is not None for _, c in mutants)):
+            continue
+        if only is not None and function.rsplit(".x_", 1)[1] not in only:
             continue
         if all(c is None for _, c in mutants):
             names.append(function + "__mutmut_*")
@@ -755,18 +766,21 @@ def run_mutation(
     changed: list[str],
     resume: bool = False,
     remaining: bool = False,
+    functions: list[str] | None = None,
+    keyword: str | None = None,
 ) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
     the previous exit codes of the other mutants; or, with ``remaining``, run the mutants a capped run did not reach
     (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did (with
-    ``rerun_survivors`` too: its survivors first)."""
+    ``rerun_survivors`` too: its survivors first), only those of ``functions`` if given, with the tests ``keyword``
+    (a pytest -k expression) selects."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
         if remaining and previous and "codes" in previous:
-            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"])
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"], functions)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names, keyword=keyword)
             old = {k: c for k, c in previous["codes"].items() if c is not None}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
@@ -774,6 +788,8 @@ def run_mutation(
             notes = [previous.get("rerun", "")] + [
                 f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests"
             ] * rerun_survivors
+            if keyword:
+                notes.append(f"{', '.join(functions or ['all'])}: tests -k {keyword!r}")
             if any(notes):
                 r["rerun"] = "; ".join(n for n in notes if n)
         elif rerun_survivors and previous and "codes" in previous:
@@ -817,6 +833,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
+    m.add_argument("--function", action="append", help="with --remaining: only the mutants of this function")
+    m.add_argument("--keyword", help="a pytest -k expression narrowing the module's tests for this run")
     m.add_argument(
         "--dry-run", action="store_true", help="list the tests each module's selection collects; mutate nothing"
     )
@@ -843,6 +861,8 @@ def main(argv: list[str] | None = None) -> int:
             args.changed,
             args.resume,
             args.remaining,
+            args.function,
+            args.keyword,
         )
     return 0
 

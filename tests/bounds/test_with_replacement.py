@@ -227,9 +227,11 @@ def test_upper_is_thm36_at_integer_orders(alpha: int, b: int, n: float, sigma: f
     assert got <= ref * (1 + 2e-11)
 
 
-@pytest.mark.parametrize(("alpha", "b", "n", "sigma"), [(1.5, 3, 30.0, 2.0), (1.2, 5, 100.0, 4.0)])
-def test_upper_is_above_thm36_at_real_orders(alpha: float, b: int, n: float, sigma: float) -> None:
-    """At real α the Taylor bound and the convexity cap are above H: the bound is above Thm 3.6 with H by quadrature."""
+@pytest.mark.parametrize(("alpha", "b", "n", "sigma", "slack"), [(1.5, 3, 30.0, 2.0, 1.3), (1.2, 5, 100.0, 4.0, 0.04)])
+def test_upper_is_above_thm36_at_real_orders(alpha: float, b: int, n: float, sigma: float, slack: float) -> None:
+    """At real α the Taylor bound and the convexity cap are above H: the bound is above Thm 3.6 with H by quadrature,
+    and no more than ``slack`` relative above it (measured 1.2585 and 0.0348: the caps alone, without the Taylor
+    terms, are looser)."""
     with mp.workdps(30):
         al, p = mp.mpf(alpha), 1 / mp.mpf(n)
         a = [mp.binomial(b, k) * p**k * (1 - p) ** (b - k) for k in range(b + 1)]
@@ -241,7 +243,8 @@ def test_upper_is_above_thm36_at_real_orders(alpha: float, b: int, n: float, sig
                         [-mp.inf, 0, m, al * m, mp.inf])  # fmt: skip
             total += a[k] / q_t * (h - 1)
         ref = mp.log1p(total) / (al - 1)
-    assert wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0] >= ref
+    got = wrep.fixed_size_wr_add_remove_rdp([alpha], b, n, sigma)[0]
+    assert ref <= got <= ref * (1 + slack)
 
 
 _UP = wrep.fixed_size_wr_add_remove_rdp
