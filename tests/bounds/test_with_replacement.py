@@ -376,8 +376,19 @@ def test_default_sets_under_a_budget_are_the_documented_candidates(max_work: flo
     assert got == pytest.approx(exact, rel=1e-10)
 
 
-def test_an_invalid_index_set_is_named_by_its_stage() -> None:
-    """The stages run k = α, α − 1, …: at α = 4 a set valid at k = 4 and empty at k = 3 is reported as T_3."""
+@pytest.mark.parametrize("stage", [3, 2])
+def test_an_invalid_index_set_is_named_by_its_stage(stage: int) -> None:
+    """The stages run k = α, α − 1, …, 2: at α = 4 a set empty at one stage only is reported as that T_k."""
     with pytest.raises(InvalidParameterError) as info:
-        _LOW([4], 10, 100.0, 1.0, index_sets=lambda _a, k: [] if k == 3 else [0, 10])
-    assert info.value.name == "index_sets" and info.value.value == "T_3"
+        _LOW([4], 10, 100.0, 1.0, index_sets=lambda _a, k: [] if k == stage else [0, 10])
+    assert info.value.name == "index_sets" and info.value.value == f"T_{stage}"
+
+
+def test_explicit_sets_are_refused_one_operation_over_their_budget() -> None:
+    """Explicit sets skip the estimate: the recursion counts its own work, 21 + 21·21 + 41·21 = 1323 operations for
+    the full sets at α = 4, |B| = 20 (each stage alone at most 861), and refuses them at max_work = 1322."""
+    args = ([4], 20, 40.0, 10.0)
+    assert _LOW(*args, index_sets="full", max_work=1323.0)[0] == _LOW(*args, index_sets="full")[0]
+    with pytest.raises(InvalidParameterError) as info:
+        _LOW(*args, index_sets="full", max_work=1322.0)
+    assert info.value.name == "index_sets" and "max_work = 1.32e+03" in info.value.allowed
