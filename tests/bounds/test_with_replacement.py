@@ -214,6 +214,8 @@ THM36_POINTS = [
     (6, 40, 400.0, 12.0, 5),
     (2, 1, 10.0, 100.0, None),
     (7, 500, 1e6, 40.0, None),
+    (2, 10, 1000.0, 10.0, 1),  # K < |B| where the head (q̃ = Σ_{n≤K} a_n/(a_0 + Σ_{n≤K} a_n)) dominates the tail
+    (3, 10, 100.0, 10.0, 2),
 ]
 
 
@@ -275,7 +277,13 @@ _LOW = wrep.fixed_size_wr_add_remove_rdp_lower_integer
 def test_invalid_input_names_the_parameter(call: Callable[[], object], name: str, allowed: str) -> None:
     with pytest.raises(InvalidParameterError) as info:
         call()
-    assert info.value.name == name and allowed in info.value.allowed
+    assert info.value.name == name and allowed in info.value.allowed and info.value.value is not None
+
+
+def test_upper_at_infinity_only_and_full_truncation() -> None:
+    """Only α = ∞ asked: ∞ in the orders' shape; K = |B| is allowed and is the default (Thm 3.6 as printed)."""
+    assert np.array_equal(_UP([math.inf, math.inf], 3, 30.0, 2.0), [math.inf, math.inf])
+    assert _UP([2.5], 3, 30.0, 2.0, truncation=3)[0] == _UP([2.5], 3, 30.0, 2.0)[0]
 
 
 @pytest.mark.parametrize(("alpha", "top"), [(2.5, 3), (3.5, 4), (4.5, 5)])
