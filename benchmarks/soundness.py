@@ -796,7 +796,7 @@ def run_mutation(
             package = ".".join(Path(module).with_suffix("").parts[1:])
             prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
             names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names, keyword=keyword)
             old = {k: c for k, c in previous["codes"].items() if not k.startswith(prefixes)}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
@@ -804,6 +804,8 @@ def run_mutation(
             r["rerun"] = f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests" + (
                 f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
             )
+            if keyword:
+                r["rerun"] += f" (tests -k {keyword!r})"
         else:
             resumed = resume and previous is not None and previous.get("capped", False)
             codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, resume=resumed)
