@@ -392,7 +392,16 @@ MUTATION_NOTES = [
     "ignore α; k only names T_k in an error no default candidate raises), low = high = 1; the richest set's "
     "max(b − 5, 1) (0 is in it anyway); the recursion's int64 → float dtype of the partial sums (exact integers) "
     "and the argsort kind (only the order of equal keys in the log-sum: ulps, under its 16-ulp allowance); "
-    "check_int's minimum=1 (its default); max_work = 2000001.",
+    "check_int's minimum=1 (its default); max_work = 2000001. A rerun of the 76 survivors with those tests (the "
+    "same narrow selection plus the new tests, capped at 7 min) killed 21: 624/679 (92 %), 135 not run (the "
+    "upper bound's sums and Taylor/exact refinements). Of the 55 left, verified by hand as mutants (MUTANT_UNDER_TEST) "
+    "but not reached by the capped rerun: finish_rdp's arguments dropped at α = ∞ only, the recursion's >= at its "
+    "budget (both fail the new tests). The upper bound's other survivors, each evaluated at 6 orders × 5 settings "
+    "× K ∈ {|B|, 1} against the unmutated code, move it by at most 7e-15 relative: dtype and errstate arguments, "
+    "which terms get the Taylor refinement (v_cut, n_taylor, the 64-term cap: the cap alone only costs tightness, "
+    "the Taylor terms are the minimum of two valid bounds), head n < K at the boundary term, the integer-order "
+    "switch at MAX_MOMENT_INDEX; and the rule='authors' branches (149, 153, 166), whose values no test pins (a "
+    "missing test: Birrell et al.'s Fig. 9 rule has no reference in tests/ yet).",
     "- _normal.py (log Φ, Cody 1969; tests/bounds/test_normal.py): first run 170/194 (88 %). Survivors: strict= of the "
     "zips of Cody's coefficient tuples (9, equivalent), dtype arguments (4: integer and float32 inputs were never "
     "tried; with them the results came out truncated to integers or computed in float32), the flattening reshape(−1) → "
