@@ -373,6 +373,36 @@ MUTATION_NOTES = [
     "budget). Not run yet: the 696 mutants of the upper bound and the recursion (a fresh run: --resume continues a "
     "capped run from its scratch copy while src/ is unchanged, not after a --rerun-survivors run, whose copy holds "
     "only the survivors).",
+    "- with_replacement.py, 2026-11-27 20:55-22:20 UTC (one worker at nice 19 on a machine at load 8-16, where a "
+    "surviving mutant took 20-50 s of wall time with the whole test file): `--remaining` runs took the mutants run "
+    "from 118 to 425 (the lower bounds, the recursion, the work estimate), then `--function "
+    "fixed_size_wr_add_remove_rdp --keyword 'upper or thm36 or invalid or sigma'` 254 of the upper bound's 308 "
+    "with its sharp tests only. New "
+    "tests: the work estimate against the enumerated work of the recursion (exact for the full sets, (b + 1)·Σ(jb + "
+    "1), and for {|B|}); the default index sets under budgets of 1322, 1000, 300 and 100 operations are the "
+    "documented candidates ({0..5} ∪ {15..20}, {0, 1, 2, 20}, {0, 1, 20}, {20}, T_2 all), each against its F_T "
+    "enumerated in mpmath (σ = 5.6, where the four differ by > 1e-7); explicit sets refused one operation over "
+    "their budget (the recursion's own count: 1323 for the full sets at α = 4, |B| = 20); an invalid set named by "
+    "its stage (T_3, T_2); Thm 3.6 at K < |B| where the head dominates the tail (q̃ summed over one term too many, "
+    "or formed with the wrong sign, moved the bound by 3e-5 and 1.5e-4 relative and no test saw it: the earlier "
+    "K < |B| points were dominated by the tail); the real-order upper bound within its measured slack of Thm 3.6 "
+    "with H by quadrature (1.26 and 0.035 relative; the caps without the Taylor terms are 3 and 17 times looser); "
+    "α = ∞ alone; K = |B|; the bad value carried by every error. Left as equivalent: _estimated_work's spread "
+    "terms in low (every default candidate contains 0, so low stays 0: 4), its α and k arguments (the default sets "
+    "ignore α; k only names T_k in an error no default candidate raises), low = high = 1; the richest set's "
+    "max(b − 5, 1) (0 is in it anyway); the recursion's int64 → float dtype of the partial sums (exact integers) "
+    "and the argsort kind (only the order of equal keys in the log-sum: ulps, under its 16-ulp allowance); "
+    "check_int's minimum=1 (its default); max_work = 2000001. A rerun of the 76 survivors with those tests (the "
+    "same narrow selection plus the new tests, capped at 7 min) killed 21: 624/679 (92 %), 135 not run (the "
+    "upper bound's sums and Taylor/exact refinements). Of the 55 left, equivalent too: finish_rdp's safety argument "
+    "dropped where every order is ∞ (∞ whatever the margin), the recursion's >= for > at the checks of stages "
+    "k ≥ 3 (the last stage adds work, so the total never equals a stage's count: the sets are refused either way). "
+    "The upper bound's other survivors, each evaluated at 6 orders × 5 settings "
+    "× K ∈ {|B|, 1} against the unmutated code, move it by at most 7e-15 relative: dtype and errstate arguments, "
+    "which terms get the Taylor refinement (v_cut, n_taylor, the 64-term cap: the cap alone only costs tightness, "
+    "the Taylor terms are the minimum of two valid bounds), head n < K at the boundary term, the integer-order "
+    "switch at MAX_MOMENT_INDEX; and the rule='authors' branches (149, 153, 166), whose values no test pins (a "
+    "missing test: Birrell et al.'s Fig. 9 rule has no reference in tests/ yet).",
     "- _normal.py (log Φ, Cody 1969; tests/bounds/test_normal.py): first run 170/194 (88 %). Survivors: strict= of the "
     "zips of Cody's coefficient tuples (9, equivalent), dtype arguments (4: integer and float32 inputs were never "
     "tried; with them the results came out truncated to integers or computed in float32), the flattening reshape(−1) → "
@@ -412,6 +442,21 @@ MUTATION_NOTES = [
     "tiny-μ division: ≤ 4e-15 relative, or none). Not run yet: 1425 mutants (the quadrature, _log_g, the pure-DP and "
     "Laplace bounds); a full run needs hours at ~30 s per surviving mutant — a stored table of the mpmath references "
     "would make it affordable.",
+    "- fdp_subsampling.py, 2026-11-27 20:58-21:56 UTC (same machine; the tests read the stored mpmath tables now, a "
+    "killed mutant costs 1-2 s, a survivor ~10 s of CPU): `--remaining` runs reached 767 more mutants (the pure-DP "
+    "and Laplace bounds, _finish, _log_one_plus_pu and most of _superlevel_intervals): 848/951 (89 %), 352 not run "
+    "(_log_g, _log_l, _psi_series, _base_rdp, _expit, the Gaussian wrapper). Each Gaussian survivor was then "
+    "evaluated as a mutant (MUTANT_UNDER_TEST) at 7 orders × 4 rates × 5 shifts (α 1.001-256, p 1e-4-0.9, μ "
+    "0.05-20) against the unmutated code (29 of the 103 before the time ran out): one is unsound and no test "
+    "saw it — has_b with slope(y_hi) > 1 for > 0 dropped the second peak of h at α = 2, p = 0.3, μ = 1.9 (2e-19 for "
+    "an exact 1.465); a 40-digit reference at that point is now in tests/data/fdp_subsampling_gaussian.json "
+    "(regenerated by its generator; the mutant fails it). The other 28 move the bound by at most 5.8e-14 relative "
+    "(the cut of the superlevel set 46 nats below the peak and the ends of its pieces: the mass they move is under "
+    "e^-46 of I), next to the code's ~1e-12 margin above the truth. The Laplace mesh grading (w_end, its logit, "
+    "the first panel 2/(1 + αw), the doublings and panel count: empty or finer panels, refined by the certified "
+    "error estimate: 22) and the ulp-sized rounding-margin terms of the pure-DP, Laplace and _finish roundings "
+    "(16 → 17 ulps, ±1, ±ε, ×(1 − 8u) at the end: 11) stay within 1e-11 of the 96 mpmath points and above them: "
+    "below any assertable margin.",
     "- pld/readout.py (the certified ε(δ) of a composed PMF): first run 110/165 (67 %, tests/pld/test_accounting.py "
     "only). tests/pld/test_readout.py inverts the certified δ of hand-made tilted PMFs in 50 digits (the crossing in "
     "the first, second, a middle or the last cell or below the grid; an atom at +∞; a tilt; round-off terms) and "
@@ -533,6 +578,14 @@ MUTATION_NOTES = [
     "formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values, ~ulp(log Γ(N)) apart — the weights of the "
     "realisable group pair without replacement were up to 2.8e-6 relative off at N = 1e9, m = 5e4 (now sums of at "
     "most k logarithms, within 1e-14 of 40-digit values; regression test in tests/pld/test_group_pairs.py).",
+    "- Not run on 2026-11-27 evening for lack of CPU (load 8-16 on the 2 shared cores; each estimate from the "
+    "measured cost of a surviving mutant, 20-50 s of wall time at nice 19): without_replacement.py (549 mutants, "
+    "~23 s CPU a survivor: hours), _certified_quadrature.py (never run), the other bounds/ modules over 60 lines "
+    "never run (profiles.py, taylor_bounds.py, composition.py, group_mixture.py, central_moments.py, "
+    "_gaussian_moments.py, gaussian_mixtures.py, profile_rdp.py, _real_orders.py, _binomial_sums.py, "
+    "_profile_inputs.py, poisson_replace_one.py) and pld/group_pairs.py (~27 s CPU a run of its tests). "
+    "`benchmarks/soundness.py mutation --remaining --function F --keyword K` now runs the mutants of one function "
+    "with its sharp tests only (the upper bound of with_replacement.py: 254 mutants in 14 min instead of ~50).",
 ]
 
 
@@ -637,13 +690,20 @@ def check_selection(modules: list[str]) -> int:
 
 
 def mutate(
-    module: str, tests: list[str], cap: float, scratch: Path, names: list[str] | None = None, resume: bool = False
+    module: str,
+    tests: list[str],
+    cap: float,
+    scratch: Path,
+    names: list[str] | None = None,
+    resume: bool = False,
+    keyword: str | None = None,
 ) -> tuple[dict[str, int | None], float, bool]:
     """mutmut on ``module`` in a scratch copy of the tree (never in the repository), within ``cap`` seconds: the exit
     code of every mutant of the module's current code (None: not run), the seconds taken and whether the cap hit.
 
     ``resume``: keep the scratch copy of a capped run whose copy of ``src/`` equals the repository's, so that mutmut
-    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those)."""
+    runs only the mutants it has not run yet (``tests/`` is copied afresh: new tests apply to those). ``keyword``: a
+    pytest ``-k`` expression narrowing the selection (for the mutants of one function, whose sharp tests are few)."""
     import filecmp
     import os
     import shutil
@@ -662,12 +722,13 @@ def mutate(
         work.mkdir(parents=True)
         for part in ("src", "tests"):
             shutil.copytree(ROOT / part, work / part, ignore=ignore)
+    pytest_args = ["-p", "no:cacheprovider", "-x", "-q", *(["-k", keyword] if keyword else [])]
     config = (ROOT / "pyproject.toml").read_text() + (
         "\n[tool.mutmut]\n"
         'source_paths = ["src/privamp"]\n'
         f"only_mutate = [{json.dumps(module)}]\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
+        f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
     )
     (work / "pyproject.toml").write_text(config)
     t0 = time.perf_counter()
@@ -723,10 +784,11 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
     }
 
 
-def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
+def remaining_names(module: str, codes: dict[str, int | None], only: list[str] | None = None) -> list[str]:
     """The mutants of a capped run still to run, as ``mutmut run`` names: every mutant of a function none of whose
     mutants ran (one pattern), and by name those not run of a function that the tests reached (exact names of a function
-    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern."""
+    no test reaches would stop mutmut, patterns would not). Functions of the module that are new since get a pattern.
+    ``only``: the names of the functions to keep (all if None)."""
     import re
 
     package = ".".join(Path(module).with_suffix("").parts[1:])
@@ -739,6 +801,8 @@ def remaining_names(module: str, codes: dict[str, int | None]) -> list[str]:
     for function in sorted(functions | set(by_function)):
         mutants = by_function.get(function, [])
         if function not in functions or (mutants and all(c is not None for _, c in mutants)):
+            continue
+        if only is not None and function.rsplit(".x_", 1)[1] not in only:
             continue
         if all(c is None for _, c in mutants):
             names.append(function + "__mutmut_*")
@@ -755,18 +819,21 @@ def run_mutation(
     changed: list[str],
     resume: bool = False,
     remaining: bool = False,
+    functions: list[str] | None = None,
+    keyword: str | None = None,
 ) -> None:
     """Mutate each module; or, with ``rerun_survivors``, run again only the survivors of its previous run (after new
     tests) and every mutant of the ``changed`` functions (their code changed since, so their mutants are new), keeping
     the previous exit codes of the other mutants; or, with ``remaining``, run the mutants a capped run did not reach
     (in a fresh scratch copy: src/ may have changed elsewhere), keeping the exit codes of those it did (with
-    ``rerun_survivors`` too: its survivors first)."""
+    ``rerun_survivors`` too: its survivors first), only those of ``functions`` if given, with the tests ``keyword``
+    (a pytest -k expression) selects."""
     results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
     for module in modules:
         previous = results.get(module)
         if remaining and previous and "codes" in previous:
-            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"])
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            names = previous["survivors"] * rerun_survivors + remaining_names(module, previous["codes"], functions)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names, keyword=keyword)
             old = {k: c for k, c in previous["codes"].items() if c is not None}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
@@ -774,13 +841,15 @@ def run_mutation(
             notes = [previous.get("rerun", "")] + [
                 f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests"
             ] * rerun_survivors
+            if keyword:
+                notes.append(f"{', '.join(functions or ['all'])}: tests -k {keyword!r}")
             if any(notes):
                 r["rerun"] = "; ".join(n for n in notes if n)
         elif rerun_survivors and previous and "codes" in previous:
             package = ".".join(Path(module).with_suffix("").parts[1:])
             prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
             names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
-            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names)
+            codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names, keyword=keyword)
             old = {k: c for k, c in previous["codes"].items() if not k.startswith(prefixes)}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
@@ -788,6 +857,8 @@ def run_mutation(
             r["rerun"] = f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests" + (
                 f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
             )
+            if keyword:
+                r["rerun"] += f" (tests -k {keyword!r})"
         else:
             resumed = resume and previous is not None and previous.get("capped", False)
             codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, resume=resumed)
@@ -817,6 +888,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument(
         "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
     )
+    m.add_argument("--function", action="append", help="with --remaining: only the mutants of this function")
+    m.add_argument("--keyword", help="a pytest -k expression narrowing the module's tests for this run")
     m.add_argument(
         "--dry-run", action="store_true", help="list the tests each module's selection collects; mutate nothing"
     )
@@ -843,6 +916,8 @@ def main(argv: list[str] | None = None) -> int:
             args.changed,
             args.resume,
             args.remaining,
+            args.function,
+            args.keyword,
         )
     return 0
 

@@ -95,6 +95,7 @@ REFERENCE_POINTS = [
     (256.0, 0.9, 0.05),  # rates near 1, small μ, large α: the logit of p places the peaks of h
     (256.0, 0.999, 0.05),
     (1.5, 0.3, 1.9),  # two peaks of h (αμ² > 4): a wrong root w_lo of αμ²w(1 − w) = 1 lost the whole integral
+    (2.0, 0.3, 1.9),  # two peaks: the second peak dropped where h'(y_hi) ∈ (0, 1] gave 2e-19 for 1.465
     (1.001, 0.3, 20.0),  # a wrong second-peak bracket: 1e-6 below the truth
 ]
 
