@@ -14,8 +14,8 @@ and the reason where no dominating pair is proven.
   (μ = 2/σ, one direction, valid against an adaptive adversary: docs/proofs/fdp-subsampling-rdp.md; Dong, Roth &
   Su 2022, Thm 4.2); lower: the σ/2 Poisson pair in both orientations (others −C, the record +C vs −C), never an
   upper bound (an adaptive adversary beats it).
-* Poisson × replace-one, rate < 1 (Gaussian) — no dominating pair is proven; the antiparallel pair (realisable) gives
-  a lower bound only.
+* Poisson × replace-one, rate < 1 (Gaussian) — upper and lower: the antiparallel pair, dominating in both orientations
+  (docs/proofs/user-level.md §5 at k = 1) and realisable.
 * with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
 * truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the number of other records in the batch,
   one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate
@@ -160,7 +160,8 @@ def poisson_pairs(make: Callable[[float, float, str], Pair]) -> Callable[[Poisso
 
 
 def poisson_antiparallel(s: Poisson, mech: BaseMechanism, _: Neighboring) -> Pairs:
-    return None, same(pairs.poisson_antiparallel_gaussian(noise_mu(mech), s.rate), ADD_REMOVE_KEYS), ""
+    pair = pairs.poisson_antiparallel_gaussian(noise_mu(mech), s.rate)
+    return same(pair, SYMMETRIC_KEYS), same(pair, ADD_REMOVE_KEYS), pair.evidence
 
 
 def with_replacement(s: WithReplacement, mech: BaseMechanism, relation: Neighboring) -> Pairs:
@@ -289,13 +290,9 @@ TABLE.register(
     PldRow(
         label="poisson-replace-one",
         scale=Scale.ADD_REMOVE,
+        evidence=("proof: {pair}",),
         lower_evidence=(
             "realisable pair: (1-q)N(0)+qN(C) vs (1-q)N(0)+qN(-C), the record contributes +C vs -C, others 0",
-        ),
-        reason=(
-            "the PLD route gives no upper bound for {event}: no dominating pair is proven for Poisson sampling under "
-            "replace-one (the antiparallel pair is only realisable: a lower bound, see PldRoute.lower_epsilon); use "
-            "the RDP bounds (Birrell et al. 2024, Thm C.9) or the privacy profile (Balle et al. 2018, Thm 14)"
         ),
         pairs=poisson_antiparallel,
     ),

@@ -215,11 +215,10 @@ def poisson_group_gaussian(mu: float, q: float, group_size: int, direction: str 
 def poisson_group_antiparallel_gaussian(mu: float, q: float, group_size: int) -> Pair:
     """Σ_j b_j N(jμ) vs Σ_j b_j N(−jμ), b = Bin(k, q): Poisson × replace-one of a group, dominating and realisable.
 
-    Realisable: the user's k records have gradient +C in D and −C in D′, every other record 0. Dominating for k ≥ 2
+    Realisable: the user's k records have gradient +C in D and −C in D′, every other record 0. Dominating
     (``docs/proofs/user-level.md`` §5: Gaussian interpolation with the mixed-derivative sign of the perspective
     function) and symmetric (x ↦ −x swaps P and Q), so one pair covers both orientations of every step, an adaptive
-    adversary included. k = 1 is :func:`privamp.pld.pairs.poisson_antiparallel_gaussian`, the record-level pair
-    (labelled realisable only there).
+    adversary included. k = 1 is :func:`privamp.pld.pairs.poisson_antiparallel_gaussian`, the record-level pair.
     """
     k = _check_group(group_size)
     if k == 1:

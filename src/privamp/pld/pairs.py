@@ -244,15 +244,26 @@ def wor_symmetrised_gaussian(mu: float, p: float) -> Pair:
     return Pair(f"wor_symmetrised_gaussian(mu={mu:g}, p={p:g})", evidence, pieces, (atom,))
 
 
+POISSON_ANTIPARALLEL_EVIDENCE = (
+    "Poisson subsampling x replace-one: (1-q)N(0)+qN(mu) vs (1-q)N(0)+qN(-mu), dominating in both orientations "
+    "(docs/proofs/user-level.md, section 5, Theorem 3 at k = 1: Gaussian interpolation) and realisable"
+)
+
+
 def poisson_antiparallel_gaussian(mu: float, q: float) -> Pair:
-    """(1−q)N(0)+qN(μ) vs (1−q)N(0)+qN(−μ): Poisson × replace-one, a realisable pair (lower bound only)."""
+    """(1−q)N(0)+qN(μ) vs (1−q)N(0)+qN(−μ): Poisson × replace-one, dominating and realisable.
+
+    Realisable: the record contributes +C in one dataset and −C in the other, every other record 0. Dominating in
+    both orientations: ``docs/proofs/user-level.md`` §5, Theorem 3 at k = 1 (Gaussian interpolation, a two-variable
+    Kahane inequality; independently reviewed in ``docs/proofs/reviews.md`` §1). The pair is symmetric (x ↦ −x swaps
+    P and Q), so composing it is valid against an adaptive adversary (Zhu, Dong & Wang 2022, Thm 10).
+    """
     mu = _check_mu("mu", mu)
     q = check_rate("q", q)
     pm = {0.0: 1.0 - q, mu: q} if q < 1 else {mu: 1.0}
     qm = {0.0: 1.0 - q, -mu: q} if q < 1 else {-mu: 1.0}
     pieces, atoms = _real_line_pair("gaussian", pm, qm)
-    return Pair(f"poisson_antiparallel_gaussian(mu={mu:g}, q={q:g})", "realisable pair (lower bound only)",
-                pieces, atoms, upper_bound=False)
+    return Pair(f"poisson_antiparallel_gaussian(mu={mu:g}, q={q:g})", POISSON_ANTIPARALLEL_EVIDENCE, pieces, atoms)
 
 
 #: Binomial terms below this P-mass are left out of the with-replacement mixtures (their mass is dropped: the pairs
