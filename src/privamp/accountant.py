@@ -321,7 +321,7 @@ class Accountant:
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
-        # Poisson x replace-one, with replacement)
+        # with replacement, truncated Poisson x replace-one)
         found = (self._lower_only(r, comp, question, value, skipped) for r in unsupported)
         lowers = [x for x in found if x is not None]
         best = best_of(answers)

@@ -84,8 +84,9 @@ def test_randomized_response_and_laplace() -> None:
 def test_evidence_and_realisable_flag() -> None:
     assert "Thm 11" in pairs.poisson_gaussian(1.0, 0.1).evidence
     anti = pairs.poisson_antiparallel_gaussian(1.0, 0.1)
-    assert not anti.upper_bound
-    assert anti.evidence == "realisable pair (lower bound only)"
+    assert anti.upper_bound
+    assert "section 5, Theorem 3 at k = 1" in anti.evidence
+    assert not pairs.with_replacement_gaussian(1.0, 2, 5, "replace-one").upper_bound
 
 
 # ---- closed forms of every pair's masses and curve (mpmath), the windows, the moments, the errors and names ----
@@ -304,7 +305,7 @@ def test_pair_labels_errors_and_degenerate_windows_exactly() -> None:
     assert pairs.wor_symmetrised_gaussian(1.0, 0.5).evidence == (
         "without replacement x replace-one: symmetrised pair of the f-DP subsampling theorem "
         "(Dong, Roth & Su 2022, Thm 4.2; Zhu, Dong & Wang 2022, Prop. 30 / Cor. 32)")
-    assert pairs.poisson_antiparallel_gaussian(1.0, 0.5).upper_bound is False
+    assert pairs.poisson_antiparallel_gaussian(1.0, 0.5).upper_bound is True
     assert pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove").upper_bound is False
     assert all(p.family == "laplace" for piece in pairs.laplace(1.0).pieces for p in (piece.p, piece.q))
     cases: list[tuple[Callable[[], object], str, object, str]] = [
