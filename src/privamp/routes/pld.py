@@ -3,8 +3,8 @@
 Each composed step is mapped, by its cell (sampling × relation × mechanism family), to the pairs whose PLDs are
 composed: the rows of :mod:`privamp.coverage.pld` — the *upper* pairs (dominating: the engine's pessimistic side is a
 guarantee) and the *lower* pairs (realisable by two neighbouring datasets: the engine's optimistic side is a rigorous
-lower bound on the true value). Where a cell has realisable pairs only (with replacement, truncated Poisson × replace-one), the
-route gives a lower bound only, through :meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`.
+lower bound on the true value). Where a cell has realisable pairs only (with replacement, truncated Poisson ×
+replace-one), the route gives a lower bound only, through :meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`.
 
 Heterogeneous compositions combine the steps in every direction: under add/remove the larger dataset is fixed for
 the whole run, so the remove pairs of all steps form one composition and the add pairs another (δ = the larger);
@@ -280,7 +280,8 @@ class PldRoute(Route):
     # ---------------------------------------------------------------------------------------- lower bounds only
     def lower_epsilon(self, comp: Composition, delta: float) -> float | None:
         """A rigorous lower bound on the true ε(δ) from realisable pairs, also where the route has no upper bound
-        (Poisson × replace-one: the antiparallel pair, dominating too); ``None`` when some step has no realisable pair here."""
+        (truncated Poisson × replace-one: the antiparallel pair at the kept rate); ``None`` when some step has no
+        realisable pair here."""
         return self._lower_only(comp, lambda acc: round_down(float(acc.epsilon(delta).lower[0])))
 
     def lower_log_delta(self, comp: Composition, epsilon: float) -> float | None:
