@@ -449,7 +449,8 @@ def _lower_words(row: Row) -> str:
     if row.lower_epsilon is None:
         return f"its upper bound ({bound}) has no known lower bound beside it"
     ratio = row.epsilon / row.lower_epsilon if row.lower_epsilon > 0 else math.inf
-    width = "tight" if ratio <= 1.01 else f"its upper end {ratio:.3g} times its lower: the proven bound may be loose"
+    slack = "the truth lies between, and part of the σ may be the proven bound's slack"
+    width = "tight" if ratio <= 1.01 else f"upper end {ratio:.3g} times the lower: {slack}"
     return f"its certified interval is [{row.lower_epsilon:.4g}, {row.epsilon:.4g}] ({width}; upper end: {bound})"
 
 
