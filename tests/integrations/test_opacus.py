@@ -27,8 +27,13 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.integrations import opacus as pao
 from privamp.integrations.opacus import PrivampAccountant, SamplingMismatchWarning
 from privamp.integrations.opacus_epochs import epoch_releases, passes
-from privamp.integrations.samplers import FixedSizeBatchSampler, ShuffledBatchSampler
-from privamp.sampling import ShuffledEpoch
+from privamp.integrations.samplers import (
+    BallsInBinsBatchSampler,
+    FixedSizeBatchSampler,
+    RandomAllocationBatchSampler,
+    ShuffledBatchSampler,
+)
+from privamp.sampling import AllocatedEpoch, ShuffledEpoch
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Secure RNG turned off:UserWarning"),
@@ -158,6 +163,23 @@ def test_shuffled_epochs_need_replace_one() -> None:
             max_grad_norm=1.0,
             sampling="shuffle",
         )
+
+
+def test_allocation_samplers_are_accounted_under_add_remove() -> None:
+    """Regression: the declaration required replace-one of every per-epoch sampler; balls-in-bins and random
+    allocation are bounded under add/remove too (only shuffled passes are not)."""
+    model, opt = model_and_optimizer()
+    *_, loader, engine = pao.make_private(
+        model, opt, DataLoader(dataset(), batch_size=B), noise_multiplier=SIGMA, max_grad_norm=1.0,
+        sampling="balls-in-bins", seed=0,
+    )  # fmt: skip
+    assert isinstance(loader.batch_sampler, BallsInBinsBatchSampler) and engine.accountant.describe().endswith(
+        "add-remove"
+    )
+    acct = PrivampAccountant(RandomAllocationBatchSampler(N, 10, 2, seed=0))
+    for _ in range(10):
+        acct.step(noise_multiplier=SIGMA, sample_rate=0.1)
+    assert acct.events() == [(pa.Gaussian(SIGMA).subsampled(AllocatedEpoch(10, 2, N)), 1)]
 
 
 def test_passes_with_changing_noise() -> None:

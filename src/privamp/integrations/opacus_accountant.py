@@ -292,8 +292,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         """Declare the scheme the data loader runs (see the class docstring); fixed once steps are recorded."""
         scheme = None if sampling is None else _scheme(sampling, steps_per_release)
         relation = Neighboring.parse(neighboring)
-        if scheme is not None and scheme.steps_per_release > 1:
-            SHUFFLE.check_relation(relation)
+        if scheme is not None and scheme.steps_per_release > 1:  # per-epoch: shuffled passes under replace-one only
+            (SHUFFLE if scheme.sampling == NoSampling() else scheme.sampling.scheme).check_relation(relation)
         if self.history and (scheme != self.scheme or relation != self.neighboring):
             raise InvalidParameterError(
                 "sampling",
