@@ -176,6 +176,10 @@ def test_allocation_samplers_are_accounted_under_add_remove() -> None:
     assert isinstance(loader.batch_sampler, BallsInBinsBatchSampler) and engine.accountant.describe().endswith(
         "add-remove"
     )
+    for name in ("truncated-poisson", "random-allocation"):  # their sizes are not the loader's: pass a sampler
+        with pytest.raises(InvalidParameterError, match="TruncatedPoissonBatchSampler"):
+            pao.make_private(model, opt, DataLoader(dataset(), batch_size=B), noise_multiplier=SIGMA,
+                             max_grad_norm=1.0, sampling=name)  # fmt: skip
     acct = PrivampAccountant(RandomAllocationBatchSampler(N, 10, 2, seed=0))
     for _ in range(10):
         acct.step(noise_multiplier=SIGMA, sample_rate=0.1)
