@@ -26,7 +26,7 @@ from privamp.bound_choice import parse_bound
 from privamp.bounds.conversion import Conversion
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import SubsampledMechanism, check_group_size
-from privamp.integrations.opacus_epochs import EpochReleases, epoch_releases, passes
+from privamp.integrations.opacus_epochs import MIXED_NOTE, PASSES_NOTE, EpochReleases, epoch_releases, passes
 from privamp.integrations.opacus_state import (
     accountant_from_dict,
     accountant_to_dict,
@@ -439,11 +439,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
             return r
         releases = self._epoch_releases()
         if releases is None:
-            note = (
-                "no lower bound: the loader is known by its steps per pass only (NoSampling per pass bounds it from "
-                "above); declare privamp's ShuffledBatchSampler for the epoch pair's lower bound"
-            )
-            return replace(r, lower_epsilon=None, warnings=(*r.warnings, note))
+            return replace(r, lower_epsilon=None, warnings=(*r.warnings, PASSES_NOTE))
         upper, lower = releases
         if upper == lower:
             return r
@@ -451,11 +447,7 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         for (sigma, epoch), c in lower.items():
             acct = acct.compose(self._step(sigma, epoch), c)
         low = acct.epsilon(delta, bound=chosen, conversion=conversion).lower_epsilon
-        note = (
-            "the noise multiplier changes inside an epoch: upper end with each such epoch at its smallest sigma, "
-            "lower end at its largest"
-        )
-        return replace(r, lower_epsilon=low, warnings=(*r.warnings, note))
+        return replace(r, lower_epsilon=low, warnings=(*r.warnings, MIXED_NOTE))
 
     def get_privacy_interval(self, delta: float) -> tuple[float | None, float]:
         """``(lower, upper)``: a rigorous lower bound on the true ε(δ) (``None`` when privamp knows none) and the

@@ -22,7 +22,18 @@ from dataclasses import replace
 
 from privamp.sampling import AllocatedEpoch, ShuffledEpoch
 
-__all__ = ["EpochReleases", "epoch_releases", "passes"]
+__all__ = ["MIXED_NOTE", "PASSES_NOTE", "EpochReleases", "epoch_releases", "passes"]
+
+#: What a result says when the noise multiplier changes inside an epoch (its interval: module docstring).
+MIXED_NOTE = (
+    "the noise multiplier changes inside an epoch: upper end with each such epoch at its smallest sigma, lower end at "
+    "its largest"
+)
+#: What a result says of a loader known by its steps per pass only (:func:`passes`: an upper bound, no lower end).
+PASSES_NOTE = (
+    "no lower bound: the loader is known by its steps per pass only (NoSampling per pass bounds it from above); "
+    "declare privamp's ShuffledBatchSampler for the epoch pair's lower bound"
+)
 
 #: ``(σ, epoch value) → count``: the releases of a history (a cut-short epoch carries its ``run``).
 EpochReleases = dict[tuple[float, AllocatedEpoch | ShuffledEpoch], int]
