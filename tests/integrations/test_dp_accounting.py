@@ -20,11 +20,14 @@ from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant  # noqa: E402
 import privamp as pa  # noqa: E402
 from privamp.errors import InvalidParameterError, UnsupportedError  # noqa: E402
 from privamp.integrations.dp_accounting import (  # noqa: E402
+    UnamplifiedExportWarning,
     UnsupportedDpEventError,
     epsilon_from_dp_event,
     from_dp_event,
     to_dp_event,
 )
+from privamp.integrations.samplers import ShuffledBatchSampler  # noqa: E402
+from privamp.sampling import AllocatedEpoch, ShuffledEpoch  # noqa: E402
 
 AR, RO = pa.Neighboring.ADD_REMOVE, pa.Neighboring.REPLACE_ONE
 FAST = ("rdp", "profile")
@@ -33,6 +36,8 @@ FAST = ("rdp", "profile")
 #: at the Poisson case below, so 10 intervals cover the overshoot at 1e-4.
 GRID = 1e-4
 SLACK = 10 * GRID
+#: The grid of the per-epoch export's checks (a few Gaussians: dp_accounting's pessimistic rounding, < 10 intervals).
+COARSE = 1e-3
 
 
 def gaussian(q: float, sigma: float) -> object:
@@ -385,3 +390,50 @@ def test_other_mixtures_of_gaussians_are_refused(sens: list[float], probs: list[
         from_dp_event(de.MixtureOfGaussiansDpEvent(1.0, sens, probs), neighboring=AR)
     with pytest.raises(UnsupportedDpEventError, match="add/remove only"):
         from_dp_event(de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.9, 0.1]), neighboring=RO, noise_scale="record")
+
+
+def test_per_epoch_steps_export_as_their_unamplified_release_checked_by_dp_accountings_accountant() -> None:
+    """Five balls-in-bins epochs (t = 10, n = 100, σ = 2, add/remove) are exported as five GaussianDpEvent(2) with a
+    warning; dp_accounting's PLDAccountant gives them the Gaussian's exact ε at μ = √5/2 (the closed form, Balle & Wang
+    2018, Thm 8), which bounds the run from above: at least privamp's certified lower end and upper end. Read back,
+    the events are five unsampled releases, never below privamp's upper end for the epochs."""
+    delta, epochs = 1e-5, 5
+    step = pa.Gaussian(2.0).subsampled(AllocatedEpoch(10, 1, 100), AR)
+    with pytest.warns(UnamplifiedExportWarning, match="unamplified upper bound"):
+        event = to_dp_event([(step, epochs)])
+    assert event == de.SelfComposedDpEvent(de.GaussianDpEvent(2.0), epochs)
+    theirs = PLDAccountant(dpa.NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval=COARSE)
+    theirs.compose(event)
+    exact = float(oracles.gaussian_epsilon(delta, math.sqrt(epochs) / 2))
+    ours = pa.Accountant(entries=[(step, epochs)]).epsilon(delta)
+    value = theirs.get_epsilon(delta)
+    assert ours.lower_epsilon is not None and ours.lower_epsilon < exact <= value <= exact + 10 * COARSE
+    assert ours.epsilon <= value + 10 * COARSE
+    back = from_dp_event(event, neighboring="add-remove")
+    assert back == ((pa.Gaussian(2.0).subsampled(pa.NoSampling(), AR), epochs),)
+    assert ours.epsilon <= pa.Accountant(entries=back).epsilon(delta).epsilon
+
+
+def test_per_epoch_export_scales_by_allocations_and_the_noise_reading() -> None:
+    """k allocations per epoch: σ/√k, rounded down; a shuffled run under replace-one (its whole epochs and the epoch
+    cut short, from the sampler's own accounting): σ in the record reading, σ/2 in the relation one (the shift of 2C
+    counted in the sensitivity), checked against dp_accounting's PLDAccountant under REPLACE_ONE."""
+    with pytest.warns(UnamplifiedExportWarning):
+        (event,) = [to_dp_event(pa.Gaussian(3.0).subsampled(AllocatedEpoch(6, 2, 60), RO))]
+    assert event.noise_multiplier < 3.0 / math.sqrt(2) and event.noise_multiplier == pytest.approx(3.0 / math.sqrt(2))
+    entries = ShuffledBatchSampler(60, 20, seed=0).accounting(pa.Gaussian(4.0), steps=7, neighboring=RO)
+    with pytest.warns(UnamplifiedExportWarning):
+        record, relation = to_dp_event(entries), to_dp_event(entries, noise_scale="relation")
+    assert record == de.ComposedDpEvent([de.SelfComposedDpEvent(de.GaussianDpEvent(4.0), 2), de.GaussianDpEvent(4.0)])
+    assert relation == de.ComposedDpEvent(
+        [de.SelfComposedDpEvent(de.GaussianDpEvent(2.0), 2), de.GaussianDpEvent(2.0)]
+    )
+    theirs = PLDAccountant(dpa.NeighboringRelation.REPLACE_ONE, value_discretization_interval=COARSE)
+    theirs.compose(record)
+    exact = float(oracles.gaussian_epsilon(1e-5, 2 * math.sqrt(3) / 4))  # three releases, each a shift of 2C
+    assert exact <= theirs.get_epsilon(1e-5) <= exact + 10 * COARSE
+
+
+def test_per_epoch_steps_of_other_mechanisms_are_refused() -> None:
+    with pytest.raises(UnsupportedDpEventError, match="only the Gaussian"):
+        to_dp_event(pa.Laplace(1.0).subsampled(ShuffledEpoch(20, 60), RO))

@@ -4,6 +4,7 @@ own answer for the same history; declarations that cannot be true warn."""
 from __future__ import annotations
 
 import io
+import math
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -17,15 +18,22 @@ from opacus import PrivacyEngine  # type: ignore[import-untyped, import-not-foun
 from opacus.accountants.registry import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     create_accountant,
 )
+from scipy.optimize import brentq
+from scipy.stats import norm
 from torch.utils.data import DataLoader, TensorDataset
 
 import privamp as pa
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.integrations import opacus as pao
 from privamp.integrations.opacus import PrivampAccountant, SamplingMismatchWarning
-from privamp.integrations.opacus_accountant import _passes
-from privamp.integrations.samplers import FixedSizeBatchSampler, ShuffledBatchSampler
-from privamp.sampling import ShuffledEpoch
+from privamp.integrations.opacus_epochs import epoch_releases, passes
+from privamp.integrations.samplers import (
+    BallsInBinsBatchSampler,
+    FixedSizeBatchSampler,
+    RandomAllocationBatchSampler,
+    ShuffledBatchSampler,
+)
+from privamp.sampling import AllocatedEpoch, ShuffledEpoch
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Secure RNG turned off:UserWarning"),
@@ -157,12 +165,83 @@ def test_shuffled_epochs_need_replace_one() -> None:
         )
 
 
+def test_allocation_samplers_are_accounted_under_add_remove() -> None:
+    """Regression: the declaration required replace-one of every per-epoch sampler; balls-in-bins and random
+    allocation are bounded under add/remove too (only shuffled passes are not)."""
+    model, opt = model_and_optimizer()
+    *_, loader, engine = pao.make_private(
+        model, opt, DataLoader(dataset(), batch_size=B), noise_multiplier=SIGMA, max_grad_norm=1.0,
+        sampling="balls-in-bins", seed=0,
+    )  # fmt: skip
+    assert isinstance(loader.batch_sampler, BallsInBinsBatchSampler) and engine.accountant.describe().endswith(
+        "add-remove"
+    )
+    for name in ("truncated-poisson", "random-allocation"):  # their sizes are not the loader's: pass a sampler
+        with pytest.raises(InvalidParameterError, match="TruncatedPoissonBatchSampler"):
+            pao.make_private(model, opt, DataLoader(dataset(), batch_size=B), noise_multiplier=SIGMA,
+                             max_grad_norm=1.0, sampling=name)  # fmt: skip
+    acct = PrivampAccountant(RandomAllocationBatchSampler(N, 10, 2, seed=0))
+    for _ in range(10):
+        acct.step(noise_multiplier=SIGMA, sample_rate=0.1)
+    assert acct.events() == [(pa.Gaussian(SIGMA).subsampled(AllocatedEpoch(10, 2, N)), 1)]
+
+
 def test_passes_with_changing_noise() -> None:
     # epochs of 4 steps; sigma 1 for steps 0-5 (passes 0, 1), sigma 2 for 6-9 (passes 1, 2), sigma 1 again 10-11
     # (pass 2): each sigma counted once per pass it appears in
-    assert _passes([(1.0, 6), (2.0, 4), (1.0, 2)], 4) == {1.0: 3, 2.0: 2}
-    assert _passes([(1.0, 6), (2.0, 4), (1.0, 3)], 4) == {1.0: 4, 2.0: 2}  # step 12 starts pass 3
-    assert _passes([(1.0, 8)], 4) == {1.0: 2}
+    assert passes([(1.0, 6), (2.0, 4), (1.0, 2)], 4) == {1.0: 3, 2.0: 2}
+    assert passes([(1.0, 6), (2.0, 4), (1.0, 3)], 4) == {1.0: 4, 2.0: 2}  # step 12 starts pass 3
+    assert passes([(1.0, 8)], 4) == {1.0: 2}
+
+
+def test_epochs_with_changing_noise_keep_their_epoch_values() -> None:
+    # epochs of 3 steps; sigma 1 for 2 steps, then 2 for 4: the first epoch mixes the two, the second is at 2
+    epoch = ShuffledEpoch(20, 60)
+    upper, lower = epoch_releases(epoch, [(1.0, 2), (2.0, 4)])
+    assert upper == {(1.0, epoch): 1, (2.0, epoch): 1} and lower == {(2.0, epoch): 2}
+    # sigma changing between epochs only: one release per epoch at its sigma, the last cut short (run=1)
+    upper, lower = epoch_releases(epoch, [(1.0, 3), (2.0, 4)])
+    assert upper == lower == {(1.0, epoch): 1, (2.0, epoch): 1, (2.0, ShuffledEpoch(20, 60, run=1)): 1}
+
+
+def test_shuffled_sampler_with_changing_noise_has_the_epoch_pairs_lower_bound() -> None:
+    """Regression: with the shuffled sampler and a noise multiplier changing between epochs the accountant composed
+    NoSampling per pass, whose lower end (the unamplified release's exact epsilon) is no lower bound for shuffled
+    epochs. Now each epoch is its ShuffledEpoch release; when sigma changes inside an epoch the upper end takes the
+    epoch at its smallest sigma and the lower end at its largest (post-processing both ways)."""
+    delta, epoch = 1e-3, ShuffledEpoch(20, 60)
+
+    def interval(runs: list[tuple[float, int]]) -> tuple[PrivampAccountant, pa.EpsilonResult]:
+        acct = PrivampAccountant(ShuffledBatchSampler(60, 20, seed=0), "replace-one")
+        for sigma, steps in runs:
+            for _ in range(steps):
+                acct.step(noise_multiplier=sigma, sample_rate=1 / 3)
+        return acct, acct.result(delta)
+
+    def composed(*sigmas: float) -> pa.EpsilonResult:
+        steps = [(pa.Gaussian(s).subsampled(epoch, "replace-one"), 1) for s in sigmas]
+        return pa.Accountant(entries=steps).epsilon(delta)
+
+    acct, between = interval([(1.0, 3), (2.0, 3)])
+    assert acct.events() == [(pa.Gaussian(1.0).subsampled(epoch, "replace-one"), 1),
+                             (pa.Gaussian(2.0).subsampled(epoch, "replace-one"), 1)]  # fmt: skip
+    # the unamplified release of the two epochs (the old, wrong, lower end): a Gaussian shift of 2C * sqrt(1 + 1/4)
+    mu = 2 * math.sqrt(1 + 1 / 4)
+    unamplified = brentq(lambda e: norm.cdf(mu / 2 - e / mu) - math.exp(e) * norm.cdf(-mu / 2 - e / mu) - delta, 0, 50)
+    assert between.lower_epsilon is not None and between.lower_epsilon < 0.9 * unamplified <= between.epsilon
+    _, inside = interval([(1.0, 2), (2.0, 4)])
+    assert inside.epsilon == between.epsilon  # the first epoch at sigma 1 bounds it from above
+    assert inside.lower_epsilon == composed(2.0, 2.0).lower_epsilon  # both epochs at sigma 2 from below
+    assert inside.lower_epsilon is not None and inside.lower_epsilon < between.lower_epsilon
+    assert any("changes inside an epoch" in w for w in inside.warnings)
+
+
+def test_loader_known_by_its_passes_has_no_lower_bound() -> None:
+    acct = PrivampAccountant(pa.NoSampling(), "replace-one", steps_per_release=10)
+    for _ in range(10):
+        acct.step(noise_multiplier=SIGMA, sample_rate=0.1)
+    r = acct.result(DELTA)
+    assert r.lower_epsilon is None and r.epsilon > 0 and acct.get_privacy_interval(DELTA)[0] is None
 
 
 def test_declared_scheme_against_opacus_rate_warns() -> None:

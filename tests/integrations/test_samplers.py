@@ -225,3 +225,37 @@ def test_truncated_poisson_sampler_draws_the_scheme() -> None:
     assert stats.chisquare([counts[i] for i in range(n)]).pvalue > P_MIN
     with pytest.raises(InvalidParameterError, match="max_batch_size"):
         TruncatedPoissonBatchSampler(n, q, n + 1)
+
+
+@pytest.mark.parametrize(("t", "k"), [(3, 1), (4, 2)])
+def test_allocation_samplers_draw_the_scheme(t: int, k: int) -> None:
+    """Every epoch puts each record in exactly k distinct steps; the k-subset of a record is uniform over the C(t, k)
+    subsets (chi-square, pooled over records: n(C(t, k) − 1) d.o.f.) and independent of another record's (the joint
+    subset of records 0 and 1 is uniform over C(t, k)² cells). k = 1 is balls-in-bins (batch size m: t = ceil(n/m))."""
+    from itertools import combinations
+
+    from privamp.integrations.samplers import BallsInBinsBatchSampler, RandomAllocationBatchSampler
+    from privamp.sampling import AllocatedEpoch
+
+    n, epochs = 20, 1200
+    sampler = BallsInBinsBatchSampler(n, 7, seed=8) if k == 1 else RandomAllocationBatchSampler(n, t, k, seed=8)
+    assert sampler.sampling == AllocatedEpoch(t, k, n) and len(sampler) == t == sampler.steps_per_release
+    subsets = {s: j for j, s in enumerate(combinations(range(t), k))}
+    per_record = [[0] * len(subsets) for _ in range(n)]
+    joint: Counter[tuple[int, int]] = Counter()
+    for _ in range(epochs):
+        steps_of: list[list[int]] = [[] for _ in range(n)]
+        for step, batch in enumerate(sampler):
+            assert len(set(batch)) == len(batch)
+            for i in batch:
+                steps_of[i].append(step)
+        assert all(len(s) == k for s in steps_of)
+        cells = [subsets[tuple(s)] for s in steps_of]
+        for i, c in enumerate(cells):
+            per_record[i][c] += 1
+        joint[(cells[0], cells[1])] += 1
+    chi2 = sum(stats.chisquare(row).statistic for row in per_record)
+    dof = n * (len(subsets) - 1)
+    assert stats.chi2.sf(chi2, dof) > P_MIN and stats.chi2.cdf(chi2, dof) > P_MIN
+    pairs = [joint[(a, b)] for a in range(len(subsets)) for b in range(len(subsets))]
+    assert stats.chisquare(pairs).pvalue > P_MIN

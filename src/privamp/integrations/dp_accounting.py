@@ -17,6 +17,9 @@ steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one
 ``MixtureOfGaussiansDpEvent``           ``Gaussian(s/c)`` on ``Poisson(q)``, ``group_size=k``: sensitivities
                                         c·(0, 1, …, k), probabilities Bin(j; k, q); add/remove only
 ``TruncatedSubsampledGaussianDpEvent``  ``Gaussian(σ)`` on ``TruncatedPoisson(q, truncated_batch_size, dataset_size)``
+(export only)                           ``Gaussian(σ)`` on ``ShuffledEpoch``/``AllocatedEpoch(t, k, n)`` → one
+                                        ``GaussianDpEvent(σ/√k)`` per epoch, the unamplified upper bound
+                                        (:mod:`~privamp.integrations.dp_accounting_epochs`; warns)
 ``SelfComposedDpEvent(e, k)``           ``e``'s steps, each count times k
 ``ComposedDpEvent([e1, e2, …])``        the steps of e1, e2, … (equal steps merged, first-seen order)
 ``NoOpDpEvent``                         nothing (so are sampling at rate or size 0 and one-bucket responses)
@@ -24,7 +27,8 @@ steps as the equivalent ``DpEvent``. ``dp_accounting`` is imported only when one
 
 Each sampled event belongs to a sampling scheme of :data:`privamp.sampling.SCHEMES`, which reads and writes it
 (``dp_event_name``, ``from_dp_event``, ``to_dp_event``); a step whose scheme has no event raises
-:class:`~privamp.errors.UnsupportedError`.
+:class:`~privamp.errors.UnsupportedError`, except the per-epoch schemes, which dp_accounting cannot describe: they are
+exported as their unamplified upper bound, with :class:`UnamplifiedExportWarning` (no event reads back as them).
 
 Inside a sampled event, Gaussians composed on the same batch (``ComposedDpEvent``/``SelfComposedDpEvent`` of
 ``GaussianDpEvent``, as TF Privacy's nested queries produce) are one Gaussian of noise multiplier (Σ σᵢ⁻²)^(−1/2):
@@ -69,6 +73,7 @@ from typing import Any
 from privamp.accountant import TIGHT, Accountant, EpsilonResult
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import Mechanism, SubsampledMechanism
+from privamp.integrations.dp_accounting_epochs import EPOCH_TYPES, UnamplifiedExportWarning, epoch_noise_multiplier
 from privamp.mechanisms import Gaussian, Laplace, RandomizedResponse
 from privamp.rounding import round_down
 from privamp.sampling import POISSON, SCHEMES, Neighboring, NoSampling, Poisson, SamplingScheme, as_sampling
@@ -78,6 +83,7 @@ from privamp.validation import MAX_GROUP_SIZE, check_int
 __all__ = [
     "NOISE_SCALES",
     "Entries",
+    "UnamplifiedExportWarning",
     "UnsupportedDpEventError",
     "epsilon_from_dp_event",
     "from_dp_event",
@@ -380,7 +386,10 @@ def to_dp_event(steps: Any, *, noise_scale: str = "record") -> Any:
 
     ``Poisson``'s ``dataset_size`` is not part of ``PoissonSampledDpEvent``: pass it back to :func:`from_dp_event`.
     Raises :class:`UnsupportedDpEventError` for a step with no ``DpEvent`` counterpart (pure DP, user RDP curves,
-    randomized response with p < 1/2 or under add/remove).
+    randomized response with p < 1/2 or under add/remove). A per-epoch step (shuffled epochs, balls-in-bins, random
+    allocation: ``count`` epochs) of the Gaussian is written as ``count`` unamplified releases,
+    ``GaussianDpEvent(σ/√k)`` (:mod:`~privamp.integrations.dp_accounting_epochs`), with
+    :class:`UnamplifiedExportWarning`.
     """
     dp_event = _dp_event()
     if noise_scale not in NOISE_SCALES:
@@ -415,6 +424,12 @@ def _pairs(steps: Any) -> Entries:
 def _step_event(dp_event: Any, step: SubsampledMechanism, count: int, noise_scale: str) -> Any:
     if step.user_level:
         event = _user_event(dp_event, step)
+    elif isinstance(step.sampling, EPOCH_TYPES):
+        try:
+            sigma = epoch_noise_multiplier(step)
+        except ValueError as error:
+            raise UnsupportedDpEventError(step, str(error)) from error
+        event = dp_event.GaussianDpEvent(sigma / _noise_factor(noise_scale, step.neighboring))
     else:
         leaf = _mechanism_event(dp_event, step, noise_scale)
         sampling = step.sampling

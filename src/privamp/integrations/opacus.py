@@ -28,9 +28,12 @@ declared scheme — ``PrivampAccountant(sampling=WithoutReplacement(b, n))``, a 
 :meth:`PrivampAccountant.declare` — every step is one step of that scheme, whatever q Opacus passes; a q that cannot
 be the rate of the declared scheme's loader is reported by :class:`SamplingMismatchWarning` (and so is a declaration
 that a data loader or the observed batch sizes contradict: :meth:`PrivampAccountant.check_data_loader`). Shuffled
-epochs (:class:`~privamp.integrations.samplers.ShuffledBatchSampler`, or a plain ``DataLoader(shuffle=True)``) are
-accounted as one release without sampling per pass, under replace-one only: no amplification bound is known for
-them.
+epochs are accounted under replace-one only (no amplification bound is known for them): with
+:class:`~privamp.integrations.samplers.ShuffledBatchSampler` (and balls-in-bins or random allocation, under either
+relation) each epoch is one release of its epoch value at its noise multiplier — certified interval, the lower end
+the realisable epoch pair (an epoch whose noise multiplier changes inside it: upper end at its smallest σ, lower end
+at its largest, :mod:`~privamp.integrations.opacus_epochs`); a plain ``DataLoader(shuffle=True)``, known by its
+steps per pass only, is one release without sampling per pass, an upper bound with no lower end.
 
 The front is three modules, all importable from here: :mod:`~privamp.integrations.opacus_accountant` (the accountant
 and its declaration), :mod:`~privamp.integrations.opacus_loader` (``make_private``) and

@@ -8,7 +8,7 @@ import math
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from opacus.accountants import IAccountant  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -26,6 +26,7 @@ from privamp.bound_choice import parse_bound
 from privamp.bounds.conversion import Conversion
 from privamp.errors import InvalidParameterError, UnsupportedError, short_repr
 from privamp.events import SubsampledMechanism, check_group_size
+from privamp.integrations.opacus_epochs import MIXED_NOTE, PASSES_NOTE, EpochReleases, epoch_releases, passes
 from privamp.integrations.opacus_state import (
     accountant_from_dict,
     accountant_to_dict,
@@ -46,7 +47,6 @@ from privamp.sampling import (
     Sampling,
     ShuffledEpoch,
 )
-from privamp.sampling.allocated import epoch_runs
 from privamp.validation import check_int, check_nonnegative, check_positive
 
 __all__ = ["MECHANISM", "PrivampAccountant", "SamplingMismatchWarning", "Scheme"]
@@ -72,8 +72,10 @@ class Scheme:
     steps_per_epoch: int | None = None
 
     def describe(self) -> str:
-        if self.steps_per_release > 1:
+        if self.steps_per_release > 1 and self.sampling == NoSampling():
             return f"shuffled epochs of {self.steps_per_release} steps (NoSampling per pass)"
+        if self.steps_per_release > 1:
+            return f"{short_repr(self.sampling)} per epoch of {self.steps_per_release} steps"
         return short_repr(self.sampling)
 
     def same_scheme(self, other: Scheme) -> bool:
@@ -120,23 +122,6 @@ def _scheme(sampling: Sampling | PrivampBatchSampler | Scheme, steps_per_release
     if k > 1 and sampling != NoSampling() and not isinstance(sampling, (AllocatedEpoch, ShuffledEpoch)):
         raise InvalidParameterError("steps_per_release", k, "1 unless sampling is NoSampling() (shuffled epochs)")
     return Scheme(sampling, k)
-
-
-def _passes(runs: list[tuple[float, int]], k: int) -> dict[float, int]:
-    """For shuffled epochs of ``k`` steps: for each noise multiplier, the number of passes in which it is used, given
-    the consecutive runs (σ, steps) of the history. A record is in one batch per pass, so composing every σ used in
-    a pass once bounds that pass (joint convexity over the position of its batch)."""
-    touched: dict[float, list[tuple[int, int]]] = {}
-    t = 0
-    for sigma, steps in runs:
-        first, last = t // k, (t + steps - 1) // k
-        spans = touched.setdefault(sigma, [])
-        if spans and spans[-1][1] >= first:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
-        else:
-            spans.append((first, last))
-        t += steps
-    return {sigma: sum(b - a + 1 for a, b in spans) for sigma, spans in touched.items()}
 
 
 class PrivampAccountant(IAccountant):  # type: ignore[misc]
@@ -307,8 +292,8 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         """Declare the scheme the data loader runs (see the class docstring); fixed once steps are recorded."""
         scheme = None if sampling is None else _scheme(sampling, steps_per_release)
         relation = Neighboring.parse(neighboring)
-        if scheme is not None and scheme.steps_per_release > 1:
-            SHUFFLE.check_relation(relation)
+        if scheme is not None and scheme.steps_per_release > 1:  # per-epoch: shuffled passes under replace-one only
+            (SHUFFLE if scheme.sampling == NoSampling() else scheme.sampling.scheme).check_relation(relation)
         if self.history and (scheme != self.scheme or relation != self.neighboring):
             raise InvalidParameterError(
                 "sampling",
@@ -391,24 +376,31 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
 
     # --------------------------------------------------------------------------------- privamp's answers
     def events(self) -> list[tuple[SubsampledMechanism, int]]:
-        """The (event, count) pairs the history and the declaration amount to."""
-
-        def step(sigma: float, sampling: Sampling) -> SubsampledMechanism:
-            if sigma == 0:
-                raise UnsupportedError("a step with noise_multiplier = 0 is not differentially private (ε = inf)")
-            return Gaussian(sigma).subsampled(sampling, self.neighboring, group_size=self.group_size)
-
+        """The (event, count) pairs the history and the declaration amount to (for a per-epoch scheme whose noise
+        multiplier changes inside an epoch: the epoch at its smallest σ, an upper bound; :meth:`result`)."""
+        step = self._step
         if self.scheme is None:
             return [(step(s, Poisson(q)), int(c)) for s, q, c in self.history]
         if self.scheme.steps_per_release == 1:
             return [(step(s, self.scheme.sampling), int(c)) for s, _, c in self.history]
-        epoch = self.scheme.sampling
-        sigmas = {s for s, _, _ in self.history}
-        if isinstance(epoch, (AllocatedEpoch, ShuffledEpoch)) and len(sigmas) == 1:  # its epoch pairs, cut ones too
-            sigma, total = sigmas.pop(), sum(int(c) for _, _, c in self.history)
-            return [(step(sigma, e), c) for e, c in epoch_runs(epoch, total)]
-        passes = _passes([(s, int(c)) for s, _, c in self.history], self.scheme.steps_per_release)
-        return [(step(s, NoSampling()), c) for s, c in passes.items()]
+        releases = self._epoch_releases()
+        if releases is not None:  # each epoch at its smallest sigma (opacus_epochs), cut ones too
+            return [(step(sigma, epoch), c) for (sigma, epoch), c in releases[0].items()]
+        runs = [(s, int(c)) for s, _, c in self.history]
+        return [(step(s, NoSampling()), c) for s, c in passes(runs, self.scheme.steps_per_release).items()]
+
+    def _step(self, sigma: float, sampling: Sampling) -> SubsampledMechanism:
+        if sigma == 0:
+            raise UnsupportedError("a step with noise_multiplier = 0 is not differentially private (ε = inf)")
+        return Gaussian(sigma).subsampled(sampling, self.neighboring, group_size=self.group_size)
+
+    def _epoch_releases(self) -> tuple[EpochReleases, EpochReleases] | None:
+        """The (upper, lower) releases of a declared per-epoch scheme (:func:`~.opacus_epochs.epoch_releases`);
+        ``None`` for other declarations."""
+        epoch = None if self.scheme is None else self.scheme.sampling
+        if not isinstance(epoch, (AllocatedEpoch, ShuffledEpoch)):
+            return None
+        return epoch_releases(epoch, [(s, int(c)) for s, _, c in self.history])
 
     def accountant(self) -> Accountant:
         """The privamp accountant of everything recorded: the ``accountant`` given at construction (all its settings
@@ -436,8 +428,26 @@ class PrivampAccountant(IAccountant):  # type: ignore[misc]
         self, delta: float, *, bound: str | None = None, conversion: Conversion | str | None = None
     ) -> EpsilonResult:
         """privamp's full answer at ``delta`` (``bound``: default the one given at construction): certified ε,
-        rigorous lower bound when known, evidence (asking again before the next step costs nothing)."""
-        return self.accountant().epsilon(delta, bound=self.bound if bound is None else bound, conversion=conversion)
+        rigorous lower bound when known, evidence (asking again before the next step costs nothing).
+
+        The lower bound is one for the run: for epochs whose noise multiplier changes inside them it is that of the
+        epochs at their largest σ (:mod:`~privamp.integrations.opacus_epochs`); for a loader declared by its steps
+        per pass alone (``NoSampling()`` per pass, an upper bound only) there is none."""
+        chosen = self.bound if bound is None else bound
+        r = self.accountant().epsilon(delta, bound=chosen, conversion=conversion)
+        if r.lower_epsilon is None or self.scheme is None or self.scheme.steps_per_release == 1:
+            return r
+        releases = self._epoch_releases()
+        if releases is None:
+            return replace(r, lower_epsilon=None, warnings=(*r.warnings, PASSES_NOTE))
+        upper, lower = releases
+        if upper == lower:
+            return r
+        acct = self.base
+        for (sigma, epoch), c in lower.items():
+            acct = acct.compose(self._step(sigma, epoch), c)
+        low = acct.epsilon(delta, bound=chosen, conversion=conversion).lower_epsilon
+        return replace(r, lower_epsilon=low, warnings=(*r.warnings, MIXED_NOTE))
 
     def get_privacy_interval(self, delta: float) -> tuple[float | None, float]:
         """``(lower, upper)``: a rigorous lower bound on the true ε(δ) (``None`` when privamp knows none) and the

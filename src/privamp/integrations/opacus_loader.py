@@ -30,6 +30,13 @@ def _build_sampler(
             raise InvalidParameterError("seed", seed, "None when a sampler is given (seed the sampler itself)")
         return sampling
     scheme = parse_scheme(sampling)
+    if "batch_size" not in scheme.parameters:  # its sizes are not the loader's batch size: the sampler says them
+        raise InvalidParameterError(
+            "sampling",
+            scheme.name,
+            "a scheme drawn from the loader's batch size, or a privamp batch sampler built with this scheme's own "
+            "parameters (TruncatedPoissonBatchSampler(n, q, max_batch_size), RandomAllocationBatchSampler(n, t, k))",
+        )
     n = len(data_loader.dataset)  # type: ignore[arg-type]
     b = data_loader.batch_size
     if b is None:
