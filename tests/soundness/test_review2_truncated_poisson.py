@@ -29,7 +29,8 @@ from privamp.pld.truncated_pairs import truncated_poisson_gaussian, truncated_po
 Grad = tuple[float, ...]
 EPS = np.array([0.0, 0.5, 1.5])
 BIN = 5e-3  # loss bin of the composed read-out (the bracket's width is about BIN·δ)
-FLOOR, CEIL = -12.0, 30.0  # per-step losses below FLOOR: dropped (lower) or raised to it (upper); above CEIL: +∞ (upper), dropped (lower)
+FLOOR, CEIL = -12.0, 30.0  # per step: losses below FLOOR dropped (lower) or raised to it (upper); above CEIL
+# the mass goes to +∞ (upper) or is dropped (lower)
 TOL = 1e-3  # relative: the quadrature of a density with a kink along the loss boundary (the margins are >= 5 %)
 ATOL = 1e-12  # the FFT convolution's rounding (relative 1e-16 of the total mass, a few thousand terms)
 
@@ -86,7 +87,7 @@ def loss_pmf(p_law: dict[Grad, float], q_law: dict[Grad, float], sigma: float,
     else:
         loss, mass = loss[loss >= FLOOR], mass[loss >= FLOOR]
     idx = (np.ceil if up else np.floor)((loss - FLOOR) / BIN).astype(np.int64)
-    return np.bincount(idx, weights=mass, minlength=int(round((CEIL - FLOOR) / BIN)) + 1), inf
+    return np.bincount(idx, weights=mass, minlength=round((CEIL - FLOOR) / BIN) + 1), inf
 
 
 def compose_and_read(steps: Sequence[tuple[np.ndarray, float]], eps: np.ndarray) -> np.ndarray:
@@ -199,3 +200,26 @@ def test_every_2d_tag_pattern(sigma: float, q: float, cap: int, big_n: int, step
         worst = _worst(pats, (1.0, 0.0), q, cap, sigma, steps, direction)
         upper = privamp_upper(sigma, q, cap, big_n, direction, steps)
         assert np.all(worst <= upper * (1 + TOL) + ATOL), (direction, worst, upper)
+
+
+# ---------------------------------------------------------------- §6: totals above 1 and the +∞ mass of compositions
+
+
+def test_infinite_mass_of_compositions_of_measures_above_one() -> None:
+    """The pessimistic masses of the truncated pair total up to 1 + 3e-9 per step (§6). The +∞ mass of a composition
+    of measures of totals M_a, M_b is p∞_a·M_b + p∞_b·M_a − p∞_a·p∞_b, of a T-fold M^T − (M − p∞)^T; the engine's
+    formulas assumed M ≤ 1 (p∞_a + p∞_b + p∞_a·p∞_b, 1 − (1 − p∞)^T) and were low (exaggerated here: M = 1.011)."""
+    from privamp.pld import convolution, fftpower
+    from privamp.pld.discretise import GridPMF
+    from privamp.pld.pmf import tilt
+
+    finite, p_inf, count = 1.01, 1e-3, 5
+    masses = np.full(40, finite / 40)
+    g = GridPMF(0.05, -10, np.log(masses), p_inf, True)
+    step = tilt(g, 0.0)
+    total = finite + p_inf
+    out = convolution.convolve(step, step, math.log(1e-300))
+    assert out.p_inf >= 2 * p_inf * total - p_inf**2  # 0.002021 (was 0.002001)
+    power = fftpower.fft_power(step, count, math.log(1e-300))
+    assert power is not None
+    assert power.p_inf >= total**count - finite**count  # 0.005225 (was 0.004990)
