@@ -107,11 +107,6 @@ def _fft_bound(a: FloatArray, b: FloatArray, nfft: int) -> float:
     return (3 * eta + 4 * U) * (a2 * b1 + a1 * b2) * (1 + 1e-6)
 
 
-def _excess(x: TiltedPMF) -> float:
-    """An upper bound on max(0, M − 1), M the exact total mass (finite and +∞) of a pessimistic PMF."""
-    return max(0.0, (x.finite_mass + x.p_inf) * (1 + 1e-12) - 1.0)
-
-
 def _exact_mass_bound(x: TiltedPMF) -> float:
     """An upper bound on Σ_j v_exact_j: the smaller of ‖ṽ‖₁(1 + rel) + n·err and, for the pessimistic side,
     e^{−log_scale}·M(λ) from the tracked moment generating function (which bounds the exact measure)."""
@@ -159,11 +154,7 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
     rel = a.rel + b.rel + a.rel * b.rel
     v = np.maximum(c, 0.0)
     if a.pessimistic:
-        # exact for measures of totals M_a, M_b: p∞_a·M_b + p∞_b·M_a − p∞_a·p∞_b; the totals may exceed 1 (masses
-        # rounded up: docs/proofs/truncated-poisson.md §6), so the excess of each over 1 is charged as well
         p_inf = (a.p_inf + b.p_inf + a.p_inf * b.p_inf) * (1 + 4 * U)
-        if a.p_inf or b.p_inf:
-            p_inf += (a.p_inf * _excess(b) + b.p_inf * _excess(a)) * (1 + 1e-9)
     else:
         p_inf = 0.0
         if a.p_inf or b.p_inf:  # exact: p∞_a·(fin_b + p∞_b) + fin_a·p∞_b, with the finite masses read from v

@@ -221,13 +221,9 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     log_scale = T * step.log_scale
     if pess:
         log_mgf = T * step.log_mgf
-        # a step of total mass M (finite M − p∞; M may exceed 1 where masses were rounded up) has a T-fold of +∞
-        # mass M^T − (M − p∞)^T, increasing in M: evaluated at M' = max(1, an upper bound on M)
-        total = max(1.0, (step.finite_mass + step.p_inf) * (1 + 1e-12))
-        share = min(step.p_inf / total, 1.0)
-        grown = math.exp(min(T * math.log(total), 700.0))
-        p_inf = min(1.0, grown * -math.expm1(T * math.log1p(-share)) * (1 + 1e-9)) if step.p_inf else 0.0
-        fin = math.log(total) + math.log1p(-share) if share < 1 else -math.inf
+        # the exact step is a probability distribution: finite mass 1 − p∞, so the T-fold's +∞ mass is 1 − (1 − p∞)^T
+        p_inf = min(1.0, -math.expm1(T * math.log1p(-min(step.p_inf, 1.0))) * (1 + 1e-9)) if step.p_inf else 0.0
+        fin = math.log1p(-min(step.p_inf, 1.0)) if step.p_inf < 1 else -math.inf
         pos, neg = THETAS > 0, THETAS < 0
         if not none_above:
             above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
