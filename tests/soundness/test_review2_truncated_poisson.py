@@ -142,6 +142,7 @@ def test_tag_adversary_over_two_steps_stays_below_the_upper_pair() -> None:
             assert np.all(low <= upper * (1 + TOL) + ATOL), (direction, n, low, upper)
 
 
+@pytest.mark.slow
 def test_displacing_and_heterogeneous_steps_1d() -> None:
     """Three steps, each with a different neighbour (others all −C, all +C tags mixed with −C, zeros): the
     adaptive adversary's heterogeneous product, N = 4, B = 2, q = 0.45, σ = 0.8; and the realisable lower bound
