@@ -131,10 +131,10 @@ def privamp_lower(sigma: float, q: float, cap: int, big_n: int, steps: int) -> n
 
 def test_tag_adversary_over_two_steps_stays_below_the_upper_pair() -> None:
     """σ = 0.3 resolves m: the others' gradients orthogonal to x's (tags) reveal the batch size. N = 4, B = 2,
-    q = 0.5, both neighbour sizes, both orientations, two steps."""
+    q = 0.5, both neighbour sizes, two steps, add orientation (the remove one: slow search)."""
     sigma, q, cap, big_n = 0.3, 0.5, 2, 4
     tag, gx = (0.0, 1.0), (1.0, 0.0)
-    for direction in ("remove", "add"):
+    for direction in ("add",):  # the tighter orientation (margins 1.6 % and 3.2 %); both in the slow search
         upper = privamp_upper(sigma, q, cap, big_n, direction, 2)
         for n in (big_n - 1, big_n):
             laws = oriented(neighbour_laws([tag] * n, gx, q, cap), direction)

@@ -69,7 +69,7 @@ def test_vertex_and_its_neighbourhood_stay_below_the_bound(q: float, sigma: floa
     for t in (0.05,):  # u and w moved a little along the circle, v moved off the antipode
         w = np.array([-d / 2 * math.cos(t), d / 2 * math.sin(t)])
         v2 = np.array([d / 2 * math.cos(t), d / 2 * math.sin(t)])
-        for cfg in ((u, v, w), (u, v2, u), (w, v, u)):
+        for cfg in ((u, v2, w),):
             assert reference_rdp(alpha, q, *cfg) <= bound
 
 
