@@ -1,7 +1,7 @@
 """Review 3: the certified balls-in-bins epoch pair (random-allocation-dominating-pair.md §4) against the exact
 hockey-stick divergence of the t-dimensional pair, remove and add, one and two epochs (references: adaptive
 quadrature with the inner expectation in closed form, E(X − c)_+ and E(c − X)_+ of the mean-one lognormal;
-Gauss–Hermite in the normal variables for two epochs, which converges here to ~1e-10)."""
+Gauss–Hermite in the normal variables for two epochs: 100 nodes are within 3e-9 relative of 200 at μ = 0.5, against margins of 3e-3)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _one_epoch_t2(mu: float, eps: float, direction: str) -> float:
     return float(integrate.quad(f, -14, 14, epsabs=1e-15, epsrel=1e-12, limit=500)[0])
 
 
-def _two_epochs_t2(mu: float, eps: float, direction: str, n: int = 200) -> float:
+def _two_epochs_t2(mu: float, eps: float, direction: str, n: int = 100) -> float:
     """E_Q[(L1·L2 − γ)_+] (remove) or E_Q[(1 − γ·L1·L2)_+] (add), L_e = (X_1 + X_2)/2; the last coordinate in closed
     form, the other three by Gauss–Hermite."""
     g = math.exp(eps)
