@@ -92,3 +92,14 @@ def test_large_mu_margins() -> None:
     for eps, direction in ((2.0, "remove"), (0.0, "remove"), (0.3, "add"), (1.0, "remove")):
         ref = _one_epoch_t2(1.5, eps, direction)
         assert _delta(built[1][direction], eps) <= ref <= _delta(built[0][direction], eps)
+
+
+def test_lower_pair_is_a_sub_pair(half: ap.EpochPairs) -> None:
+    """The realisable pair's P-law window ran past its Q-law window (the Q tail cut, its P tail kept against the
+    round-off's tiny second masses): its δ at large ε was 1e-14 where the truth is below 1e-21. Truth: δ(ε) ≤ P_B(L > γ)
+    ≤ P_B(some X_i > γ) = Φ̄(w − μ) + Φ̄(w), w = (ε + μ²/2)/μ (t = 2)."""
+    mu, eps = 0.5, 5.0
+    w = (eps + mu * mu / 2) / mu
+    truth_bound = float(special.ndtr(mu - w) + special.ndtr(-w))
+    assert truth_bound < 1e-21
+    assert _delta(half[1]["remove"], eps) <= truth_bound
