@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import mpmath as mp
 import numpy as np
+import pytest
 
 from privamp.bounds.group_reverse import poisson_group_rdp_reverse_upper
 
@@ -24,7 +25,15 @@ def _reverse_rdp(alpha: float, q: float, sigma: float, k: int) -> float:
 
 
 def test_reverse_upper_above_quadrature() -> None:
-    for q, sigma, k, alphas in ((256 / 60000, 1.1, 4, (2.0, 5.5)), (0.3, 0.5, 3, (3.0, 16.0))):
+    """The issue's case (k = 4, q = 256/60 000, σ = 1.1) at a real order (the chord between integer orders)."""
+    got = float(poisson_group_rdp_reverse_upper(np.array([5.5]), 256 / 60000, 1.1, 4)[0])
+    ref = _reverse_rdp(5.5, 256 / 60000, 1.1, 4)
+    assert ref <= got <= ref * 1.02
+
+
+@pytest.mark.slow
+def test_reverse_upper_above_quadrature_more() -> None:
+    for q, sigma, k, alphas in ((256 / 60000, 1.1, 4, (2.0, 16.0)), (0.3, 0.5, 3, (3.0, 16.0)), (0.01, 2.0, 8, (8.0,))):
         got = poisson_group_rdp_reverse_upper(np.array(alphas), q, sigma, k)
         for a, u in zip(alphas, got, strict=True):
             ref = _reverse_rdp(a, q, sigma, k)
