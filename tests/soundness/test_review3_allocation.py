@@ -1,8 +1,8 @@
 """Review 3: the certified balls-in-bins epoch pair (random-allocation-dominating-pair.md §4) against the exact
 hockey-stick divergence of the t-dimensional pair, remove and add, one and two epochs (references: adaptive
 quadrature with the inner expectation in closed form, E(X − c)_+ and E(c − X)_+ of the mean-one lognormal;
-Gauss–Hermite in the normal
-variables for two epochs: 100 nodes are within 3e-9 relative of 200 at μ = 0.5, against margins of 3e-3)."""
+Gauss–Hermite in the
+normal variables for two epochs: 100 nodes are within 3e-9 relative of 200 at μ = 0.5, against margins of 3e-3)."""
 
 from __future__ import annotations
 
