@@ -382,10 +382,6 @@ def _untilt(c: FloatArray, s: FloatArray, theta: float, side: float) -> FloatArr
     return np.asarray(c * np.exp(-theta * s) * (1 + side * 4 * U * (2 + theta * s)))
 
 
-def _pad(a: FloatArray, n: int) -> FloatArray:
-    return np.concatenate([a, np.zeros(n - a.size)]) if a.size < n else a
-
-
 @functools.lru_cache(maxsize=4)
 def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
     """(upper pairs, lower pairs) by direction (``"remove"``, ``"add"``) of one balls-in-bins epoch of ``steps`` = t
@@ -415,10 +411,12 @@ def balls_in_bins_epoch_pairs(mu: float, steps: int) -> EpochPairs | None:
         "remove": _atom_pair(name + ", remove", EVIDENCE, grid, pm, None, p_inf, True),
         "add": _atom_pair(name + ", add", EVIDENCE, -grid[::-1], qm[::-1], None, q_inf, True),
     }
-    # lower: the pair of K = Σ (cell index of X_i) (a post-processing), masses moved to the safe side by the round-off
-    n = max(cells.c.size, tilted.c.size)
+    # lower: the pair of K = Σ (cell index of X_i) (a post-processing), masses moved to the safe side by the round-off;
+    # both laws restricted to the shorter window (the P-law's window is longer: beyond the Q-law's, the Q-mass was cut
+    # and the P-mass alone would count in full; restricted to one event, the pair is a sub-pair)
+    n = min(cells.c.size, tilted.c.size)
     k = _grid(n, eta)
-    q_hat, p_hat = _pad(cells.c, n), _pad(tilted.c, n)
+    q_hat, p_hat = cells.c[:n], tilted.c[:n]
     q_lo, q_hi = _untilt(q_hat, k, theta, -1.0), _untilt(q_hat, k, theta, 1.0)
     p_lo, p_hi = _untilt(p_hat, k, theta, -1.0), _untilt(p_hat, k, theta, 1.0)
     shrink = np.exp(-theta * k)
