@@ -166,12 +166,16 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
 
 def finite_log_mass(x: TiltedPMF) -> float:
     """log of the finite untilted mass Σ_j v_exact_j e^{log_scale − λℓ_j}: bounded above on the pessimistic side
-    (v_exact ≤ (v + err)/(1 − rel) ≤ (v(1 + 2rel) + err)(1 + 2rel)), below on the optimistic one (the certified
-    sub-measure); the log-sum's rounding covered by 1e-12 + 4u·n. Read from the values, never taken as 1 − p∞: masses
-    rounded up by direction may total 1 + κ."""
+    (v_exact ≤ (v + err)/(1 − rel) ≤ (v(1 + 2rel) + err)(1 + 2rel), or the tracked log-MGF at θ = 0), below on the
+    optimistic one (the certified sub-measure); the log-sum's rounding covered by 1e-12 + 4u·n. Read from the values,
+    never taken as 1 − p∞: masses rounded up by direction may total 1 + κ."""
     slack = 1e-12 + 4 * U * x.v.size
     lm = float(logsumexp(x.log_untilted()))
-    return lm + math.log1p(2 * x.rel) + slack if x.pessimistic else lm - slack
+    if not x.pessimistic:
+        return lm - slack
+    # the entrywise err, untilted by e^{−λℓ}, can be loose at low losses: the tracked generating function at θ = 0
+    # bounds the exact finite mass too
+    return min(lm + math.log1p(2 * x.rel) + slack, float(x.log_mgf[THETAS == 0.0][0]))
 
 
 def coarsen(x: TiltedPMF) -> TiltedPMF:
