@@ -82,9 +82,10 @@ def test_two_steps_bracket_the_integral(two_steps: ap.EpochPairs, direction: str
         assert up - lo <= 0.01 * ref
 
 
-def test_upper_pairs_are_probability_laws(two_steps: ap.EpochPairs) -> None:
+def test_upper_pairs_are_probability_laws_up_to_the_rounding(two_steps: ap.EpochPairs) -> None:
+    """The first masses are rounded up (total 1 + κ, which the engine accepts): κ stays at the rounding's size."""
     for pair in two_steps[0].values():
-        assert sum(math.exp(a.log_p) for a in pair.atoms) <= 1.0 + 1e-12
+        assert 1.0 <= sum(math.exp(a.log_p) for a in pair.atoms) <= 1.0 + 1e-7
         assert all(a.loss >= -50 for a in pair.atoms)
 
 

@@ -14,14 +14,17 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
+import numpy as np
 import oracles
 import pytest
 from oracles import cells
 
 import privamp as pa
 from privamp.pld import pairs
-from privamp.pld.composition import power
+from privamp.pld.allocation_pairs import AtomsPair
+from privamp.pld.composition import compose, power
 from privamp.pld.discretise import discretise
+from privamp.pld.distributions import Atom
 from privamp.pld.pmf import tilt
 from privamp.pld.readout import delta_of
 
@@ -88,3 +91,45 @@ def test_pld_self_composition_interval_is_tight() -> None:
     assert e.lower_epsilon is not None
     assert e.lower_epsilon <= 6.18771 <= e.epsilon
     assert e.epsilon - e.lower_epsilon < 2e-3
+
+
+# -------------------------------------------------------------------------------------------------------------------
+# First measures of total 1 + κ (pairs whose masses are rounded up by direction): the engine assumes no total of 1.
+# -------------------------------------------------------------------------------------------------------------------
+KAPPA, STEPS, SPACING, P_INF = 1e-6, 1000, 0.1, 1e-4
+"""An exaggerated excess κ; losses k·SPACING, k ∈ {−1, 0, 1, 2}, and an atom of P-mass ≈ P_INF at loss +∞."""
+
+
+def test_compositions_of_a_pair_of_total_above_one_bound_the_exact_delta() -> None:
+    """T = 1000 copies of a 5-atom pair whose P-masses total 1 + 1e-6, by one FFT power and by a product of two
+    powers: the certified δ(ε) is ≥ the exact one — the finite part by a direct convolution of the small PMF in
+    extended precision, the +∞ mass (F + p)^T − F^T at 40 digits — and within 1e-6 of it; where the +∞ mass
+    dominates δ (ε = 60) a +∞ mass taken as 1 − (1 − p)^T (total 1 assumed) is 1e-3 low."""
+    masses = np.array([0.3, 0.3, 0.2, 0.2 - P_INF]) * (1 + KAPPA)
+    inf_mass = P_INF * (1 + KAPPA)
+    ks = np.arange(-1, 3)
+    atoms = [Atom(math.log(m), math.log(m) - int(k) * SPACING) for m, k in zip(masses, ks, strict=True)]
+    pair = AtomsPair("total 1 + κ", "test", (), (*atoms, Atom(math.log(inf_mass), -math.inf)), upper_bound=True)
+    # reference: the T-fold of the finite atoms' generating polynomial (x^k weights) in extended precision
+    poly, base, lowest, base_lowest, n = np.ones(1, dtype=np.longdouble), masses.astype(np.longdouble), 0, -1, STEPS
+    while n:
+        if n & 1:
+            poly, lowest = np.convolve(poly, base), lowest + base_lowest
+        n >>= 1
+        if n:
+            base, base_lowest = np.convolve(base, base), 2 * base_lowest
+    losses = (lowest + np.arange(poly.size)).astype(np.longdouble) * np.longdouble(SPACING)
+    with mp.workdps(40):
+        fin = mp.fsum(mp.exp(mp.mpf(math.log(m))) for m in masses)
+        p = mp.exp(mp.mpf(math.log(inf_mass)))
+        exact_inf = float((fin + p) ** STEPS - fin**STEPS)
+    step = tilt(discretise(pair, 0.01, pessimistic=True, tail=TAU), 0.0)
+    by_power = power(step, STEPS, math.log(TAU), 1 << 14)
+    by_product = compose([(step, 400), (step, 600)], math.log(TAU), 1 << 14)
+    for epsilon in (25.0, 35.0, 45.0, 60.0):
+        finite = float(np.sum(poly * np.maximum(-np.expm1(np.longdouble(epsilon) - losses), 0)))
+        want = finite + exact_inf
+        for x in (by_power, by_product):
+            got = delta_of(x, epsilon)
+            assert want <= got <= want * (1 + 1e-6), (epsilon, got / want - 1)
+    assert exact_inf > (-math.expm1(STEPS * math.log1p(-inf_mass))) * (1 + 5e-4)

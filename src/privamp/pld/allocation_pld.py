@@ -14,7 +14,7 @@ grid is jη (j = 0..J; the top event {some X_i > Jη} is split off as two separa
   (larger in the convex order; H_γ of every composition, in either order, is convex in each epoch's L: it can only
   grow); S′ = Σ X′_i is a t-fold convolution power on the grid. Atoms (loss log(s/t), P-mass (s/t)·q, Q-mass q),
   split onto the loss grid keeping both masses (connect-the-dots); the cut tails (Hölder with E[(S/t)^8], exact) and
-  the round-off split off as separated atoms; scaled to total first mass 1 with 3 times the excess moved to +∞.
+  the round-off split off as separated atoms; the first masses may total 1 + κ (the engine does not assume 1).
 * lower (realisable): the pair of K = Σ (cell index of X_i), a post-processing: Q-law q^{*t}, P-law r * q^{*(t−1)}
   (r_j = E[X; cell j]: one coordinate tilted); first masses lowered and second raised by the round-off; merged per
   loss-grid cell (a post-processing).
@@ -313,20 +313,13 @@ def _compact(first: FloatArray, inf_mass: float, upper: bool) -> tuple[int, int,
 def _atom_pair(name: str, evidence: str, losses: FloatArray, first: FloatArray, second: FloatArray | None,
                inf_mass: float, upper: bool) -> AtomsPair:
     """The atoms (loss, first mass) on an ascending grid, compacted. Upper: the second mass e^{−(loss + 1e-12·(1 +
-    |loss|))} times the first, and when the first masses sum to 1 + κ > 1 (the round-off and the bounds of the split-off
-    events), every atom scaled by λ = (1 − a)/(1 + κ) and a = 3κ added at +∞: total 1, as the engine assumes, and
-    every H_γ ≤ 1/4 of any composition with at most 1/(9κ) copies still bounds the unscaled one (proof page, section 4).
-    Lower: the second masses given (``second``)."""
+    |loss|))} times the first; the first masses may sum to 1 + κ > 1 (the round-off and the bounds of the split-off
+    events), which the PLD engine accepts (it reads the finite mass from the values: :func:`privamp.pld.convolution.
+    finite_log_mass`; proof page, section 4). Lower: the second masses given (``second``)."""
     lo, hi, inf_mass = _compact(first, inf_mass, upper)
     f = first[lo:hi + 1].copy()
     if upper:
         f[0] += float(np.sum(first[:lo])) * (1 + first.size * U)
-        kappa = float(np.sum(f)) * (1 + f.size * U) + inf_mass - 1.0
-        if kappa > 0:  # scaled by λ = (1 − a)/(1 + κ), a = 3κ added at +∞ (module docstring: total mass 1)
-            extra = 3 * kappa + 1e-15
-            scale = (1 - extra) / (1 + kappa) * (1 - 4 * U)
-            f *= scale
-            inf_mass = inf_mass * scale + extra
     ell = losses[lo:hi + 1]
     keep = f > 0
     atoms: list[Atom] = []

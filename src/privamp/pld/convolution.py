@@ -153,17 +153,29 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
     err1 = a.err1 * float(np.sum(b.v)) + (1 + a.rel) * b.err1 * mass_a + e * math.sqrt(nfft)  # ‖·‖₁ ≤ √n‖·‖₂
     rel = a.rel + b.rel + a.rel * b.rel
     v = np.maximum(c, 0.0)
-    if a.pessimistic:
-        p_inf = (a.p_inf + b.p_inf + a.p_inf * b.p_inf) * (1 + 4 * U)
-    else:
-        p_inf = 0.0
-        if a.p_inf or b.p_inf:  # exact: p∞_a·(fin_b + p∞_b) + fin_a·p∞_b, with the finite masses read from v
-            fin_a = math.exp(float(logsumexp(a.log_untilted())))
-            fin_b = math.exp(float(logsumexp(b.log_untilted())))
-            p_inf = (a.p_inf * (fin_b + b.p_inf) + fin_a * b.p_inf) * (1 - 1e-12)
+    p_inf = 0.0
+    if a.p_inf or b.p_inf:  # exact: p∞_a·(fin_b + p∞_b) + fin_a·p∞_b, with the finite masses read from v (bounded
+        # above on the pessimistic side, below on the optimistic one; no total of 1 assumed: masses rounded up by
+        # direction may total 1 + κ)
+        fin_a, fin_b = (math.exp(min(finite_log_mass(y), 700.0)) for y in (a, b))
+        p_inf = (a.p_inf * (fin_b + b.p_inf) + fin_a * b.p_inf) * ((1 + 1e-12) if a.pessimistic else (1 - 1e-12))
     out = TiltedPMF(a.h, a.offset + b.offset, a.lam, v, a.log_scale + b.log_scale, p_inf, err,
                     a.log_mgf + b.log_mgf, a.pessimistic, rel, err1)
     return _cut(_normalise(out), log_tau)
+
+
+def finite_log_mass(x: TiltedPMF) -> float:
+    """log of the finite untilted mass Σ_j v_exact_j e^{log_scale − λℓ_j}: bounded above on the pessimistic side
+    (v_exact ≤ (v + err)/(1 − rel) ≤ (v(1 + 2rel) + err)(1 + 2rel), or the tracked log-MGF at θ = 0), below on the
+    optimistic one (the certified sub-measure); the log-sum's rounding covered by 1e-12 + 4u·n. Read from the values,
+    never taken as 1 − p∞: masses rounded up by direction may total 1 + κ."""
+    slack = 1e-12 + 4 * U * x.v.size
+    lm = float(logsumexp(x.log_untilted()))
+    if not x.pessimistic:
+        return lm - slack
+    # the entrywise err, untilted by e^{−λℓ}, can be loose at low losses: the tracked generating function at θ = 0
+    # bounds the exact finite mass too
+    return min(lm + math.log1p(2 * x.rel) + slack, float(x.log_mgf[THETAS == 0.0][0]))
 
 
 def coarsen(x: TiltedPMF) -> TiltedPMF:

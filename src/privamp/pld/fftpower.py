@@ -41,7 +41,8 @@ and ``log_mgf`` is raised to cover that atom. Optimistic — both are dropped (a
 extends beyond the T-fold's support [T·o, T·(o + n_v − 1)]; on a side where it reaches the end there is no mass
 outside (no wrap, no atom).
 +∞ atom: pessimistic (F + p)^T − F^T with F ≥ the finite untilted mass; optimistic the same with F ≤ it (the
-expression is increasing in F).
+expression is increasing in F and p). No total of 1 is assumed: a pessimistic pair whose masses were rounded up may
+total 1 + κ, and F is read from the stored values (v_ex ≤ (v + err)/(1 − rel)), not taken as 1 − p.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ import numpy as np
 
 from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
-from privamp.pld.convolution import _cut, fast_length
+from privamp.pld.convolution import _cut, fast_length, finite_log_mass
 from privamp.pld.pmf import THETAS, TiltedPMF, U, _normalise
 
 TILTED_TAIL = -36.0
@@ -221,9 +222,10 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     log_scale = T * step.log_scale
     if pess:
         log_mgf = T * step.log_mgf
-        # the exact step is a probability distribution: finite mass 1 − p∞, so the T-fold's +∞ mass is 1 − (1 − p∞)^T
-        p_inf = min(1.0, -math.expm1(T * math.log1p(-min(step.p_inf, 1.0))) * (1 + 1e-9)) if step.p_inf else 0.0
-        fin = math.log1p(-min(step.p_inf, 1.0)) if step.p_inf < 1 else -math.inf
+        # the exact step's masses may total more than 1 (pairs rounded up by direction): its finite mass F is bounded
+        # from the stored values, and the T-fold's +∞ mass is (F + p∞)^T − F^T, increasing in both (rounded up)
+        fin = finite_log_mass(step)
+        p_inf = _power_inf(fin, step.p_inf, T, upper=True) if step.p_inf else 0.0
         pos, neg = THETAS > 0, THETAS < 0
         if not none_above:
             above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
@@ -238,10 +240,10 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
         if not none_below and below > -745.0:  # (none when the window starts at the T-fold's lowest index)
             out[0] += math.exp(min(below + step.lam * win_lo - log_scale, 700.0)) * (1 + 1e-12)
             log_mgf = np.logaddexp(log_mgf, below + THETAS * win_lo) + 1e-14
-        res = TiltedPMF(h, first, step.lam, out, log_scale, min(p_inf, 1.0), err, np.asarray(log_mgf), True,
+        res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.asarray(log_mgf), True,
                         rel, err1)
     else:
-        p_inf = _power_inf(_finite_log_mass(step, upper=False), step.p_inf, T, upper=False) if step.p_inf else 0.0
+        p_inf = _power_inf(finite_log_mass(step), step.p_inf, T, upper=False) if step.p_inf else 0.0
         res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1)
     return _cut(_normalise(res), log_tau)
 
@@ -271,22 +273,18 @@ def _outside(thetas: FloatArray, mgf: FloatArray, count: int, lo: float, hi: flo
     return (math.exp(min(above, 0.0)) + math.exp(min(below, 0.0))) * (1 + 1e-12)
 
 
-def _finite_log_mass(step: TiltedPMF, *, upper: bool) -> float:
-    """log of the untilted finite mass Σ_j v_j e^{log_scale − λℓ_j} of the (pessimistic or certified) values,
-    rounded up or down."""
-    vals = step.v * (1 + 2 * step.rel) + step.err if upper else step.certified()
-    with np.errstate(divide="ignore"):
-        lm = float(logsumexp(np.log(vals) + step.log_scale - step.lam * step.losses))
-    slack = 1e-12 + 4 * U * vals.size
-    return lm + slack if upper else lm - slack
-
-
 def _power_inf(log_fin: float, p: float, count: int, *, upper: bool) -> float:
-    """The +∞ mass of the T-fold: (F + p)^T − F^T = F^T·expm1(T·log1p(p/F)), rounded up or down."""
+    """The +∞ mass of the T-fold: (F + p)^T − F^T = (F + p)^T·(1 − e^{−T·log1p(p/F)}), F and p any non-negative
+    masses (no total of 1 assumed), in log space and rounded up or down (the exponent T·log(F + p) carries a few ulps
+    of its size; the rest a relative 1e-9)."""
     if p <= 0:
         return 0.0
-    if log_fin == -math.inf:
-        return p**count if not upper else min(1.0, p)
-    f = math.exp(min(log_fin, 700.0))
-    val = math.exp(min(count * log_fin, 700.0)) * math.expm1(count * math.log1p(p / f))
-    return min(val * (1 + 1e-9), 1.0) if upper else val * (1 - 1e-9)
+    log_p = math.log(p)
+    log_tot = float(np.logaddexp(log_fin, log_p))
+    x = count * math.log1p(math.exp(min(log_p - log_fin, 700.0))) if log_fin > -math.inf else math.inf
+    e = count * log_tot
+    slack = 8 * U * abs(e) + 1e-13
+    frac = -math.expm1(-x)
+    if upper:
+        return math.exp(min(e + slack, 700.0)) * frac * (1 + 1e-9)
+    return math.exp(min(e - slack, 700.0)) * frac * (1 - 1e-9)
