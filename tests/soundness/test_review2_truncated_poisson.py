@@ -206,8 +206,6 @@ def test_every_2d_tag_pattern(sigma: float, q: float, cap: int, big_n: int, step
 # ---------------------------------------------------------------- §6: totals above 1 and the +∞ mass of compositions
 
 
-@pytest.mark.xfail(strict=True, reason="open gap (docs/proofs/reviews2.md §1): the engine's +inf-mass formulas assume "
-                   "totals <= 1; charging the certified totals instead blows up at 1e9 steps (test_accounting)")
 def test_infinite_mass_of_compositions_of_measures_above_one() -> None:
     """The pessimistic masses of the truncated pair total up to 1 + 3e-9 per step (§6). The +∞ mass of a composition
     of measures of totals M_a, M_b is p∞_a·M_b + p∞_b·M_a − p∞_a·p∞_b, of a T-fold M^T − (M − p∞)^T; the engine's
