@@ -193,9 +193,11 @@ def main(argv: list[str] | None = None) -> None:
         "",
         *_table(HEADER, [r.cells() for r in mnist]),
         "",
-        "Per-epoch schemes (balls-in-bins, shuffled) are one accounted release per epoch: upper end the Gaussian "
-        "without amplification (docs/proofs/balls-in-bins.md §1), lower end the realisable epoch pair (§2-3). "
-        "Shuffled batches have no bound under add/remove (docs/semantics.md).",
+        "Per-epoch schemes (balls-in-bins, shuffled) are one accounted release per epoch. Balls-in-bins under "
+        "add/remove: the amplified epoch pair, certified from both sides (docs/proofs/random-allocation-dominating-"
+        "pair.md §4); under replace-one, and shuffled batches: upper end the Gaussian without amplification "
+        "(docs/proofs/balls-in-bins.md §1), lower end the realisable epoch pair (§2-3). Shuffled batches have no "
+        "bound under add/remove (docs/semantics.md).",
         "",
         "## 2. How far Poisson accounting under-reports a shuffled loader",
         "",
