@@ -375,12 +375,19 @@ def _binomial_capped(trials: int, p: float) -> list[float]:
     return [float(v) if v >= -690.0 else -math.inf for v in out]
 
 
+WR_MAX_BATCH = 1_000_000
+"""The largest batch the with-replacement pairs accept (their binomial weights are computed for every count)."""
+
+
 def _check_wr(group_size: object, batch: object, dataset: object, relation: str) -> tuple[int, int, int]:
     k = _check_group(group_size)
     if relation not in ("add-remove", "replace-one"):
         raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
     m = check_int("batch", batch)
     n = check_int("dataset", dataset)
+    if m > WR_MAX_BATCH:
+        raise InvalidParameterError(
+            "batch_size", m, f"at most {WR_MAX_BATCH} for the with-replacement pairs (batch_size + 1 binomial terms)")
     if k > n:
         raise InvalidParameterError("group_size", group_size, f"an integer in [1, {n}] (the dataset size)")
     return k, m, n
