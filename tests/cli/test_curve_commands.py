@@ -107,8 +107,6 @@ BAD = [
     (["curves", "steps", *POISSON, "--steps-grid", "10", "--steps", "5", "--delta", "1e-5"], "not both"),
     (["curves", "steps", *POISSON, "--steps-grid", "10", "--delta", "1e-5", "--bound", "poisson-lower"], "bound"),
     (["curves", "tradeoff", *POISSON, "--fprs", "2"], "--fprs"),
-    (["curves", "tradeoff", "--sigma", "1", "--sampling", "with-replacement", "--batch-size", "1",
-      "--dataset-size", "10", "--steps", "1"], "with replacement"),
     (["curves", "rdp", "--sigma", "1", "--sampling", "with-replacement", "--batch-size", "1", "--dataset-size", "10",
       "--neighboring", "replace-one"], "no RDP bound"),
     (["figures"], "--out"),

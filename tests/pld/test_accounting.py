@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privamp as pa
-from privamp.pld import PLDAccountant, pairs, pld_delta, pld_epsilon
+from privamp.pld import PLDAccountant, group_pairs, pairs, pld_delta, pld_epsilon
 from privamp.pld.discretise import discretise
 from privamp.pld.pmf import tilt
 from privamp.rounding import SAFETY_MARGIN
@@ -108,7 +108,8 @@ def test_pessimistic_and_optimistic_single_step_masses() -> None:
 
 
 def test_realisable_pair_is_not_a_guarantee() -> None:
-    r = pld_epsilon([[(pairs.with_replacement_gaussian(1.0, 10, 100, "replace-one"), 10)]], 1e-5, grid_spacing=2.0**-9)
+    r = pld_epsilon([[(group_pairs.with_replacement_group_gaussian(1.0, 1, 10, 100, "replace-one"), 10)]], 1e-5,
+                    grid_spacing=2.0**-9)
     assert not r.upper_is_guarantee
     assert 0 < r.lower[0] <= r.upper[0]
 

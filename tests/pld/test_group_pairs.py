@@ -329,12 +329,6 @@ def test_with_replacement_group_matches_mpmath() -> None:
     assert sym.upper_bound and float(sym.delta(0.0)[0]) == pytest.approx(ref, rel=1e-8)
 
 
-def test_with_replacement_group_of_one_is_the_record_level_lower_pair() -> None:
-    for relation in ("add-remove", "replace-one"):
-        record = group_pairs.with_replacement_group_gaussian(0.7, 1, 12, 60, relation, "add")
-        assert record == pairs.with_replacement_gaussian(0.7, 12, 60, relation, "add")
-
-
 def _wr_outputs(grads: list[float], batch: int) -> list[float]:
     """The batch sums of every sequence of ``batch`` draws with replacement (equal weights)."""
     return [float(sum(c)) for c in itertools.product(grads, repeat=batch)]

@@ -86,7 +86,6 @@ def test_evidence_and_realisable_flag() -> None:
     anti = pairs.poisson_antiparallel_gaussian(1.0, 0.1)
     assert anti.upper_bound
     assert "section 5, Theorem 3 at k = 1" in anti.evidence
-    assert not pairs.with_replacement_gaussian(1.0, 2, 5, "replace-one").upper_bound
 
 
 # ---- closed forms of every pair's masses and curve (mpmath), the windows, the moments, the errors and names ----
@@ -233,30 +232,6 @@ def test_antiparallel_pair_at_rate_one_is_the_doubled_shift() -> None:
     assert (lp[0], lq[0]) == pytest.approx((0.0, 0.0), abs=1e-14)
 
 
-def test_with_replacement_mixtures_are_binomial() -> None:
-    """K ~ Binomial(batch, 1/N) copies of the record: N = dataset + 1 (add/remove), dataset (replace-one)."""
-    mu, batch, dataset = 0.5, 40, 9
-    for relation, n in (("add-remove", 10), ("replace-one", 9)):
-        pair = pairs.with_replacement_gaussian(mu, batch, dataset, relation)
-        piece = pair.pieces[0]
-        ks = [round(m / mu) for m in piece.p.means]
-        ref = {k: mp.binomial(batch, k) * mp.mpf(1) / n**k * (1 - mp.mpf(1) / n) ** (batch - k)
-               for k in range(batch + 1)}
-        assert ks == [k for k in range(batch + 1) if ref[k] > 1e-30]
-        assert np.exp(piece.p.log_weights) == pytest.approx([float(ref[k]) for k in ks], rel=1e-12)
-        assert not pair.upper_bound and pair.evidence == "realisable pair (lower bound only)"
-        q_means = piece.q.means
-        assert q_means == ((0.0,) if relation == "add-remove" else tuple(-m for m in piece.p.means))
-    add = pairs.with_replacement_gaussian(mu, batch, dataset, "add-remove", "add").pieces[0]
-    remove = pairs.with_replacement_gaussian(mu, batch, dataset, "add-remove", "remove").pieces[0]
-    assert add.p.means == (0.0,) and add.q.means == tuple(-m for m in remove.p.means)
-    assert add.q.log_weights == remove.p.log_weights
-    single = pairs.with_replacement_gaussian(mu, 3, 1, "replace-one").pieces[0]  # N = 1: every draw is the record
-    assert single.p.means == (3 * mu,) and single.p.log_weights == (0.0,)
-    assert pairs.with_replacement_gaussian(mu, 3, 1, "replace-one").name == (
-        "with_replacement_gaussian(mu=0.5, batch=3, dataset=1, replace-one, remove)")
-
-
 def test_pair_errors_name_the_parameter() -> None:
     from privamp.errors import InvalidParameterError
 
@@ -269,10 +244,6 @@ def test_pair_errors_name_the_parameter() -> None:
         (lambda: pairs.poisson_gaussian(1.0, 1.5), "q", ""),
         (lambda: pairs.wor_symmetrised_gaussian(1.0, 0.0), "p", ""),
         (lambda: pairs.poisson_antiparallel_gaussian(1e5, 0.1), "mu", "at most 1e4"),
-        (lambda: pairs.with_replacement_gaussian(1.0, 0, 5, "add-remove"), "batch", "positive integers"),
-        (lambda: pairs.with_replacement_gaussian(1.0, 2, 0, "add-remove"), "batch", "positive integers"),
-        (lambda: pairs.with_replacement_gaussian(1.0, 2.0, 5, "add-remove"), "batch", "positive integers"),  # type: ignore[arg-type]
-        (lambda: pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove", "sideways"), "direction", "'remove'"),
     ]
     for call, name, allowed in cases:
         with pytest.raises(InvalidParameterError) as info:
@@ -306,15 +277,11 @@ def test_pair_labels_errors_and_degenerate_windows_exactly() -> None:
         "without replacement x replace-one: symmetrised pair of the f-DP subsampling theorem "
         "(Dong, Roth & Su 2022, Thm 4.2; Zhu, Dong & Wang 2022, Prop. 30 / Cor. 32)")
     assert pairs.poisson_antiparallel_gaussian(1.0, 0.5).upper_bound is True
-    assert pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove").upper_bound is False
     assert all(p.family == "laplace" for piece in pairs.laplace(1.0).pieces for p in (piece.p, piece.q))
     cases: list[tuple[Callable[[], object], str, object, str]] = [
         (lambda: pairs.randomized_response(1.5), "p", 1.5, "in [0, 1]"),
         (lambda: pairs.wor_symmetrised_gaussian(2e4, 0.5), "mu", 2e4, "at most 1e4 (sensitivity / noise scale)"),
         (lambda: pairs.poisson_antiparallel_gaussian(1.0, 0.0), "q", 0.0, ""),
-        (lambda: pairs.with_replacement_gaussian(2e4, 2, 5, "add-remove"), "mu", 2e4, ""),
-        (lambda: pairs.with_replacement_gaussian(1.0, 0, 5, "add-remove"), "batch", (0, 5), "positive integers"),
-        (lambda: pairs.with_replacement_gaussian(1.0, 2, 5, "add-remove", "x"), "direction", "x", "'remove' or 'add'"),
     ]
     for call, name, value, allowed in cases:
         with pytest.raises(InvalidParameterError) as info:
@@ -341,27 +308,6 @@ def test_antiparallel_and_symmetrised_mixtures() -> None:
         assert np.exp(lq).sum() == pytest.approx(1.0, abs=1e-14)
     far = pairs.wor_symmetrised_gaussian(1e4, 1.0)
     assert far.atoms[0] == pairs.Atom(-np.inf, -np.inf)
-
-
-def test_with_replacement_small_batches_against_closed_forms() -> None:
-    """One draw from two records (N = 2): P = ½N(0) + ½N(μ) vs N(0) — the Poisson pair at q = ½ (remove), mirrored
-    (add); three draws: Binomial(3, ½) weights 1/8, 3/8, 3/8, 1/8; both sides of every pair of total mass 1."""
-    mu, eps = 0.9, np.array([0.0, 0.4, 1.5])
-    rem = pairs.with_replacement_gaussian(mu, 1, 1, "add-remove", "remove")
-    add = pairs.with_replacement_gaussian(mu, 1, 1, "add-remove", "add")
-    ref_rem = [0.5 * _gauss_delta(math.log1p(math.expm1(e) / 0.5), mu) for e in eps]
-    ref_add = [(1 - 0.5 * math.exp(e)) * _gauss_delta(math.log(0.5 * math.exp(e) / (1 - 0.5 * math.exp(e))), mu)
-               if 0.5 * math.exp(e) < 1 else 0.0 for e in eps]
-    assert rem.delta(eps) == pytest.approx(ref_rem, rel=1e-10, abs=1e-15)
-    assert add.delta(eps) == pytest.approx(ref_add, rel=1e-10, abs=1e-15)
-    three = pairs.with_replacement_gaussian(mu, 3, 1, "add-remove").pieces[0]
-    assert three.p.means == (0.0, mu, 2 * mu, 3 * mu)
-    assert np.exp(three.p.log_weights) == pytest.approx([1 / 8, 3 / 8, 3 / 8, 1 / 8], rel=1e-14)
-    for relation, direction in (("add-remove", "remove"), ("add-remove", "add"), ("replace-one", "remove")):
-        pair = pairs.with_replacement_gaussian(mu, 2, 3, relation, direction)
-        assert len(pair.pieces) == 1 and pair.atoms == () and pair.pieces[0].p.family == "gaussian"
-        lp, lq = pair.cell_log_masses(np.array([-np.inf, np.inf]))
-        assert (float(np.exp(lp[0])), float(np.exp(lq[0]))) == pytest.approx((1.0, 1.0), abs=1e-14)
 
 
 def test_loss_moments_skip_empty_pieces_infinite_losses_and_normalise() -> None:

@@ -16,7 +16,9 @@ and the reason where no dominating pair is proven.
   upper bound (an adaptive adversary beats it).
 * Poisson × replace-one, rate < 1 (Gaussian) — upper and lower: the antiparallel pair, dominating in both orientations
   (docs/proofs/user-level.md §5 at k = 1) and realisable.
-* with replacement (Gaussian) — no dominating pair is proven; the binomial pair (realisable) gives a lower bound only.
+* with replacement (Gaussian) — upper: docs/proofs/user-level.md §9 at k = 1 (the binomial pair at 2μ per draw,
+  rate 1/n, by direction; the j-labelled mixture of symmetrised pairs under replace-one); lower: the binomial pair
+  (others −C, the record +C; realisable at rate 1/(n + 1), resp. 1/n).
 * truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the number of other records in the batch,
   one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate
   a record is kept (realisable). Under replace-one: the antiparallel pair at that rate, a lower bound only.
@@ -165,13 +167,19 @@ def poisson_antiparallel(s: Poisson, mech: BaseMechanism, _: Neighboring) -> Pai
 
 
 def with_replacement(s: WithReplacement, mech: BaseMechanism, relation: Neighboring) -> Pairs:
-    mu, m, n = noise_mu(mech), s.batch_size, s.dataset_size
-    lower = (
-        {d: pairs.with_replacement_gaussian(mu, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
-        if relation is AR
-        else same(pairs.with_replacement_gaussian(mu, m, n, relation.value), ADD_REMOVE_KEYS)
-    )
-    return None, lower, ""
+    """Record level: the user-level pairs of docs/proofs/user-level.md §9 at k = 1 (dominating and realisable)."""
+    return with_replacement_pairs(noise_mu(mech), 1, s.batch_size, s.dataset_size, relation)
+
+
+def with_replacement_pairs(mu: float, k: int, m: int, n: int, relation: Neighboring) -> Pairs:
+    """Batches of m draws with replacement from n, a group of k records (k = 1: one record), §9's pairs."""
+    lower = {d: group_pairs.with_replacement_group_gaussian(mu, k, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
+    if relation is RO:
+        sym = group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value)
+        return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
+    upper = {d: group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value, d)
+             for d in ADD_REMOVE_KEYS}
+    return upper, lower, group_pairs.WR_GROUP_EVIDENCE
 
 
 def without_replacement_add_remove(s: WithoutReplacement, mech: BaseMechanism, _: Neighboring) -> Pairs:
@@ -216,32 +224,33 @@ def _subsampled(s: Poisson) -> bool:
 
 
 # --------------------------------------------------------------------------------------------------------- rows
-WITH_REPLACEMENT_REASON = (
-    "the PLD route gives no upper bound for sampling with replacement ({event}): no dominating pair is proven "
-    "(docs/pld.md), so an upper end can come only from another route; for the Gaussian, batches of the same size "
-    "drawn without replacement have a certified interval"
-)
-for _relation, _how in ((AR, "added"), (RO, "+C vs -C")):
-    TABLE.register(
-        WithReplacement,
-        (_relation,),
-        GAUSSIAN,
-        PldRow(
-            label="with-replacement",
-            scale=Scale.ADD_REMOVE,
-            lower_evidence=(
-                "realisable pair: the record drawn Binomial(batch, 1/N) times, each copy contributing C "
-                f"({_how}), the others 0",
-            ),
-            reason=WITH_REPLACEMENT_REASON,
-            pairs=with_replacement,
+TABLE.register(
+    WithReplacement,
+    BOTH_RELATIONS,
+    GAUSSIAN,
+    PldRow(
+        label="with-replacement",
+        scale=Scale.ADD_REMOVE,
+        evidence=("proof: {pair} (docs/proofs/user-level.md, section 9, at k = 1)",),
+        lower_evidence=(
+            "realisable pair: the others contribute -C, the record +C (added, or +C vs -C), drawn Binomial(batch, "
+            "1/N) times",
         ),
-    )
+        pairs=with_replacement,
+    ),
+)
 TABLE.register(
     WithReplacement,
     BOTH_RELATIONS,
     OTHERS,
-    PldRow(label="with-replacement", scale=None, reason=WITH_REPLACEMENT_REASON),
+    PldRow(
+        label="with-replacement",
+        scale=None,
+        reason=(
+            "the PLD route has no pair for {event}: the with-replacement pairs (docs/proofs/user-level.md, "
+            "section 9) are proven for the Gaussian only"
+        ),
+    ),
 )
 BASE_LOWER = (
     "realisable pair: the worst-case neighbours of the {family} mechanism at the {relation} sensitivity (its pair is "
@@ -381,14 +390,7 @@ def wor_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
 
 
 def with_replacement_group(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:
-    m, n, k, mu = g.sampling.batch_size, g.sampling.dataset_size, g.size, noise_mu(mech)
-    lower = {d: group_pairs.with_replacement_group_gaussian(mu, k, m, n, relation.value, d) for d in ADD_REMOVE_KEYS}
-    if relation is RO:
-        sym = group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value)
-        return same(sym, SYMMETRIC_KEYS), lower, sym.evidence
-    upper = {d: group_pairs.with_replacement_group_upper_gaussian(mu, k, m, n, relation.value, d)
-             for d in ADD_REMOVE_KEYS}
-    return upper, lower, group_pairs.WR_GROUP_EVIDENCE
+    return with_replacement_pairs(noise_mu(mech), g.size, g.sampling.batch_size, g.sampling.dataset_size, relation)
 
 
 def group_base(g: Group, mech: BaseMechanism, relation: Neighboring) -> Pairs:

@@ -17,10 +17,12 @@ on: ``docs/proofs/user-level.md``.
   adaptive replace-one adversary.
 * :func:`poisson_group_antiparallel_gaussian` — Poisson, replace-one of the whole user: Σ_j b_j N(jμ) vs
   Σ_j b_j N(−jμ), **dominating** in both orientations (a two-variable Kahane inequality, §5) and realisable.
-* :func:`with_replacement_group_gaussian` — batches drawn with replacement: the record-level realisable pairs with the
-  group's hit count Binomial(batch, k/N) (lower bounds only).
+* :func:`with_replacement_group_upper_gaussian` — batches drawn with replacement: Σ_j Bin(j; batch, k/n) N(2jμ) vs
+  N(0) (add/remove) and the j-labelled mixture of symmetrised pairs (replace-one), **dominating** (a coupling of the
+  draws and Kahane's inequality, §9); :func:`with_replacement_group_gaussian` its realisable counterpart (the user's
+  records +C, the others −C; lower bounds only). Both hold at k = 1: they are the record-level pairs of the scheme.
 
-k = 1 returns the record-level pairs of :mod:`privamp.pld.pairs` themselves (the same numbers, by construction).
+Otherwise k = 1 returns the record-level pairs of :mod:`privamp.pld.pairs` themselves (the same numbers).
 """
 
 from __future__ import annotations
@@ -327,6 +329,10 @@ def wor_group_replace_one_gaussian(mu: float, group_size: int, batch: int, datas
     return _symmetrised_mixture(mu, hypergeometric_log_weights(n, k, m), name)
 
 
+BINOMIAL_PRUNE = 1e-30
+"""The dominating pairs keep the counts of probability at least this; the mass of the others goes to an atom."""
+
+
 def _log_binomial_all(trials: int, p: float) -> FloatArray:
     """log Bin(j; trials, p), j = 0..trials, with log C(m, j) = Σ_{i<j} log(m − i) − Σ_{i≤j} log i (sums of j
     logarithms: the log-gamma form carries ~ulp(log Γ(m + 1)), 1e-10 at m = 1e5, into every weight), renormalised."""
@@ -338,12 +344,12 @@ def _log_binomial_all(trials: int, p: float) -> FloatArray:
 
 
 def binomial_kept(trials: int, p: float) -> tuple[list[float], float]:
-    """log Bin(j; trials, p) for j = 0..J (−inf where below :data:`privamp.pld.pairs.BINOMIAL_PRUNE`, J the last count
+    """log Bin(j; trials, p) for j = 0..J (−inf where below :data:`BINOMIAL_PRUNE`, J the last count
     above it), and the log of the mass left out (−inf if none), raised by 1e-9 relative."""
     if p >= 1.0:
         return [-math.inf] * trials + [0.0], -math.inf
     lw = _log_binomial_all(trials, p)
-    keep = lw >= math.log(pairs.BINOMIAL_PRUNE)
+    keep = lw >= math.log(BINOMIAL_PRUNE)
     last = int(np.flatnonzero(keep)[-1])
     dropped = lw[~keep]
     log_tail = float(logsumexp(dropped)) + 1e-9 if dropped.size else -math.inf
@@ -369,12 +375,19 @@ def _binomial_capped(trials: int, p: float) -> list[float]:
     return [float(v) if v >= -690.0 else -math.inf for v in out]
 
 
+WR_MAX_BATCH = 1_000_000
+"""The largest batch the with-replacement pairs accept (their binomial weights are computed for every count)."""
+
+
 def _check_wr(group_size: object, batch: object, dataset: object, relation: str) -> tuple[int, int, int]:
     k = _check_group(group_size)
     if relation not in ("add-remove", "replace-one"):
         raise InvalidParameterError("relation", relation, "'add-remove' or 'replace-one'")
     m = check_int("batch", batch)
     n = check_int("dataset", dataset)
+    if m > WR_MAX_BATCH:
+        raise InvalidParameterError(
+            "batch_size", m, f"at most {WR_MAX_BATCH} for the with-replacement pairs (batch_size + 1 binomial terms)")
     if k > n:
         raise InvalidParameterError("group_size", group_size, f"an integer in [1, {n}] (the dataset size)")
     return k, m, n
@@ -383,18 +396,15 @@ def _check_wr(group_size: object, batch: object, dataset: object, relation: str)
 def with_replacement_group_gaussian(
     mu: float, group_size: int, batch: int, dataset: int, relation: str, direction: str = "remove"
 ) -> Pair:
-    """Realisable pairs of batches of ``batch`` indices drawn with replacement, a group of k ≥ 2 records (lower bound).
+    """Realisable pairs of batches of ``batch`` indices drawn with replacement, a group of k records (lower bound).
 
     Every other record has gradient −C, the group's records +C (and −C in D′ under replace-one), so the sums differ by
     2KC, K ~ Binomial(batch, k/N) the number of draws that hit the group: Σ_j Bin(j; batch, k/N) N(2jμ) vs N(0)
     (``direction="remove"``; ``"add"``: the roles swapped), N = dataset + k under ``"add-remove"`` (the smaller rate,
     either reading of ``dataset``), N = dataset under ``"replace-one"``. The count is capped where its tail falls below
-    :data:`_CAP_MASS` (:func:`_binomial_capped`, a dominated pair). k = 1 is the record-level pair
-    (:func:`privamp.pld.pairs.with_replacement_gaussian`, others at 0) itself.
+    :data:`_CAP_MASS` (:func:`_binomial_capped`, a dominated pair). k = 1 is the record-level realisable pair (the
+    record +C, the others −C: ``docs/proofs/user-level.md`` §9, "k = 1").
     """
-    k = _check_group(group_size)
-    if k == 1:
-        return pairs.with_replacement_gaussian(mu, batch, dataset, relation, direction)
     k, m, n = _check_wr(group_size, batch, dataset, relation)
     mu = pairs._check_mu("mu", mu)
     total = n + k if relation == "add-remove" else n
@@ -414,7 +424,7 @@ def with_replacement_group_upper_gaussian(
     swapped), dominating and, at rate k/(dataset + k), realisable (``docs/proofs/user-level.md`` §9).
     ``"replace-one"``: the mixture over j ≥ 1 of the symmetrised pairs of ((1 − η)N(0) + ηN(2jμ), N(0)) with label
     weights Bin(j; batch, p)/η, η = 1 − (1 − p)^batch (§9; §6's argument with the binomial count), symmetric.
-    Counts below :data:`privamp.pld.pairs.BINOMIAL_PRUNE` go, with their mass rounded up, to an atom of loss +∞ (and
+    Counts below :data:`BINOMIAL_PRUNE` go, with their mass rounded up, to an atom of loss +∞ (and
     −∞ under replace-one), which only raises δ. Holds for k = 1 too (a record-level dominating pair).
     """
     k, m, n = _check_wr(group_size, batch, dataset, relation)
