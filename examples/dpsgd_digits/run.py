@@ -117,8 +117,8 @@ SCHEMES = (
         "with-replacement",
         "add-remove",
         lambda n, s, r: FixedSizeBatchSampler(n, s.batch_size, replacement=True, seed=r),
-        "the best proven bound for fixed-size batches with replacement (Birrell et al. 2024) is far above the one "
-        "without replacement; {lower}",
+        "each draw of the record displaces a draw of another record (sensitivity 2C per draw, as without "
+        "replacement; dominating pair: docs/proofs/user-level.md §9 at k = 1); {lower}",
     ),
     Scheme(
         "truncated-poisson",
