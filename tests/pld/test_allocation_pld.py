@@ -24,6 +24,14 @@ def _gaussian_delta(mu: float, eps: float) -> float:
     return float(stats.norm.cdf(mu / 2 - eps / mu) - math.exp(eps) * stats.norm.cdf(-mu / 2 - eps / mu))
 
 
+def _call(mu: float, c: float) -> float:
+    """E(X − c)_+ for the lognormal X = e^{μW − μ²/2} of mean 1 (Black–Scholes: Φ(d₁) − cΦ(d₂))."""
+    if c <= 0:
+        return 1 - c
+    d1 = (-math.log(c) + mu * mu / 2) / mu
+    return float(stats.norm.cdf(d1) - c * stats.norm.cdf(d1 - mu))
+
+
 def _two_step_delta(mu: float, eps: float, direction: str) -> float:
     """H_{e^ε} of (P_B, Q_B) (remove) or (Q_B, P_B) (add) at t = 2, L = (X_1 + X_2)/2: given X_1 = x, the expectation
     over X_2 (lognormal, mean 1) is a Black–Scholes call or put, E(X − c)_+ = Φ(d₁) − cΦ(d₂),
@@ -32,10 +40,7 @@ def _two_step_delta(mu: float, eps: float, direction: str) -> float:
     norm = stats.norm
 
     def call(c: float) -> float:
-        if c <= 0:
-            return 1 - c
-        d1 = (-math.log(c) + mu * mu / 2) / mu
-        return float(norm.cdf(d1) - c * norm.cdf(d1 - mu))
+        return _call(mu, c)
 
     def put(c: float) -> float:
         if c <= 0:
@@ -135,13 +140,9 @@ def test_three_steps_bracket_the_integral() -> None:
     """t = 3, remove: given X_1, X_2 the expectation over X_3 is a Black–Scholes call; 2-D quadrature over the rest."""
     mu, eps = 1.0, 0.3
     gamma = math.exp(eps)
-    norm = stats.norm
 
     def call(c: float) -> float:
-        if c <= 0:
-            return 1 - c
-        d1 = (-math.log(c) + mu * mu / 2) / mu
-        return float(norm.cdf(d1) - c * norm.cdf(d1 - mu))
+        return _call(mu, c)
 
     def f(z2: float, z1: float) -> float:
         x1, x2 = math.exp(mu * z1 - mu * mu / 2), math.exp(mu * z2 - mu * mu / 2)
