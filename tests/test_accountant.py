@@ -282,6 +282,6 @@ def test_a_refusal_does_not_compute_a_lower_bound_first(monkeypatch: pytest.Monk
     monkeypatch.setattr(PldRoute, "lower_epsilon", record)
     step = pa.Gaussian(1.0).subsampled(pa.TruncatedPoisson(256 / 60_000, 300, 60_000), "replace-one")
     acct = pa.Accountant().compose(step, 1000)
-    with pytest.raises(pa.UnsupportedError, match="no upper bound for .* truncated Poisson"):
+    with pytest.raises(pa.UnsupportedError, match=r"no upper bound for .* truncated Poisson"):
         acct.epsilon(1e-5, bound="pld")
     assert calls == []
