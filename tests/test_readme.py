@@ -344,10 +344,19 @@ def setup_commands() -> list[str]:
     return [" ".join(b.source.split()) for b in blocks]
 
 
-def ci_commands() -> list[str]:
-    """The commands .ci/run executes: its non-comment lines after ``cd``/``set``, whitespace-normalised."""
+def ci_lines() -> list[str]:
+    """The lines .ci/run executes: its non-comment lines after ``cd``/``set``, whitespace-normalised."""
     lines = [" ".join(line.split()) for line in CI_SCRIPT.read_text(encoding="utf-8").splitlines()]
     return [line for line in lines if line and not line.startswith("#") and not line.startswith(("set ", "cd "))]
+
+
+def ci_commands() -> list[str]:
+    """The commands .ci/run executes, in order (a line's ``&&`` chain split into its commands)."""
+    return [part.strip() for line in ci_lines() for part in line.split(" && ")]
+
+
+def parts(command: str) -> list[str]:
+    return [c.strip() for c in command.split(" && ")]
 
 
 def test_readme_has_the_two_setup_commands() -> None:
@@ -358,19 +367,26 @@ def test_readme_has_the_two_setup_commands() -> None:
 
 def test_readme_test_command_is_what_ci_runs() -> None:
     """The README's second set-up command, split at ``&&``, is exactly the sequence of commands of .ci/run up to its
-    test command."""
-    readme = [c.strip() for c in setup_commands()[1].split(" && ")]
-    lines = ci_commands()
-    assert TEST_COMMAND in lines
-    ci = [part.strip() for line in lines[: lines.index(TEST_COMMAND) + 1] for part in line.split(" && ")]
-    assert readme == ci
+    test run."""
+    readme = parts(setup_commands()[1])
+    ci = ci_commands()
+    last = parts(TEST_COMMAND)[-1]
+    assert ci[: ci.index(last) + 1] == readme
+
+
+def test_ci_stops_at_the_first_failure() -> None:
+    """Under ``set -e`` a failure inside an ``a && b`` chain does not stop the script (only the chain's last command
+    does): a chain in .ci/run would let a failed lint or install pass CI. One command a line."""
+    text = CI_SCRIPT.read_text(encoding="utf-8")
+    assert "set -euo pipefail" in text
+    chained = [line for line in ci_lines() if " && " in line and not line.startswith("[ ")]
+    assert chained == []
 
 
 def test_ci_then_builds_the_docs_strictly_outside_the_tree() -> None:
     """After the tests (and then the planner's browser tests, deselected by the test command), CI builds the site
     with every warning an error, into a temporary directory."""
-    lines = ci_commands()
-    assert lines[lines.index(TEST_COMMAND) + 1 :][-2:] == [BROWSER_COMMAND, DOCS_COMMAND]
+    assert ci_commands()[-4:] == parts(BROWSER_COMMAND) + parts(DOCS_COMMAND)
 
 
 def test_readme_first_setup_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
