@@ -18,12 +18,14 @@ from privamp.bounds._binomial_sums import log_binomial_pmf
 from privamp.bounds._numerics import ULP
 from privamp.pld.distributions import Mixture, Piece
 
-__all__ = ["TAIL_GROUPS", "WEIGHT_SLACK", "Component", "components", "draw_pieces"]
+__all__ = ["ARITH_SLACK", "TAIL_GROUPS", "WEIGHT_SLACK", "Binomial", "Component", "components", "draw_pieces"]
 
 #: Labels j ≥ B are grouped finely up to the first whose point mass is below e^this, and in one run beyond.
 NEGLIGIBLE_LOG_POINT = -75.0
 #: The most binomial point masses summed for one weight.
 MAX_TERMS = 1 << 22
+#: Relative slack on every mass after the arithmetic that forms it (a few ulps per operation, far inside it).
+ARITH_SLACK = 1e-12
 #: Every label weight is lowered by this further relative amount, and the mass freed goes to the dominating label
 #: (q, 2μ).
 WEIGHT_SLACK = 1e-10
@@ -62,7 +64,7 @@ def components(mu: float, rate: float, max_batch: int, dataset: int) -> list[Com
     q, b, n = rate, max_batch, dataset
     if b == n and n * math.log(q) < NEGLIGIBLE_LOG_MASS:  # only j = N − 1 overflows an added record's batch: q^N
         return [Component(0.0, q, mu)]
-    others = _Binomial(n - 1, q)
+    others = Binomial(n - 1, q)
     edge = others.log_mass(b - 1, b - 1)  # j = B − 1: (1 − q) on (q, μ), q on (q, 2μ) (§3)
     log_stay = math.log1p(-q) if q < 1 else -math.inf
     out = [Component(float(np.logaddexp(others.log_mass(0, b - 2), edge + log_stay)), q, mu)]
@@ -76,18 +78,61 @@ def components(mu: float, rate: float, max_batch: int, dataset: int) -> list[Com
     return [*kept, Component(math.log(top), q, 2.0 * mu)] if top > 0 else kept
 
 
-class _Binomial:
-    """Binomial(trials, q) masses of ranges of k, rounded down: the log-gamma point masses lowered by a bound on
-    their float error (``log_binomial_pmf``, rounding −1), summed exactly (``math.fsum``) over the window of
-    40 standard deviations and 40 more around the mean, at most MAX_TERMS of them nearest the mean (the mass left
-    out lowers the weight: rounding down; for the dominating pair it goes to the label (q, 2μ))."""
+class Binomial:
+    """Binomial(trials, q) masses of ranges of k, rounded down or up: the log-gamma point masses moved by a bound on
+    their float error (``log_binomial_pmf``), summed exactly (``math.fsum``) over the window of 40 standard
+    deviations and 40 more around the mean, at most MAX_TERMS of them nearest the mean. :meth:`mass` (linear,
+    either rounding; rounded up, a range that reaches beyond the window also gets Bernstein's bound on the mass
+    beyond it) serves the pair by batch size, :meth:`log_mass` (log, rounded down: the mass left out lowers the
+    weight; for the dominating pair it goes to the label (q, 2μ)) the pair by draw."""
 
     def __init__(self, trials: int, q: float) -> None:
         self.trials, self.q = trials, q
         self.mean = trials * q
-        reach = 40 * math.sqrt(trials * q * (1 - q)) + 40
+        self.var = trials * q * (1 - q)
+        reach = 40 * math.sqrt(self.var) + 40
         self.bottom = max(0, math.floor(self.mean - reach))
         self.top = min(trials, math.ceil(self.mean + reach))
+
+    def _nearest(self, a: int, b: int) -> tuple[int, int, bool]:
+        """The range [a, b] cut to its MAX_TERMS values nearest the mean, and whether it was cut."""
+        if b - a < MAX_TERMS:
+            return a, b, False
+        start = min(max(a, round(self.mean) - MAX_TERMS // 2), b - MAX_TERMS + 1)
+        return start, start + MAX_TERMS - 1, True
+
+    def _beyond(self, k: int, above: bool) -> float:
+        """Bernstein: P[X ≥ k] (above) or P[X ≤ k] (below) for k beyond the mean, rounded up."""
+        t = (k - self.mean) if above else (self.mean - k)
+        if t <= 0:
+            return 1.0
+        return min(1.0, math.exp(-t * t / (2 * (self.var + t / 3))) * (1 + 1e-9))
+
+    def mass(self, lo: int, hi: int, rounding: int) -> float:
+        """P[lo ≤ k ≤ hi], rounded down (rounding −1) or up (+1); 0 for an empty range."""
+        lo, hi = max(lo, 0), min(hi, self.trials)
+        if hi < lo:
+            return 0.0
+        extra = 0.0
+        if rounding > 0:
+            if lo < self.bottom:
+                extra += self._beyond(self.bottom - 1, above=False)
+            if hi > self.top:
+                extra += self._beyond(self.top + 1, above=True)
+        a, b, clipped = self._nearest(max(lo, self.bottom), min(hi, self.top))
+        if clipped and rounding > 0:  # masses dropped: only rounding down may do that
+            extra = 1.0
+        if b < a:
+            return min(1.0, extra)
+        if self.q == 1:
+            body = 1.0 if a <= self.trials <= b else 0.0
+        else:
+            ks = np.arange(a, b + 1, dtype=np.float64)
+            terms = log_binomial_pmf(self.trials, ks, math.log(self.q), math.log1p(-self.q), rounding=rounding)
+            peak = float(np.max(terms))
+            body = 0.0 if peak == -math.inf else math.exp(peak) * math.fsum(np.exp(terms - peak).tolist())
+        body *= 1 + math.copysign(ARITH_SLACK, rounding)
+        return min(1.0, body + extra)
 
     def negligible_from(self, lo: int) -> int:
         """The first k ≥ lo, at or above the mean, whose point mass is below e^NEGLIGIBLE_LOG_POINT (a grouping
@@ -101,10 +146,7 @@ class _Binomial:
 
     def log_mass(self, lo: int, hi: int) -> float:
         """log P[lo ≤ k ≤ hi], rounded down (−inf for an empty range)."""
-        lo, hi = max(lo, self.bottom), min(hi, self.top)
-        if hi - lo >= MAX_TERMS:  # keep the MAX_TERMS values nearest the mean
-            start = min(max(lo, round(self.mean) - MAX_TERMS // 2), hi - MAX_TERMS + 1)
-            lo, hi = start, start + MAX_TERMS - 1
+        lo, hi, _ = self._nearest(max(lo, self.bottom), min(hi, self.top))
         if hi < lo:
             return -math.inf
         if self.q == 1:

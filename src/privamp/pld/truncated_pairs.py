@@ -32,11 +32,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from privamp.bounds._binomial_sums import log_binomial_pmf
 from privamp.errors import InvalidParameterError
 from privamp.pld.distributions import Atom, Mixture, Piece
 from privamp.pld.pairs import Pair, poisson_gaussian
-from privamp.pld.truncated_draw_pairs import components, draw_pieces, draw_proxy
+from privamp.pld.truncated_draw_pairs import ARITH_SLACK, Binomial, components, draw_pieces, draw_proxy
 from privamp.validation import check_int, check_nonnegative, check_positive, check_rate
 
 __all__ = [
@@ -51,10 +50,6 @@ __all__ = [
     "truncated_poisson_realisable",
 ]
 
-#: The most binomial point masses summed for one weight.
-MAX_TERMS = 1 << 22
-#: Relative slack on every mass after the arithmetic that forms it (a few ulps per operation, far inside it).
-ARITH_SLACK = 1e-12
 #: The candidate splits φ (the share of the displacing mass given the shift 2C against the capped cover).
 SPLITS = tuple(np.linspace(0.0, 1.0, 41).tolist())
 #: The Rényi order of the per-step proxy that picks φ (a choice only: every φ is proven).
@@ -101,61 +96,10 @@ def _check(rate: float, max_batch: int, dataset: int) -> tuple[float, int, int]:
     return q, check_int("max_batch_size", max_batch, maximum=n), n
 
 
-class _Binomial:
-    """Binomial(trials, q) masses of ranges of k, rounded down or up: the log-gamma point masses moved by a bound on
-    their float error (``log_binomial_pmf``), summed exactly (``math.fsum``) over the window of 40 standard
-    deviations and 40 more around the mean, at most MAX_TERMS of them nearest the mean; rounded up, a range that
-    reaches beyond the window also gets Bernstein's bound on the mass beyond it."""
-
-    def __init__(self, trials: int, q: float) -> None:
-        self.trials, self.q = trials, q
-        self.mean = trials * q
-        self.var = trials * q * (1 - q)
-        reach = 40 * math.sqrt(self.var) + 40
-        self.bottom = max(0, math.floor(self.mean - reach))
-        self.top = min(trials, math.ceil(self.mean + reach))
-
-    def _beyond(self, k: int, above: bool) -> float:
-        """Bernstein: P[X ≥ k] (above) or P[X ≤ k] (below) for k beyond the mean, rounded up."""
-        t = (k - self.mean) if above else (self.mean - k)
-        if t <= 0:
-            return 1.0
-        return min(1.0, math.exp(-t * t / (2 * (self.var + t / 3))) * (1 + 1e-9))
-
-    def mass(self, lo: int, hi: int, rounding: int) -> float:
-        """P[lo ≤ k ≤ hi], rounded down (rounding −1) or up (+1); 0 for an empty range."""
-        lo, hi = max(lo, 0), min(hi, self.trials)
-        if hi < lo:
-            return 0.0
-        extra = 0.0
-        if rounding > 0:
-            if lo < self.bottom:
-                extra += self._beyond(self.bottom - 1, above=False)
-            if hi > self.top:
-                extra += self._beyond(self.top + 1, above=True)
-        a, b = max(lo, self.bottom), min(hi, self.top)
-        if b - a >= MAX_TERMS:  # keep the MAX_TERMS values nearest the mean (rounding down only: masses dropped)
-            start = min(max(a, round(self.mean) - MAX_TERMS // 2), b - MAX_TERMS + 1)
-            if rounding > 0:
-                extra = 1.0
-            a, b = start, start + MAX_TERMS - 1
-        if b < a:
-            return min(1.0, extra)
-        if self.q == 1:
-            body = 1.0 if a <= self.trials <= b else 0.0
-        else:
-            ks = np.arange(a, b + 1, dtype=np.float64)
-            terms = log_binomial_pmf(self.trials, ks, math.log(self.q), math.log1p(-self.q), rounding=rounding)
-            peak = float(np.max(terms))
-            body = 0.0 if peak == -math.inf else math.exp(peak) * math.fsum(np.exp(terms - peak).tolist())
-        body *= 1 + math.copysign(ARITH_SLACK, rounding)
-        return min(1.0, body + extra)
-
-
 def masses(rate: float, max_batch: int, dataset: int, rounding: int) -> Masses:
     """W, c, t, s, u (module docstring), each rounded down (rounding −1) or up (+1)."""
     q, b, n = _check(rate, max_batch, dataset)
-    others, more, most = _Binomial(n - 1, q), _Binomial(n, q), _Binomial(n + 1, q)
+    others, more, most = Binomial(n - 1, q), Binomial(n, q), Binomial(n + 1, q)
     up = 1 + math.copysign(ARITH_SLACK, rounding)
     return Masses(
         others.mass(0, b - 2, rounding),
@@ -275,8 +219,8 @@ def kept_rate(rate: float, max_batch: int, dataset: int) -> float:
     q, b, n = _check(rate, max_batch, dataset)
     if b == n:  # the others are at most N − 1: the record is kept whenever drawn
         return q
-    full = _Binomial(n - 1, q).mass(0, b - 1, -1)
-    overflow = _Binomial(n, q).mass(b + 1, n, -1)
+    full = Binomial(n - 1, q).mass(0, b - 1, -1)
+    overflow = Binomial(n, q).mass(b + 1, n, -1)
     return (q * full + (b / n) * overflow) * (1 - 1e-12)  # the masses rounded down; the products and sum: 1e-12
 
 
