@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -33,6 +34,9 @@ from privamp.validation import MAX_GROUP_SIZE, check_int, check_positive, check_
 LARGEST_ORDER = 16
 #: Panel width of the Riemann sum.
 PANEL = 1e-3
+#: The largest (k + 1) × edges table of log L's terms: wider panels beyond (a looser sum, never a wrong one); at the
+#: DP-SGD shapes (kμ ≲ 20) the width stays PANEL.
+MAX_TABLE = 2**22
 #: The panels cover [−REACH, kμ + REACH]; beyond, the closed-form tails (valid at any reach; at 12 they add about
 #: Φ(−12) ≈ 2e-33 times g's range, nothing beside the excess of a DP-SGD step).
 REACH = 12.0
@@ -53,28 +57,52 @@ def _log_g_upper(log_l: FloatArray, dl: FloatArray, alpha: float) -> FloatArray:
         return np.asarray(np.log(np.maximum(g, 0.0)))
 
 
-def _log_excess_upper(alpha: float, log_w: FloatArray, mu: float) -> float:
-    """log of an upper bound on E_Q[g(L)] (module docstring): the panels' sum plus both tails."""
+class _Panels(NamedTuple):
+    """What the upper Riemann sum needs that does not depend on the order: log L̃ at the edges with its error, the
+    log of φ(z_i)(y_{i+1} − y_i) per panel, and the tails' Gaussian masses."""
+
+    log_l: FloatArray
+    dl: FloatArray
+    log_mass: FloatArray
+    log_b0: FloatArray
+    dl_b0: FloatArray
+    log_left: float
+    log_right: float
+    log_right_linear: float
+
+
+def _panels(log_w: FloatArray, mu: float) -> _Panels:
+    """The partition of ``docs/proofs/user-level.md`` §11 on [−REACH, kμ + REACH]: width PANEL, widened so that the
+    (k + 1) × edges table stays within MAX_TABLE entries (the claim holds for every partition)."""
     k = log_w.size - 1
-    edges = np.arange(-REACH, k * mu + REACH + PANEL, PANEL)
+    lo, span = -REACH, k * mu + 2.0 * REACH
+    width = max(PANEL, span * (k + 1) / MAX_TABLE)
+    edges = lo + width * np.arange(math.ceil(span / width) + 1)
     j = np.arange(k + 1, dtype=np.float64)[:, None]
     terms = log_w[:, None] + j * mu * edges[None, :] - 0.5 * mu * mu * j * j
-    log_l = logsumexp(terms, axis=0)
+    log_l = np.asarray(logsumexp(terms, axis=0))
     dl = 16.0 * ULP * (1.0 + np.max(np.abs(terms), axis=0) + np.abs(log_l))
-    log_g = _log_g_upper(np.asarray(log_l), dl, alpha)
-    g_panel = np.maximum(log_g[:-1], log_g[1:])
     near = np.where((edges[:-1] <= 0.0) & (edges[1:] >= 0.0), 0.0, np.minimum(np.abs(edges[:-1]), np.abs(edges[1:])))
     log_phi = -0.5 * near * near - _LOG_SQRT_2PI + 4.0 * ULP * (1.0 + near * near)
     log_h = np.log(np.diff(edges)) + 4.0 * ULP
-    lo, hi = float(edges[0]), float(edges[-1])
-    # left: L ∈ [b_0, L(lo)] on (−∞, lo], so g(L) ≤ max(g(b_0), g(L(lo)))
-    g_b0 = _log_g_upper(log_w[:1], 16.0 * ULP * (1.0 + np.abs(log_w[:1])), alpha)[0]
-    left = float(log_ndtr(np.array([lo]))[0]) + max(float(g_b0), float(log_g[0]))
-    # right: g(L) ≤ g(L(hi)) + (α − 1)L there, and ∫_hi^∞ φ(y) e^{jμy − j²μ²/2} dy = Φ(jμ − hi)
+    hi = float(edges[-1])
+    # right: ∫_hi^∞ φ(y) e^{jμy − j²μ²/2} dy = Φ(jμ − hi)
     right_tail = log_w + np.asarray(log_ndtr(j[:, 0] * mu - hi))
-    right = np.logaddexp(float(log_ndtr(np.array([-hi]))[0]) + float(log_g[-1]),
-                         math.log(alpha - 1.0) + float(logsumexp(right_tail)))
-    parts = np.concatenate([g_panel + log_phi + log_h, [left, float(right)]])
+    return _Panels(log_l, dl, log_phi + log_h, log_w[:1], 16.0 * ULP * (1.0 + np.abs(log_w[:1])),
+                   float(log_ndtr(np.array([lo]))[0]), float(log_ndtr(np.array([-hi]))[0]),
+                   float(logsumexp(right_tail)))
+
+
+def _log_excess_upper(alpha: float, panels: _Panels) -> float:
+    """log of an upper bound on E_Q[g(L)] (module docstring): the panels' sum plus both tails."""
+    log_g = _log_g_upper(panels.log_l, panels.dl, alpha)
+    g_panel = np.maximum(log_g[:-1], log_g[1:])
+    # left: L ∈ [b_0, L(lo)] on (−∞, lo], so g(L) ≤ max(g(b_0), g(L(lo)))
+    g_b0 = _log_g_upper(panels.log_b0, panels.dl_b0, alpha)[0]
+    left = panels.log_left + max(float(g_b0), float(log_g[0]))
+    # right: g(L) ≤ g(L(hi)) + (α − 1)L there
+    right = np.logaddexp(panels.log_right + float(log_g[-1]), math.log(alpha - 1.0) + panels.log_right_linear)
+    parts = np.concatenate([g_panel + panels.log_mass, [left, float(right)]])
     return float(logsumexp(parts)) + 1e-10
 
 
@@ -90,9 +118,10 @@ def _integer_orders(orders: IntArray, q: float, mu: float, k: int) -> FloatArray
     lq, lp = math.log(q), math.log1p(-q)
     log_w = log_binomial_pmf(k, np.arange(k + 1), lq, lp, rounding=-1)
     deficit = math.expm1(16.0 * ULP * (3.0 * math.lgamma(k + 1.0) + k * max(abs(lq), abs(lp)) + 4.0))
+    panels = _panels(log_w, mu)
     out = np.empty(orders.size)
     for i, a in enumerate(orders.tolist()):
-        x = float(np.logaddexp(_log_excess_upper(float(a), log_w, mu), math.log((a - 1.0) * deficit)))
+        x = float(np.logaddexp(_log_excess_upper(float(a), panels), math.log((a - 1.0) * deficit)))
         out[i] = (math.log1p(math.exp(x)) if x < 30 else x + math.log1p(math.exp(-x))) / (a - 1.0)
     return np.asarray(out * (1.0 + 4.0 * ULP))
 
