@@ -266,8 +266,19 @@ def _mirrors(a: Pair, b: Pair) -> bool:
 
 
 def _group(x: FloatArray, m: int) -> FloatArray:
-    """log Σ e^x over consecutive groups of m entries (x.size a multiple of m)."""
-    return np.asarray(np.logaddexp.reduce(x.reshape(-1, m), axis=1)) if m > 1 else x
+    """log Σ e^x over consecutive groups of m entries (x.size a multiple of m): one vectorised ``np.logaddexp`` for
+    pairs, a max-shifted sum of exponentials for larger groups (a row-wise ``logaddexp.reduce`` over short rows is
+    2–3× slower). The shifted sum's rounding, (m + 2)·u absolute on the log (m ≤ 16 here), is far inside the
+    discretisation's MASS_SLACK and LOSS_SLACK, as is the logaddexp chain's."""
+    if m == 1:
+        return x
+    g = x.reshape(-1, m)
+    if m == 2:
+        return np.asarray(np.logaddexp(g[:, 0], g[:, 1]))
+    top = np.max(g, axis=1)
+    top = np.where(np.isfinite(top), top, 0.0)  # a group of empty cells (all −inf) stays −inf below
+    with np.errstate(divide="ignore", under="ignore"):
+        return np.asarray(np.log(np.sum(np.exp(g - top[:, None]), axis=1)) + top)
 
 
 def _derived_cells(cells: _Cells, m: int, mirror: bool) -> _Cells:
