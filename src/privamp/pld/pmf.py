@@ -153,8 +153,9 @@ def _exp(x: float) -> float:
 
 SUFFIX_TIGHT = 1e-9
 """The fast δ(ε) is used when its certified bracket is this narrow (relative); otherwise the exact sum is taken."""
-FAST_POINTS = 4096
-"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly)."""
+FAST_POINTS = 512
+"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly; the sums are
+set up for every grid anyway, for the readout's crossing hint, so only the tiniest grids are cheaper summed)."""
 
 
 def _suffix_sums(terms: FloatArray) -> FloatArray:
