@@ -138,7 +138,12 @@ class TiltedPMF:
 
     @functools.cached_property
     def finite_mass(self) -> float:
-        """Σ_j of the certified values, untilted (computed once per PMF)."""
+        """Σ_j of the certified values, untilted (computed once per PMF; an estimate, within a relative ~n·u: on the
+        optimistic side, whose suffix sums are of the certified values, it is their first, e^{m_a}·S_a(0), which the
+        readout sets up anyway)."""
+        main = None if self.pessimistic else self._suffix.main
+        if main is not None:
+            return math.exp(main[0]) * float(main[1][0])
         return math.exp(float(logsumexp(self.log_untilted())))
 
     def log_untilted(self) -> FloatArray:
