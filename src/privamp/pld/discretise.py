@@ -329,11 +329,10 @@ def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
             break
     if hit is None:
         k0, k1 = k0 - CELLS_PAD, k1 + CELLS_PAD
-        grid = np.arange(k0, k1 + 1) * h
-        lp, lq = pair.cell_log_masses(grid)
-        below = pair.cell_log_masses(np.array([-np.inf, grid[0]]))
-        above = pair.cell_log_masses(np.array([grid[-1], np.finfo(np.float64).max]))
-        hit = (k0, h, lp, lq, float(below[0][0]), float(above[0][0]), float(below[1][0]), float(above[1][0]))
+        # one evaluation: the grid's cells and, first and last, the cells below and above it
+        edges = np.concatenate([[-np.inf], np.arange(k0, k1 + 1) * h, [np.finfo(np.float64).max]])
+        lp, lq = pair.cell_log_masses(edges)
+        hit = (k0, h, lp[1:-1], lq[1:-1], float(lp[0]), float(lp[-1]), float(lq[0]), float(lq[-1]))
     _CELLS[key] = hit
     while len(_CELLS) > CELLS_CACHE:
         _CELLS.popitem(last=False)
