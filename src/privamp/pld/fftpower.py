@@ -175,18 +175,14 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
     vf = v * (v >= 1e-140)
     v2 = math.sqrt(float(np.sum(vf * vf))) * (1 + 4 * U) + 1e-140 * math.sqrt(v.size)
     e_fwd = eta * math.sqrt(n) * v2 * (1 + 1e-6)
-    with np.errstate(divide="ignore"):
-        log_m = np.log(np.abs(fa) + e_fwd) + 4 * U  # log(|a| + E), rounded up
-    # only coefficients with (|a| + E)^T ≥ e^{FLUSH_LOG} are powered; each other one is set to 0, an error
+    # only coefficients with |a| + E ≥ e^{FLUSH_LOG/T}·(1 − 1e-9) are powered (the bound lowered by far more than the
+    # rounding of the exponential and of the comparison); each other one is set to 0, an error
     # |c_k| ≤ (|a| + E)^T < e^{FLUSH_LOG} (summed below as a whole)
-    lp_t_all = T * log_m
-    idx = np.flatnonzero(lp_t_all + 4 * U * np.abs(lp_t_all) + 1e-13 >= FLUSH_LOG)
-    wts_all = np.full(fa.size, 2.0)  # the full spectrum: interior rfft bins stand for two coefficients
-    wts_all[0] = 1.0
-    if n % 2 == 0:
-        wts_all[-1] = 1.0
-    flushed = float(np.sum(wts_all)) - float(np.sum(wts_all[idx]))
-    lm = log_m[idx]
+    idx = np.flatnonzero(np.abs(fa) >= math.exp(FLUSH_LOG / T) * (1 - 1e-9) - e_fwd)
+    # the full spectrum: interior rfft bins stand for two coefficients; its n coefficients less the powered ones
+    wts = np.where((idx == 0) | ((idx == fa.size - 1) & (n % 2 == 0)), 1.0, 2.0)
+    flushed = n - float(np.sum(wts))
+    lm = np.log(np.abs(fa[idx]) + e_fwd) + 4 * U  # log(|a| + E), rounded up
     # (|a| + E)^{T−1} and ^T in log space (the products rounded up by a relative 4u and 1e-13)
     lp_t1 = (T - 1) * lm
     lp_t1 += 4 * U * np.abs(lp_t1) + 1e-13
@@ -200,7 +196,6 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
     p[idx] = _binary_power(fa[idx], T)  # the power itself (binary powering)
     y = np.fft.irfft(p, n)
     # error bounds of the inverse transform and of the coefficients
-    wts = wts_all[idx]
     p_abs = np.abs(p[idx])
     p2 = math.sqrt(float(np.sum(wts * p_abs * p_abs))) * (1 + 8 * U)
     # Σ_k T·|Δ_k|·(|a_k| + E)^{T−1} ≤ T·‖Δ‖_2·‖(|a| + E)^{T−1}‖_2 (Cauchy–Schwarz, ‖Δ‖_2 ≤ E over the full
@@ -231,7 +226,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
             err1 += d1
     # place the circular result on the window: out[w] = y[(w + A − T·o) mod N]
     shift = (first - T * o) % n
-    out = np.maximum(np.roll(y, -shift), 0.0)
+    out = np.roll(np.maximum(y, 0.0, out=y), -shift)
     log_scale = T * step.log_scale
     if pess:
         log_mgf = T * step.log_mgf
