@@ -126,7 +126,10 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float, v: FloatArray,
     k = math.sqrt(-2 * tail)
     ladder = 2.0 ** np.arange(2, -8, -LADDER_STEP)  # heavy upper tails need θ far below the Gaussian optimum k/sd
     thetas = np.concatenate([-ladder, ladder]) * (k / sd)
-    mgf = _tilted_log_mgf(v, ell, thetas)
+    k_u = math.sqrt(max(-2 * log_tau, 1.0))  # (the θ's of the untilted bound below, in the same pass)
+    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
+    both = _tilted_log_mgf(v, ell, np.concatenate([thetas, theta_u - step.lam]))
+    mgf, mgf_u = both[:thetas.size], both[thetas.size:]
     hi = min(((T * m - tail) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)
     lo = max(((tail - T * m) / -t for m, t in zip(mgf, thetas, strict=True) if t < 0), default=-math.inf)
     if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
@@ -135,9 +138,6 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float, v: FloatArray,
     # the untilted mass below the window (moved up to it, or dropped) ≤ τ too, unless the window reaches ``floor``
     # (nothing below it is read): Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
     # (Σ v e^{(θ−λ)ℓ})^T·e^{−θa} for θ < 0 (p_j = v_j e^{log_scale − λℓ_j}); an estimate here, the atom is bounded below
-    k_u = math.sqrt(max(-2 * log_tau, 1.0))
-    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
-    mgf_u = _tilted_log_mgf(v, ell, np.asarray(theta_u - step.lam, dtype=np.float64))
     lo = min(lo, max(max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_tau) / theta_u), floor))
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return None
