@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -208,7 +209,8 @@ def main(argv: list[str] | None = None) -> None:
         "",
         f"`python benchmarks/default_speed.py --reps {args.reps}`, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
         f"{platform.machine()}, Python {platform.python_version()}; CPU seconds, medians of {args.reps} fresh "
-        f"processes; δ = {DELTA:g}.",
+        f"processes; δ = {DELTA:g}; load average {os.getloadavg()[0]:.1f} at the start, LOAD_END at the end (the "
+        "machine is shared: every CPU time grows with the load).",
         "",
         "| case | system | ε | lower | first query (CPU s) | new δ (CPU s) | import (CPU s) | peak MiB |",
         "|---|---|---|---|---|---|---|---|",
@@ -246,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         lines.append(runs[0]["error"])
     print(lines[-1], flush=True)
+    lines[2] = lines[2].replace("LOAD_END", f"{os.getloadavg()[0]:.1f}")
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -78,6 +78,32 @@ def test_entrywise_bounds(seed: int, count: int, lam: float, narrow: bool, monke
                 assert cert.sum() > 0.9 * r.sum() - 1e-2
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_floor_keeps_delta_an_upper_bound_above_it(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pessimistic power read only at ε ≥ floor may start its window at the floor (the mass below becomes the atom
+    on its first point): with a tilted tail narrow enough that the floor sets the window (e^-3 per side), it starts
+    within two points below the floor, and δ(ε) for ε ≥ floor stays above the exact T-fold's (direct convolution).
+    The optimistic side ignores the floor (it drops what lies below its window)."""
+    monkeypatch.setattr(fftpower, "TILTED_TAIL", -3.0)
+    rng = np.random.default_rng(seed)
+    g = _grid(rng, 25, True)
+    count, lam = 40, 1.5
+    ref = _reference(g, count)
+    ref_ell = (count * g.offset + np.arange(ref.size)) * g.h
+    p_inf_exact = 1 - (1 - g.p_inf) ** count
+    floor = float(ref_ell[np.searchsorted(np.cumsum(ref), 0.01 * ref.sum())])  # the T-fold's 1 % point
+    out = fftpower.fft_power(tilt(g, lam), count, math.log(1e-300), floor)
+    assert out is not None
+    assert floor - 2.5 * g.h <= out.losses[0] <= floor
+    for eps in np.linspace(floor, float(ref_ell[-1]), 9):
+        above = ref_ell > eps
+        exact = float(np.sum(ref[above] * -np.expm1(eps - ref_ell[above]))) + p_inf_exact
+        assert out.delta(float(eps)) >= exact * (1 - 1e-12)
+    opt = tilt(_grid(np.random.default_rng(seed), 25, False), lam)
+    a, b = fftpower.fft_power(opt, count, math.log(1e-300)), fftpower.fft_power(opt, count, math.log(1e-300), floor)
+    assert a is not None and b is not None and a.offset == b.offset
+
+
 @pytest.mark.parametrize(("mu", "count", "eps"), [(0.1, 1000, 2.0), (0.3, 200, 3.0), (1.0, 16, 5.0)])
 def test_gaussian_fft_power_brackets_closed_form(mu: float, count: int, eps: float) -> None:
     pair = pairs.gaussian(mu)

@@ -68,20 +68,27 @@ def _log_erfc_tail(y: FloatArray) -> FloatArray:
     if mid.any():
         ym = y[mid]
         num = _C[8] * ym
-        den = ym
-        for c, d in _CD:
-            num = (num + c) * ym
-            den = (den + d) * ym
-        out[mid] = _log_neg_square(ym) + np.log((num + _C[7]) / (den + _D[7]))
+        den = ym.copy()
+        for c, d in _CD:  # in place: the same operations in the same order, no temporaries
+            num += c
+            num *= ym
+            den += d
+            den *= ym
+        num += _C[7]
+        den += _D[7]
+        num /= den
+        out[mid] = _log_neg_square(ym) + np.log(num)
     far = ~mid
     if far.any():
         yf = np.minimum(y[far], _HUGE)
         z = 1.0 / (yf * yf)
         num = _P[5] * z
-        den = z
+        den = z.copy()
         for p, q in _PQ:
-            num = (num + p) * z
-            den = (den + q) * z
+            num += p
+            num *= z
+            den += q
+            den *= z
         ratio = (_INV_SQRT_PI - z * (num + _P[4]) / (den + _Q[4])) / yf
         huge = y[far] > _HUGE
         log_far = _log_neg_square(yf) + np.log(ratio)

@@ -65,6 +65,8 @@ the coarse cells are sums of the fine ones (``discretise._coarser_cells``: no sp
 that leaves the interval wider than the target, the lower side is composed at h (:meth:`PLDAccountant._refine`). Only
 for compositions of at least LOWER_FACTOR_STEPS steps (the long runs whose transforms dominate the cost)."""
 LOWER_FACTOR_STEPS = 1000
+READ_FLOOR = 0.0
+"""Compositions are read at ε ≥ 0 only (ε < 0 is reported as 0): the lowest loss ``fftpower.fft_power`` must keep."""
 Direction = Sequence[tuple[Pair, int]]
 
 
@@ -119,7 +121,7 @@ class _Direction:
             raise InvalidParameterError("direction", parts, "a non-empty list of (pair, count)")
         self.parts = merge_gaussians(self.parts)
         self.steps: dict[tuple[float, bool, int, float], GridPMF] = {}
-        self.cache: dict[tuple[float, float, bool, float], TiltedPMF] = {}
+        self.cache: dict[tuple[float, float, bool, float, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
         self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
         self._kgrid_lams = KGRID_LAMS
@@ -165,9 +167,10 @@ class _Direction:
         x = self.composed(h, lam, False, tau)
         return x.finite_mass + x.p_inf < 0.5
 
-    def has(self, h: float, lam: float, pessimistic: bool, tau: float) -> bool:
+    def has(self, h: float, lam: float, pessimistic: bool, tau: float, floor: float = READ_FLOOR) -> bool:
         """Whether :meth:`composed` would answer from the cache."""
-        return any(k[:3] == (h, lam, pessimistic) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) for k in self.cache)
+        return any(k[:3] == (h, lam, pessimistic) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) and k[4] <= (
+            floor if pessimistic else -math.inf) for k in self.cache)
 
     def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
         return self.has(h, lam, True, tau) and self.has(h_lower, lam, False, tau)
@@ -180,33 +183,33 @@ class _Direction:
         for j in (i - 1, i + 1):
             nb = float(LADDER[j]) if 0 <= j < LADDER.size else None
             if nb is not None and nb != lam and self.has(h, nb, True, tau) and read(
-                    self.composed(h, nb, True, tau)) <= bar:
+                    self.composed(h, nb, True, tau, READ_FLOOR)) <= bar:
                 return True
-        return read(self.composed(h, lam, True, tau)) <= bar
+        return read(self.composed(h, lam, True, tau, READ_FLOOR)) <= bar
 
-    def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU) -> TiltedPMF:
-        """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step (cached)."""
-        key = (h, lam, pessimistic, tau)
-        finer = [k for k in self.cache if k[:3] == key[:3] and k[3] <= tau]
+    def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU,
+                 floor: float = -math.inf) -> TiltedPMF:
+        """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step, to be read at losses
+        ≥ ``floor`` (pessimistic side only: ``fftpower.fft_power``; cached, one made for a lower floor serves too)."""
+        key = (h, lam, pessimistic, tau, floor if pessimistic else -math.inf)
+        mine = [k for k in self.cache if k[:3] == key[:3] and k[4] <= key[4]]
+        finer = [k for k in mine if k[3] <= tau]
         if finer:  # a composition cut at a smaller mass serves as well
             return self.cache[max(finer, key=lambda k: k[3])]
-        near = [k for k in self.cache if k[:3] == key[:3] and k[3] <= TAU_REUSE * tau * (1 + 1e-9)]
+        near = [k for k in mine if k[3] <= TAU_REUSE * tau * (1 + 1e-9)]
         if near:  # … and one cut at a slightly larger mass too (its +∞ atom is still ≲ 2e-6·δ: see TAU_REUSE)
             return self.cache[min(near, key=lambda k: k[3])]
-        if key not in self.cache:
-            steps = []
-            for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
-                skey = (hh, pessimistic, i, tau)
-                if hh > MAX_STEP_H:  # a loss range too wide for the size cap: e^h would overflow in the discretisation
-                    raise UnsupportedError(
-                        f"the PLD route cannot represent these losses (grid spacing {hh:g} > {MAX_STEP_H:g}: "
-                        "epsilon is astronomically large); use bound='rdp'"
-                    )
-                if skey not in self.steps:
-                    self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
-                steps.append((tilt(self.steps[skey], lam), count))
-            self.cache[key] = compose(steps, math.log(tau), MAX_POINTS, per_phase=True)
-        return self.cache[key]
+        steps = []  # (not cached: ``finer`` holds the key itself when it is)
+        for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
+            skey = (hh, pessimistic, i, tau)
+            if hh > MAX_STEP_H:  # a loss range too wide for the size cap: e^h would overflow in the discretisation
+                raise UnsupportedError(f"the PLD route cannot represent these losses (grid spacing {hh:g} > "
+                                       f"{MAX_STEP_H:g}: epsilon is astronomically large); use bound='rdp'")
+            if skey not in self.steps:
+                self.steps[skey] = discretise(pair, hh, pessimistic=pessimistic, tail=_step_tail(tau, count))
+            steps.append((tilt(self.steps[skey], lam), count))
+        out = self.cache[key] = compose(steps, math.log(tau), MAX_POINTS, per_phase=True, floor=key[4])
+        return out
 
 
 def _step_tail(tau: float, count: int) -> float:
@@ -400,7 +403,7 @@ class PLDAccountant:
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
-                up = max(epsilon_of(d.composed(h, lam, True, tau), delta, upper=True), 0.0)
+                up = max(epsilon_of(d.composed(h, lam, True, tau, READ_FLOOR), delta, upper=True), 0.0)
                 if not self.lower:
                     return up, 0.0
                 self._lost |= d.lost(hl, lam, tau)
@@ -423,7 +426,7 @@ class PLDAccountant:
 
         def run(d: _Direction) -> tuple[float, float]:
             def one(lam: float) -> tuple[float, float]:
-                up = delta_of(d.composed(h, lam, True, tau), epsilon)
+                up = delta_of(d.composed(h, lam, True, tau, READ_FLOOR), epsilon)
                 if not self.lower:
                     return up, 0.0
                 self._lost |= d.lost(hl, lam, tau)

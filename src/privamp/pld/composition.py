@@ -34,17 +34,18 @@ def coarsen_to(x: TiltedPMF, h: float) -> TiltedPMF:
     return x
 
 
-def power(step: TiltedPMF, count: int, log_tau: float, max_points: int, *, per_phase: bool = False) -> TiltedPMF:
+def power(step: TiltedPMF, count: int, log_tau: float, max_points: int, *, per_phase: bool = False,
+          floor: float = -math.inf) -> TiltedPMF:
     """The ``count``-fold composition: one FFT power (tails cut once, at τ), else repeated squaring (tails cut at τ at
     every convolution; with ``per_phase`` at τ/count, so that all the cuts of the phase add up to a few τ at the +∞
     atom: the mass cut at a level is composed with the rest, about count/2^k more times); coarsened while the grid
-    exceeds ``max_points``.
+    exceeds ``max_points``. ``floor``: the lowest loss the result is read at (:func:`fft_power`).
 
     The 2^k-fold PMF is coarsened only while its spacing stays ≤ h_0·2^{k/2 − 1.5}: each coarsening then costs about as
     much discretisation error as the first discretisation, whatever the count.
     """
     if count >= 2:
-        direct = fft_power(step, count, log_tau)
+        direct = fft_power(step, count, log_tau, floor)
         if direct is not None:
             return direct
         if per_phase:
@@ -77,9 +78,12 @@ def power(step: TiltedPMF, count: int, log_tau: float, max_points: int, *, per_p
 
 
 def compose(parts: list[tuple[TiltedPMF, int]], log_tau: float, max_points: int, *,
-            per_phase: bool = False) -> TiltedPMF:
-    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing (``per_phase``: :func:`power`)."""
-    powers = [power(s, c, log_tau, max_points, per_phase=per_phase) for s, c in parts]
+            per_phase: bool = False, floor: float = -math.inf) -> TiltedPMF:
+    """Heterogeneous composition: Π_i step_i^{count_i}, brought to a common spacing (``per_phase``: :func:`power`;
+    ``floor``: the lowest loss the result is read at, :func:`privamp.pld.fftpower.fft_power`, used for a single part
+    only: a part to be convolved with others is needed at every loss)."""
+    floor = floor if len(parts) == 1 else -math.inf
+    powers = [power(s, c, log_tau, max_points, per_phase=per_phase, floor=floor) for s, c in parts]
     out = powers[0]
     for p in powers[1:]:
         hh = max(out.h, p.h)

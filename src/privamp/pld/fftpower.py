@@ -61,6 +61,11 @@ TILTED_TAIL = -36.0
 transform, and bounded as an entrywise error: e^{−36} ≈ 2e-16 of a distribution of total mass 1, below the
 transforms' round-off). Not larger: the optimistic side subtracts the entrywise error everywhere, which costs the
 δ's read far from the tilted mean (at a tilt not the saddle point's) a relative error/value."""
+PESSIMISTIC_TILTED_TAIL = -25.0
+"""The same for the pessimistic side (the larger of the two is used), which only adds its entrywise error bound to δ's
+round-off term, min(err·Σw, err1·max w): e^{−25} ≈ 1.4e-11 of a total tilted mass 1 is a relative ~1e-10 of a δ read
+near the tilted mean (~1e-6 several standard deviations away), far inside the 1e-4 target, and the window is shorter
+by about 11/θ on each side (θ the Chernoff parameter that sets it: ~10 % of the transform at the MNIST shape)."""
 LADDER_STEP = 0.5
 """The θ's tried for the window's Chernoff bounds are spaced by 2^LADDER_STEP (finer: a narrower window)."""
 MAX_N = 1 << 19
@@ -99,14 +104,15 @@ def _tilted_log_mgf(v: FloatArray, ell: FloatArray, thetas: FloatArray, block: i
     return np.where(np.isfinite(lse), lse + margin, np.where(lse > 0, np.inf, -745.0))
 
 
-def plan_window(step: TiltedPMF, count: int, log_tau: float,
-                v: FloatArray) -> tuple[int, int, FloatArray, FloatArray, FloatArray, FloatArray] | None:
+def plan_window(step: TiltedPMF, count: int, log_tau: float, v: FloatArray,
+                floor: float = -math.inf) -> tuple[int, int, FloatArray, FloatArray, FloatArray, FloatArray] | None:
     """(A, N, θ's, log-MGF bounds of v at them): the output window's first global index, the transform length, and
     the generating function used for its tails; None if the transform would be longer than MAX_N.
 
-    The window covers the tilted T-fold up to e^{TILTED_TAIL} per side (Chernoff from the fed vector's own generating
-    function) and, on the pessimistic side, the untilted T-fold up to τ above (so that the mass moved to +∞ is
-    ≤ τ): a Gaussian guess of the tails picks the θ's tried.
+    The window covers the tilted T-fold up to e^{TILTED_TAIL} (pessimistic: PESSIMISTIC_TILTED_TAIL) per side
+    (Chernoff from the fed vector's own generating function) and, on the pessimistic side, the untilted T-fold up to
+    τ above (so that the mass moved to +∞ is ≤ τ) and below down to τ or to ``floor``: a Gaussian guess of the tails
+    picks the θ's tried.
     """
     h, T = step.h, count
     ell = step.losses
@@ -116,21 +122,23 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     mean = float(np.sum(v * ell)) / s
     var = max(float(np.sum(v * (ell - mean) ** 2)) / s, h * h)
     sd = math.sqrt(T * var)
-    k = math.sqrt(-2 * TILTED_TAIL)
+    tail = max(TILTED_TAIL, PESSIMISTIC_TILTED_TAIL) if step.pessimistic else TILTED_TAIL
+    k = math.sqrt(-2 * tail)
     ladder = 2.0 ** np.arange(2, -8, -LADDER_STEP)  # heavy upper tails need θ far below the Gaussian optimum k/sd
     thetas = np.concatenate([-ladder, ladder]) * (k / sd)
-    mgf = _tilted_log_mgf(v, ell, thetas)
-    hi = min(((T * m - TILTED_TAIL) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)
-    lo = max(((TILTED_TAIL - T * m) / -t for m, t in zip(mgf, thetas, strict=True) if t < 0), default=-math.inf)
+    k_u = math.sqrt(max(-2 * log_tau, 1.0))  # (the θ's of the untilted bound below, in the same pass)
+    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
+    both = _tilted_log_mgf(v, ell, np.concatenate([thetas, theta_u - step.lam]))
+    mgf, mgf_u = both[:thetas.size], both[thetas.size:]
+    hi = min(((T * m - tail) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)
+    lo = max(((tail - T * m) / -t for m, t in zip(mgf, thetas, strict=True) if t < 0), default=-math.inf)
     if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
         pos = THETAS > 0
         hi = max(hi, float(np.min((T * step.log_mgf[pos] - log_tau) / THETAS[pos])))
-    # the untilted mass below the window (moved up to it, or dropped) ≤ τ too: Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
+    # the untilted mass below the window (moved up to it, or dropped) ≤ τ too, unless the window reaches ``floor``
+    # (nothing below it is read): Σ_{ℓ<a} p^{*T} ≤ e^{T·log_scale}·
     # (Σ v e^{(θ−λ)ℓ})^T·e^{−θa} for θ < 0 (p_j = v_j e^{log_scale − λℓ_j}); an estimate here, the atom is bounded below
-    k_u = math.sqrt(max(-2 * log_tau, 1.0))
-    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
-    mgf_u = _tilted_log_mgf(v, ell, np.asarray(theta_u - step.lam, dtype=np.float64))
-    lo = min(lo, max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_tau) / theta_u))
+    lo = min(lo, max(max(float(t_lo) for t_lo in (T * (step.log_scale + mgf_u) - log_tau) / theta_u), floor))
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return None
     # the T-fold lives on the global indices [T·o, T·(o + n − 1)]: no window beyond them
@@ -145,13 +153,18 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float,
     return first, n, thetas, mgf, theta_u, mgf_u
 
 
-def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
+def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.inf) -> TiltedPMF | None:
     """The ``count``-fold composition of ``step`` by one FFT power (module docstring), tails cut at τ; None when the
-    window would be longer than MAX_N (the caller then squares)."""
+    window would be longer than MAX_N (the caller then squares).
+
+    ``floor``: the lowest loss at which the result will be read (δ(ε) for ε ≥ floor only, and no further convolution):
+    the window then reaches down to the floor or to the tilted tail, not to the untilted τ below (what lies below the
+    window becomes the atom on its first point, as always: at most ``floor``, so no δ(ε ≥ floor) sees it). Pessimistic
+    side only; the optimistic side keeps τ below."""
     T = count
     pess = step.pessimistic
     v = step.v if pess else step.certified()
-    window = plan_window(step, T, log_tau, v)
+    window = plan_window(step, T, log_tau, v, floor if pess else -math.inf)
     if window is None:
         return None
     first, n, thetas, mgf, theta_u, mgf_u = window
@@ -162,18 +175,14 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     vf = v * (v >= 1e-140)
     v2 = math.sqrt(float(np.sum(vf * vf))) * (1 + 4 * U) + 1e-140 * math.sqrt(v.size)
     e_fwd = eta * math.sqrt(n) * v2 * (1 + 1e-6)
-    with np.errstate(divide="ignore"):
-        log_m = np.log(np.abs(fa) + e_fwd) + 4 * U  # log(|a| + E), rounded up
-    # only coefficients with (|a| + E)^T ≥ e^{FLUSH_LOG} are powered; each other one is set to 0, an error
+    # only coefficients with |a| + E ≥ e^{FLUSH_LOG/T}·(1 − 1e-9) are powered (the bound lowered by far more than the
+    # rounding of the exponential and of the comparison); each other one is set to 0, an error
     # |c_k| ≤ (|a| + E)^T < e^{FLUSH_LOG} (summed below as a whole)
-    lp_t_all = T * log_m
-    idx = np.flatnonzero(lp_t_all + 4 * U * np.abs(lp_t_all) + 1e-13 >= FLUSH_LOG)
-    wts_all = np.full(fa.size, 2.0)  # the full spectrum: interior rfft bins stand for two coefficients
-    wts_all[0] = 1.0
-    if n % 2 == 0:
-        wts_all[-1] = 1.0
-    flushed = float(np.sum(wts_all)) - float(np.sum(wts_all[idx]))
-    lm = log_m[idx]
+    idx = np.flatnonzero(np.abs(fa) >= math.exp(FLUSH_LOG / T) * (1 - 1e-9) - e_fwd)
+    # the full spectrum: interior rfft bins stand for two coefficients; its n coefficients less the powered ones
+    wts = np.where((idx == 0) | ((idx == fa.size - 1) & (n % 2 == 0)), 1.0, 2.0)
+    flushed = n - float(np.sum(wts))
+    lm = np.log(np.abs(fa[idx]) + e_fwd) + 4 * U  # log(|a| + E), rounded up
     # (|a| + E)^{T−1} and ^T in log space (the products rounded up by a relative 4u and 1e-13)
     lp_t1 = (T - 1) * lm
     lp_t1 += 4 * U * np.abs(lp_t1) + 1e-13
@@ -187,7 +196,6 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
     p[idx] = _binary_power(fa[idx], T)  # the power itself (binary powering)
     y = np.fft.irfft(p, n)
     # error bounds of the inverse transform and of the coefficients
-    wts = wts_all[idx]
     p_abs = np.abs(p[idx])
     p2 = math.sqrt(float(np.sum(wts * p_abs * p_abs))) * (1 + 8 * U)
     # Σ_k T·|Δ_k|·(|a_k| + E)^{T−1} ≤ T·‖Δ‖_2·‖(|a| + E)^{T−1}‖_2 (Cauchy–Schwarz, ‖Δ‖_2 ≤ E over the full
@@ -218,7 +226,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float) -> TiltedPMF | None:
             err1 += d1
     # place the circular result on the window: out[w] = y[(w + A − T·o) mod N]
     shift = (first - T * o) % n
-    out = np.maximum(np.roll(y, -shift), 0.0)
+    out = np.roll(np.maximum(y, 0.0, out=y), -shift)
     log_scale = T * step.log_scale
     if pess:
         log_mgf = T * step.log_mgf

@@ -138,7 +138,12 @@ class TiltedPMF:
 
     @functools.cached_property
     def finite_mass(self) -> float:
-        """Σ_j of the certified values, untilted (computed once per PMF)."""
+        """Σ_j of the certified values, untilted (computed once per PMF; an estimate, within a relative ~n·u: on the
+        optimistic side, whose suffix sums are of the certified values, it is their first, e^{m_a}·S_a(0), which the
+        readout sets up anyway)."""
+        main = None if self.pessimistic else self._suffix.main
+        if main is not None:
+            return math.exp(main[0]) * float(main[1][0])
         return math.exp(float(logsumexp(self.log_untilted())))
 
     def log_untilted(self) -> FloatArray:
@@ -153,8 +158,9 @@ def _exp(x: float) -> float:
 
 SUFFIX_TIGHT = 1e-9
 """The fast δ(ε) is used when its certified bracket is this narrow (relative); otherwise the exact sum is taken."""
-FAST_POINTS = 4096
-"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly)."""
+FAST_POINTS = 512
+"""Grids of at least this many points read δ(ε) from the certified suffix sums (smaller ones sum exactly; the sums are
+set up for every grid anyway, for the readout's crossing hint, so only the tiniest grids are cheaper summed)."""
 
 
 def _suffix_sums(terms: FloatArray) -> FloatArray:
@@ -164,20 +170,46 @@ def _suffix_sums(terms: FloatArray) -> FloatArray:
     return out
 
 
+GEOMETRIC_BLOCK = 64
+
+
+def _geometric(start: float, step: float, n: int) -> FloatArray:
+    """e^{start + step·j} for j = 0..n−1, as e^{start + step·Bb}·e^{step·i} (j = Bb + i, B = GEOMETRIC_BLOCK): n/B + B
+    exponentials instead of n. Each value is within a relative 3u (two exponentials, one product) of e^{x_j}, x_j its
+    exponent up to the rounding of start + step·Bb and step·i (a relative 2u of their sizes); a product that
+    underflows is below 2^−1074 absolute."""
+    b = GEOMETRIC_BLOCK
+    with np.errstate(under="ignore", over="ignore"):
+        heads = np.exp(start + step * (b * np.arange(-(-n // b))))
+        return np.asarray(np.multiply.outer(heads, np.exp(step * np.arange(b))).ravel()[:n])
+
+
+def _geometric_sum(start: float, step: float, k: int, n: int) -> float:
+    """Σ_{k ≤ j < n} e^{start + step·j} in closed form, e^{start + step·k}·expm1(step·(n − k))/expm1(step), step ≤ 0:
+    within a relative u·(|start| + 2|step|·n + 8) of the exact sum (the rounding of the exponent start + step·k, of
+    expm1's arguments — amplified by at most 1 at negative arguments — and of the four operations)."""
+    if step == 0.0:
+        return (n - k) * math.exp(start)
+    return math.exp(min(start + step * k, 709.0)) * (math.expm1(step * (n - k)) / math.expm1(step))
+
+
 class _Suffix:
     """Certified suffix sums for O(log n) estimates of δ(ε) = Σ_{ℓ_j > ε} e^{a_j}(1 − e^{ε−ℓ_j}) + p∞.
 
     With t_j = log_scale − λℓ_j, the sum over j ≥ k is e^{m_a}·S_a(k) − e^{ε+m_b}·S_b(k), S the reversed cumulative
-    sums of value_j·e^{t_j − m_a} and value_j·e^{t_j − ℓ_j − m_b} (m the maxima of t_j and t_j − ℓ_j: the factors are
-    ≤ 1; the values — v on the pessimistic side, the certified sub-measure on the optimistic one — are ≤ 1).
+    sums of value_j·e^{t_j − m_a} and value_j·e^{t_j − ℓ_j − m_b} (m the maxima of t_j and t_j − ℓ_j, at an end of the
+    grid since both are linear in j: the factors are ≤ 1; the values — v on the pessimistic side, the certified
+    sub-measure on the optimistic one — are ≤ 1). The factors are geometric in j (:func:`_geometric`).
     Every term is non-negative, so each float suffix sum is within a relative γ_n = n·u/(1 − n·u) of the sum of the
     float terms, which are within e^{±r_0} of the exact ones (r_0 covers the rounding of the exponents — a relative
-    8u of their size — of exp and of the product); terms that underflow are below e^{−744} (relative to e^{m}) each:
-    at most n·e^{−744} absolute per sum.
+    8u of their size — of the exponentials and of the products); terms that underflow are below e^{−744} (relative to
+    e^{m}) each: at most n·e^{−744} absolute per sum.
     So the exact sum lies in [e^{m_a}S_a(1 − r) − e^{ε+m_b}(S_b(1 + r) + n·e^{−744}),
     e^{m_a}(S_a(1 + r) + n·e^{−744}) − e^{ε+m_b}S_b(1 − r)], widened by a relative 8u for the final operations; the
     pessimistic side takes the upper end (times 1 + 2·rel, plus the round-off term), the optimistic the lower end.
-    The same sums with value_j ≡ 1 give Σ_j w_j for the pessimistic round-off term; max_j w_j ≤
+    The same sums with value_j ≡ 1 give Σ_j w_j for the pessimistic round-off term, in closed form
+    (:func:`_geometric_sum`: with |start| ≤ 2·size and |step|·(n − 1) ≤ 2·size its rounding is
+    below u·(6·size + 8), inside r); max_j w_j ≤
     e^{log_scale − λε}·max_{x>0} e^{−λx}(1 − e^{−x}) = e^{log_scale − λε}·(λ/(λ + 1))^λ/(λ + 1).
     """
 
@@ -187,37 +219,48 @@ class _Suffix:
         n = ell.size
         self.ell = ell
         self.n = n
-        t = x.log_scale - x.lam * ell
-        tb = t - ell
-        size = (float(np.max(np.abs(t))) + 2 * float(np.max(np.abs(ell))) if n else 0.0) + abs(x.log_scale) + 1.0
-        self.r = math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
-        self.tiny = n * math.exp(-744.0)
         self.main: tuple[float, FloatArray, float, FloatArray] | None = None
-        self.w: tuple[float, FloatArray, float, FloatArray] | None = None
+        self.w: tuple[float, float, float, float, float, float] | None = None  # (m_a, m_b, the factors' geometry)
+        self.r = self.tiny = 0.0
         if not n:
             return
+        lam, h = x.lam, x.h
+        ends = np.array([float(ell[0]), float(ell[-1])])
+        t = x.log_scale - lam * ends  # t and t − ℓ are linear in j: their extremes are at the ends
+        tb = t - ends
+        size = float(np.max(np.abs(t))) + 2 * float(np.max(np.abs(ends))) + abs(x.log_scale) + 1.0
+        self.r = math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
+        self.tiny = n * math.exp(-744.0)
         ma, mb = float(np.max(t)), float(np.max(tb))
         if not (-700.0 < ma < 700.0 and -700.0 < mb < 700.0):
             return
-        with np.errstate(under="ignore"):
-            ga, gb = np.exp(t - ma), np.exp(tb - mb)
+        geo = (float(t[0]) - ma, -lam * h, float(tb[0]) - mb, -(lam + 1) * h)
+        ga, gb = _geometric(geo[0], geo[1], n), _geometric(geo[2], geo[3], n)
         vals = x.v if x.pessimistic else x.certified()
         if not float(np.max(vals)) <= 1.0:
             return
         self.main = (ma, _suffix_sums(vals * ga), mb, _suffix_sums(vals * gb))
         if x.pessimistic and (x.err > 0 or x.err1 > 0):
-            self.w = (ma, _suffix_sums(ga), mb, _suffix_sums(gb))
+            self.w = (ma, mb, *geo)
 
-    def _bracket(self, sums: tuple[float, FloatArray, float, FloatArray], k: int,
-                 epsilon: float) -> tuple[float, float]:
-        ma, sa, mb, sb = sums
+    def _bracket(self, sums: tuple[float, float, float, float], epsilon: float) -> tuple[float, float]:
+        ma, sak, mb, sbk = sums
         r, tiny = self.r, self.tiny
         ea = math.exp(ma)
         eb = math.exp(min(epsilon + mb, 709.0)) if epsilon + mb < 709.0 else math.inf
-        sak, sbk = float(sa[k]), float(sb[k])
         up = ea * (sak * (1 + r) + tiny) - eb * sbk * (1 - r)
         lo = ea * sak * (1 - r) - eb * (sbk * (1 + r) + tiny) if math.isfinite(eb) else -math.inf
         return lo - 8 * U * abs(lo), up + 8 * U * abs(up)
+
+    def _main_at(self, k: int) -> tuple[float, float, float, float]:
+        assert self.main is not None
+        ma, sa, mb, sb = self.main
+        return ma, float(sa[k]), mb, float(sb[k])
+
+    def _w_at(self, k: int) -> tuple[float, float, float, float]:
+        assert self.w is not None
+        ma, mb, a0, da, b0, db = self.w
+        return ma, _geometric_sum(a0, da, k, self.n), mb, _geometric_sum(b0, db, k, self.n)
 
     def _k(self, epsilon: float) -> int:
         return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
@@ -230,8 +273,10 @@ class _Suffix:
             return None
         ma, sa, mb, sb = self.main
         x = self.x
+        first, last = float(self.ell[0]) + mb, float(self.ell[-1]) + mb
         with np.errstate(over="ignore"):
-            est = math.exp(ma) * sa[1:] - np.exp(np.minimum(self.ell + mb, 709.0)) * sb[1:]
+            scale = _geometric(first, x.h, self.n) if last < 700.0 else np.exp(np.minimum(self.ell + mb, 709.0))
+            est = math.exp(ma) * sa[1:] - scale * sb[1:]
         if x.pessimistic:
             est = est * (1 + 2 * x.rel)
         return np.asarray(est + x.p_inf)
@@ -250,7 +295,7 @@ class _Suffix:
         k = self._k(epsilon)
         if k >= self.n:
             return min(x.p_inf, 1.0)
-        lo, up = self._bracket(self.main, k, epsilon)
+        lo, up = self._bracket(self._main_at(k), epsilon)
         if not (up - max(lo, 0.0) <= SUFFIX_TIGHT * up):
             return None
         if not x.pessimistic:
@@ -272,7 +317,7 @@ class _Suffix:
             return None
         lam = x.lam
         max_w = _exp(x.log_scale - lam * epsilon) * (lam / (lam + 1)) ** lam / (lam + 1) * (1 + 1e-12)
-        return float(min(x.err * max(self._bracket(self.w, k, epsilon)[1], 0.0), x.err1 * max_w))
+        return float(min(x.err * max(self._bracket(self._w_at(k), epsilon)[1], 0.0), x.err1 * max_w))
 
     def log_suffix(self, k: int) -> tuple[float, float]:
         """Estimates of log Σ_{j≥k} e^{a_j} and log Σ_{j≥k} e^{a_j − ℓ_j} (for the readout's closed form only)."""
