@@ -24,6 +24,7 @@ import copy
 import math
 import warnings
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -35,6 +36,7 @@ from privamp.bounds.conversion import Conversion
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
+from privamp.progress import cost_progress
 from privamp.registry import BEST, LOWER
 from privamp.results import DeltaResult, EpsilonResult, OrderRangeWarning
 from privamp.rounding import round_up
@@ -61,8 +63,10 @@ SETTLED_REASON = (
     f"the certified interval is already narrower than {SETTLED_WIDTH:g} relative: no upper bound lies below its "
     "lower end"
 )
-#: CPU seconds a lower-bound-only computation of ``best`` may be estimated to take before it is skipped (and the result
-#: says so); ``Accountant(route_budget=None)`` never skips.
+#: The cost guard (every route estimates its CPU seconds before it runs: ``Route.seconds``). Above ROUTE_BUDGET seconds
+#: a certified route is still run — ``progress=True`` (the CLI's default) draws a progress bar on stderr and the
+#: result's ``evidence`` gives the estimate — and a lower-bound-only computation of ``best`` is skipped, the result's
+#: ``skipped`` saying so, unless ``route_budget=None`` (which never skips; the bar is then drawn above ROUTE_BUDGET).
 ROUTE_BUDGET = 2.0
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
@@ -103,6 +107,7 @@ class Settings(TypedDict, total=False):
     allow_numerical: bool
     best_routes: Iterable[str]
     route_budget: float | None
+    progress: bool
 
 
 class Accountant:
@@ -124,6 +129,7 @@ class Accountant:
         allow_numerical: bool = False,
         best_routes: Iterable[str] = DEFAULT_BEST,
         route_budget: float | None = ROUTE_BUDGET,
+        progress: bool = False,
         entries: Iterable[tuple[SubsampledMechanism | Mechanism, int]] = (),
     ) -> None:
         self.conversion = Conversion.parse(conversion)
@@ -136,6 +142,9 @@ class Accountant:
         ):
             raise InvalidParameterError("route_budget", route_budget, "a number of seconds > 0, or None (no limit)")
         self.route_budget = None if route_budget is None else float(route_budget)
+        if not isinstance(progress, bool):
+            raise InvalidParameterError("progress", progress, "True or False")
+        self.progress = progress
         self.refine = refine
         if not isinstance(allow_numerical, bool):
             raise InvalidParameterError("allow_numerical", allow_numerical, "True or False")
@@ -188,7 +197,7 @@ class Accountant:
                 raise InvalidParameterError("pld_route", pld_route, "a privamp.routes.pld.PldRoute")
         settings: Settings = {"conversion": self.conversion, "orders": self.orders, "refine": self.refine,
                               "allow_numerical": self.allow_numerical, "best_routes": self.best_routes,
-                              "route_budget": self.route_budget, **changes}
+                              "route_budget": self.route_budget, "progress": self.progress, **changes}
         child = Accountant(**settings, entries=self.entries)
         child._composition = self._composition
         child._pld_box = self._pld_box if pld_route is None else [pld_route]
@@ -302,22 +311,28 @@ class Accountant:
                 if rdp_floor is not None:
                     floors.append(rdp_floor)  # computed only if read
                 continue
-            reason = r.unsupported(comp)
-            if reason is not None:
-                reasons.append(reason)
-                if r.name == "pld":  # the tight route: say why the interval is not the PLD one
-                    skipped.append(f"pld: no upper bound here: {reason}")
-                unsupported.append(r)
-                continue
-            if answers and question == "epsilon":
-                floor = r.epsilon_floor(comp, value)
-                if floor is not None and min(a.value for a in answers) <= floor:
-                    continue  # the profile route's answer would be above this floor: it cannot win
-            try:
-                answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
-            except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
-                reasons.append(str(exc))
-                skipped.append(f"{r.name}: not used: {exc}")
+            cost = r.seconds(comp, question, value)
+            with self._shown(f"{r.name}: {question}", cost):
+                reason = r.unsupported(comp)
+                if reason is not None:
+                    reasons.append(reason)
+                    if r.name == "pld":  # the tight route: say why the interval is not the PLD one
+                        skipped.append(f"pld: no upper bound here: {reason}")
+                    unsupported.append(r)
+                    continue
+                if answers and question == "epsilon":
+                    floor = r.epsilon_floor(comp, value)
+                    if floor is not None and min(a.value for a in answers) <= floor:
+                        continue  # the profile route's answer would be above this floor: it cannot win
+                try:
+                    answer = r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value)
+                except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
+                    reasons.append(str(exc))
+                    skipped.append(f"{r.name}: not used: {exc}")
+                    continue
+            if cost > self._budget:
+                answer = replace(answer, evidence=(*answer.evidence, _cost_note(r.name, cost, self._budget)))
+            answers.append(answer)
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
@@ -342,11 +357,21 @@ class Accountant:
                            "CLI's --no-budget computes it)")
             return None
         try:
-            lower: float | None = read(comp, value)
+            with self._shown(f"{r.name}: lower bound", cost):
+                lower: float | None = read(comp, value)
         except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
             skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed: {exc}")
             return None
         return lower
+
+    @property
+    def _budget(self) -> float:
+        """The estimated CPU seconds above which a computation is shown (``progress``) and noted in the evidence."""
+        return ROUTE_BUDGET if self.route_budget is None else self.route_budget
+
+    def _shown(self, label: str, cost: float) -> AbstractContextManager[None]:
+        """A progress bar on stderr for a computation estimated above the budget, when ``progress`` is on."""
+        return cost_progress(f"privamp {label}", cost) if self.progress and cost > self._budget else nullcontext()
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
@@ -446,6 +471,12 @@ def _settled(answers: list[Answer], question: str) -> bool:
         return False
     width = upper - max(known)
     return width <= SETTLED_WIDTH * (abs(upper) if question == "epsilon" else 1.0)
+
+
+def _cost_note(route: str, cost: float, budget: float) -> str:
+    """The evidence line of a route run although its estimated cost exceeded the budget."""
+    return (f"cost: the {route} route was estimated at {cost:.1f} CPU s before it ran (above the {budget:g} s budget); "
+            "a certified route is never skipped for cost")
 
 
 def _delta_from_log(log_delta: float) -> float:

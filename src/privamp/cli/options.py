@@ -258,6 +258,12 @@ def add_accountant_options(p: argparse.ArgumentParser) -> None:
         help="compute every lower bound however long it takes (by default a lower-bound-only computation estimated "
         "above 2 CPU s is skipped, and the output says so)",
     )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar on stderr (by default a computation estimated above 2 CPU s draws one; it is run "
+        "either way, and the output's evidence gives the estimate)",
+    )
 
 
 def add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
