@@ -48,9 +48,11 @@ from privamp.validation import check_name, check_nonnegative, check_open_unit, c
 
 if TYPE_CHECKING:
     from privamp.routes.pld import PldRoute
+    from privamp.routes.triangle import TriangleRoute
 
-#: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included.
-DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld")
+#: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included (and the
+#: triangle route, which answers only replace-one runs the PLD route has no dominating pair for).
+DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld", "triangle")
 #: The default; kept as a name for code written when the PLD route was opt-in (a no-op alias).
 TIGHT: tuple[str, ...] = DEFAULT_BEST
 #: RDP and privacy profile only: no PLD route, no lower bound on ε for long runs (for comparison with RDP-only peers).
@@ -166,6 +168,7 @@ class Accountant:
         # the PLD route, shared along compose() chains (its cache is per composition), made on first use: its import
         # (the PLD engine) is not paid by queries that never use it
         self._pld_box: list[PldRoute] = []
+        self._triangle_box: list[TriangleRoute] = []  # the triangle route, shared as the PLD route is
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -201,6 +204,7 @@ class Accountant:
         child = Accountant(**settings, entries=self.entries)
         child._composition = self._composition
         child._pld_box = self._pld_box if pld_route is None else [pld_route]
+        child._triangle_box = self._triangle_box if pld_route is None else []
         return child
 
     def _merge(self) -> dict[SubsampledMechanism, int]:
@@ -262,12 +266,21 @@ class Accountant:
         if name == PROFILE:
             return ProfileRoute()
         if name == "pld":
-            if not self._pld_box:
-                from privamp.routes.pld import PldRoute
+            return self._pld()
+        if name == "triangle":
+            if not self._triangle_box:
+                from privamp.routes.triangle import TriangleRoute
 
-                self._pld_box.append(PldRoute())
-            return self._pld_box[0]
+                self._triangle_box.append(TriangleRoute(self._pld()))
+            return self._triangle_box[0]
         return self._rdp_route(BEST, conversion, name)
+
+    def _pld(self) -> PldRoute:
+        if not self._pld_box:
+            from privamp.routes.pld import PldRoute
+
+            self._pld_box.append(PldRoute())
+        return self._pld_box[0]
 
     def _check_guarantee(self, choice: BoundChoice) -> None:
         """A named bound used for ε or δ must be a (proven, unless opted in) upper bound for every composed step."""
