@@ -298,7 +298,7 @@ class _Costed(PldRoute):
         self.fake = seconds
 
     def seconds(self, comp: Composition, question: str, value: float) -> float:
-        return self.fake
+        return self.fake if self.unsupported(comp) is None else 0.0  # as the real one: 0 where nothing runs
 
     def lower_only_seconds(self, comp: Composition) -> float:
         return self.fake
@@ -328,3 +328,19 @@ def test_a_certified_route_over_the_budget_runs_says_so_and_shows_progress(
     assert pa.Accountant(progress=progress).with_settings().progress is progress
     with pytest.raises(pa.InvalidParameterError, match="progress"):
         pa.Accountant(progress="yes")  # type: ignore[arg-type]
+
+
+def test_lower_end_from_the_pld_pairs_upper_end_from_another_route(capsys: pytest.CaptureFixture[str]) -> None:
+    # Truncated Poisson x replace-one: the PLD route has realisable pairs only (a lower end), the triangle route the
+    # certified upper end; the lower-only computation is skipped (and said) when estimated above the budget.
+    step = pa.Gaussian(1.0).subsampled(pa.TruncatedPoisson(0.05, 10, 100), "replace-one")
+    res = pa.Accountant().compose(step, 10).epsilon(1e-5)
+    assert res.route == "triangle" and res.lower_epsilon is not None and 0 < res.lower_epsilon < res.epsilon
+    assert any(s.startswith("pld: no upper bound here") for s in res.skipped)
+    skipped = _costed(100.0, progress=True, step=step).epsilon(1e-5)
+    assert skipped.epsilon == res.epsilon and skipped.lower_epsilon is None
+    assert any("not computed (estimated 100 CPU s > route_budget = 2 s" in s for s in skipped.skipped)
+    assert capsys.readouterr().err == ""  # skipped: nothing to show
+    unbudgeted = _costed(100.0, progress=True, step=step, route_budget=None).epsilon(1e-5)
+    assert unbudgeted.lower_epsilon == res.lower_epsilon
+    assert "privamp pld: lower bound [" in capsys.readouterr().err
