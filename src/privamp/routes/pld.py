@@ -188,7 +188,10 @@ class PldRoute(Route):
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
-            lo = up if acc is plan.upper() else acc.epsilon(delta)
+            try:
+                lo = up if acc is plan.upper() else acc.epsilon(delta)
+            except UnsupportedError as exc:  # the realisable pairs' work budget: the certified end stands alone
+                return self._answer(plan, value, None, (*warnings, f"pld lower: not computed: {exc}"))
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
@@ -248,7 +251,10 @@ class PldRoute(Route):
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
-            lo = up if acc is plan.upper() else acc.delta(epsilon)
+            try:
+                lo = up if acc is plan.upper() else acc.delta(epsilon)
+            except UnsupportedError as exc:  # as in epsilon
+                return self._answer(plan, value, None, (*warnings, f"pld lower: not computed: {exc}"))
             d_lo = float(lo.lower[0])
             if d_lo > 0:
                 lower = min(math.log(d_lo) + math.log1p(-SAFETY_MARGIN), value)
