@@ -10,8 +10,9 @@ Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
    narrower than ``SETTLED_WIDTH`` (relative), the other routes are not run — every certified upper bound is at least
    the certified lower bound, so none of them could lower the upper end by more than that width — and the result's
    ``skipped`` says so. ``best_routes=FAST`` (RDP and profile only) is the milliseconds answer of RDP-only peers.
-2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"`` or
-   ``"pld"``.
+2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"``,
+   ``"pld"`` or ``"triangle"`` (replace-one from the add/remove run's two directions, where the PLD route has no
+   replace-one pair: docs/proofs/replace-one-triangle.md).
 3. an RDP bound's name (see ``step.bounds()``) — the RDP route (or ``route="analytical"``) with that per-step curve.
 
 Only bounds that rest on a proof certify guarantees; ``allow_numerical=True`` admits the bounds verified numerically
@@ -24,7 +25,6 @@ import copy
 import math
 import warnings
 from collections.abc import Iterable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -36,12 +36,12 @@ from privamp.bounds.conversion import Conversion
 from privamp.coverage import REGISTRY
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import Mechanism, SubsampledMechanism
-from privamp.progress import cost_progress
 from privamp.registry import BEST, LOWER
 from privamp.results import DeltaResult, EpsilonResult, OrderRangeWarning
 from privamp.rounding import round_up
 from privamp.routes.base import Answer, Floor, Route, best_of, highest_floor
 from privamp.routes.composition import Composition
+from privamp.routes.guard import ROUTE_BUDGET, CostGuard
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
 from privamp.validation import check_name, check_nonnegative, check_open_unit, check_orders, check_steps
@@ -65,11 +65,6 @@ SETTLED_REASON = (
     f"the certified interval is already narrower than {SETTLED_WIDTH:g} relative: no upper bound lies below its "
     "lower end"
 )
-#: The cost guard (every route estimates its CPU seconds before it runs: ``Route.seconds``). Above ROUTE_BUDGET seconds
-#: a certified route is still run — ``progress=True`` (the CLI's default) draws a progress bar on stderr and the
-#: result's ``evidence`` gives the estimate — and a lower-bound-only computation of ``best`` is skipped, the result's
-#: ``skipped`` saying so, unless ``route_budget=None`` (which never skips; the bar is then drawn above ROUTE_BUDGET).
-ROUTE_BUDGET = 2.0
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
@@ -325,7 +320,7 @@ class Accountant:
                     floors.append(rdp_floor)  # computed only if read
                 continue
             cost = r.seconds(comp, question, value)
-            with self._shown(f"{r.name}: {question}", cost):
+            with self._guard().shown(f"{r.name}: {question}", cost):
                 reason = r.unsupported(comp)
                 if reason is not None:
                     reasons.append(reason)
@@ -343,14 +338,12 @@ class Accountant:
                     reasons.append(str(exc))
                     skipped.append(f"{r.name}: not used: {exc}")
                     continue
-            if cost > self._budget:
-                answer = replace(answer, evidence=(*answer.evidence, _cost_note(r.name, cost, self._budget)))
-            answers.append(answer)
+            answers.append(self._guard().noted(r.name, answer, cost))
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
         # with replacement, truncated Poisson x replace-one)
-        found = (self._lower_only(r, comp, question, value, skipped) for r in unsupported)
+        found = (self._guard().lower_only(r, comp, question, value, skipped) for r in unsupported)
         lowers = [x for x in found if x is not None]
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
@@ -359,32 +352,8 @@ class Accountant:
             best = replace(best, floor=highest_floor([f for f in (best.floor, *floors) if f is not None]))
         return replace(best, skipped=tuple(skipped)) if skipped else best
 
-    def _lower_only(self, r: Route, comp: Composition, question: str, value: float, skipped: list[str]) -> float | None:
-        """The lower bound of a route that has no upper bound here, unless its estimated cost exceeds the budget (then
-        ``skipped`` says so)."""
-        read = r.lower_epsilon if question == "epsilon" else r.lower_log_delta
-        cost = r.lower_only_seconds(comp)
-        if self.route_budget is not None and cost > self.route_budget:
-            skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated {cost:.0f} "
-                           f"CPU s > route_budget = {self.route_budget:g} s; Accountant(route_budget=None) or the "
-                           "CLI's --no-budget computes it)")
-            return None
-        try:
-            with self._shown(f"{r.name}: lower bound", cost):
-                lower: float | None = read(comp, value)
-        except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
-            skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed: {exc}")
-            return None
-        return lower
-
-    @property
-    def _budget(self) -> float:
-        """The estimated CPU seconds above which a computation is shown (``progress``) and noted in the evidence."""
-        return ROUTE_BUDGET if self.route_budget is None else self.route_budget
-
-    def _shown(self, label: str, cost: float) -> AbstractContextManager[None]:
-        """A progress bar on stderr for a computation estimated above the budget, when ``progress`` is on."""
-        return cost_progress(f"privamp {label}", cost) if self.progress and cost > self._budget else nullcontext()
+    def _guard(self) -> CostGuard:
+        return CostGuard(self.route_budget, self.progress)
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:
@@ -484,12 +453,6 @@ def _settled(answers: list[Answer], question: str) -> bool:
         return False
     width = upper - max(known)
     return width <= SETTLED_WIDTH * (abs(upper) if question == "epsilon" else 1.0)
-
-
-def _cost_note(route: str, cost: float, budget: float) -> str:
-    """The evidence line of a route run although its estimated cost exceeded the budget."""
-    return (f"cost: the {route} route was estimated at {cost:.1f} CPU s before it ran (above the {budget:g} s budget); "
-            "a certified route is never skipped for cost")
 
 
 def _delta_from_log(log_delta: float) -> float:

@@ -297,7 +297,7 @@ def add_config(p: argparse.ArgumentParser) -> None:
 Subparsers = argparse._SubParsersAction  # what ``add_subparsers()`` returns
 ACCOUNTING_HELP = (
     "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "a route (rdp, analytical, profile, pld), or the name of one RDP upper bound (an unknown name lists the "
+    "a route (rdp, analytical, profile, pld, triangle), or the name of one RDP upper bound (an unknown name lists the "
     "applicable ones)"
 )
 
@@ -307,5 +307,5 @@ def command(sub: Subparsers[Parser], name: str, help_text: str) -> argparse.Argu
 
 DPSGD_BOUND_HELP = (
     "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "or a route (rdp, analytical, profile, pld)"
+    "or a route (rdp, analytical, profile, pld, triangle)"
 )

@@ -3,9 +3,10 @@
 Each composed step is mapped, by its cell (sampling × relation × mechanism family), to the pairs whose PLDs are
 composed: the rows of :mod:`privamp.coverage.pld` — the *upper* pairs (dominating: the engine's pessimistic side is a
 guarantee) and the *lower* pairs (realisable by two neighbouring datasets: the engine's optimistic side is a rigorous
-lower bound on the true value). Where a cell has realisable pairs only (with replacement, truncated Poisson ×
-replace-one), the route gives a lower bound only, through :meth:`PldRoute.lower_epsilon` /
-:meth:`PldRoute.lower_log_delta`.
+lower bound on the true value). Where a cell has realisable pairs only (truncated Poisson × replace-one, whose upper
+end the triangle route gives: :mod:`privamp.routes.triangle`), the route gives a lower bound only, through
+:meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`. Every query's cost is estimated before it runs
+(:meth:`PldRoute.seconds`, :mod:`privamp.routes.pld_cost`) for the accountant's cost guard.
 
 Heterogeneous compositions combine the steps in every direction: under add/remove the larger dataset is fixed for
 the whole run, so the remove pairs of all steps form one composition and the add pairs another (δ = the larger);
