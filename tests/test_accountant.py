@@ -10,7 +10,9 @@ import pytest
 from scipy import optimize, stats
 
 import privamp as pa
-from privamp.accountant import DEFAULT_ORDERS
+from privamp.accountant import DEFAULT_ORDERS, ROUTE_BUDGET
+from privamp.routes.composition import Composition
+from privamp.routes.pld import PldRoute
 
 
 def dpsgd(q: float, sigma: float, steps: int) -> pa.Accountant:
@@ -285,3 +287,60 @@ def test_a_refusal_does_not_compute_a_lower_bound_first(monkeypatch: pytest.Monk
     with pytest.raises(pa.UnsupportedError, match=r"no upper bound for .* truncated Poisson"):
         acct.epsilon(1e-5, bound="pld")
     assert calls == []
+
+
+# ---------------------------------------------------------------------------------------------------- cost guard
+class _Costed(PldRoute):
+    """The PLD route with a fake cost estimate (the guard's decision only depends on the estimate)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.fake = seconds
+
+    def seconds(self, comp: Composition, question: str, value: float) -> float:
+        return self.fake if self.unsupported(comp) is None else 0.0  # as the real one: 0 where nothing runs
+
+    def lower_only_seconds(self, comp: Composition) -> float:
+        return self.fake
+
+
+def _costed(seconds: float, *, progress: bool, step: pa.SubsampledMechanism | None = None,
+            route_budget: float | None = ROUTE_BUDGET) -> pa.Accountant:
+    step = step or pa.Gaussian(1.0).subsampled(pa.Poisson(0.01))
+    base = pa.Accountant(progress=progress, route_budget=route_budget).compose(step, 10)
+    return base.with_settings(pld_route=_Costed(seconds))
+
+
+@pytest.mark.parametrize("progress", [True, False])
+def test_a_certified_route_over_the_budget_runs_says_so_and_shows_progress(
+    progress: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cheap = _costed(0.5, progress=progress).epsilon(1e-5)
+    assert capsys.readouterr().err == "" and not any(e.startswith("cost:") for e in cheap.evidence)
+    costly = _costed(100.0, progress=progress).epsilon(1e-5)
+    assert costly.route == "pld" and (costly.epsilon, costly.lower_epsilon) == (cheap.epsilon, cheap.lower_epsilon)
+    assert "the pld route was estimated at 100.0 CPU s before it ran (above the 2 s budget)" in costly.evidence[-1]
+    err = capsys.readouterr().err
+    if progress:  # one bar, ended with the CPU time spent
+        assert err.startswith("\rprivamp pld: epsilon [") and err.endswith(" CPU s\n") and err.count("\n") == 1
+    else:
+        assert err == ""
+    assert pa.Accountant(progress=progress).with_settings().progress is progress
+    with pytest.raises(pa.InvalidParameterError, match="progress"):
+        pa.Accountant(progress="yes")  # type: ignore[arg-type]
+
+
+def test_lower_end_from_the_pld_pairs_upper_end_from_another_route(capsys: pytest.CaptureFixture[str]) -> None:
+    # Truncated Poisson x replace-one: the PLD route has realisable pairs only (a lower end), the triangle route the
+    # certified upper end; the lower-only computation is skipped (and said) when estimated above the budget.
+    step = pa.Gaussian(1.0).subsampled(pa.TruncatedPoisson(0.05, 10, 100), "replace-one")
+    res = pa.Accountant().compose(step, 10).epsilon(1e-5)
+    assert res.route == "triangle" and res.lower_epsilon is not None and 0 < res.lower_epsilon < res.epsilon
+    assert any(s.startswith("pld: no upper bound here") for s in res.skipped)
+    skipped = _costed(100.0, progress=True, step=step).epsilon(1e-5)
+    assert skipped.epsilon == res.epsilon and skipped.lower_epsilon is None
+    assert any("not computed (estimated 100 CPU s > route_budget = 2 s" in s for s in skipped.skipped)
+    assert capsys.readouterr().err == ""  # skipped: nothing to show
+    unbudgeted = _costed(100.0, progress=True, step=step, route_budget=None).epsilon(1e-5)
+    assert unbudgeted.lower_epsilon == res.lower_epsilon
+    assert "privamp pld: lower bound [" in capsys.readouterr().err

@@ -10,8 +10,9 @@ Routes (:mod:`privamp.routes`), in order of precedence of ``bound``:
    narrower than ``SETTLED_WIDTH`` (relative), the other routes are not run — every certified upper bound is at least
    the certified lower bound, so none of them could lower the upper end by more than that width — and the result's
    ``skipped`` says so. ``best_routes=FAST`` (RDP and profile only) is the milliseconds answer of RDP-only peers.
-2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"`` or
-   ``"pld"``.
+2. a route's name — ``"rdp"``, ``"analytical"`` (Wang et al.'s analytical moments accountant), ``"profile"``,
+   ``"pld"`` or ``"triangle"`` (replace-one from the add/remove run's two directions, where the PLD route has no
+   replace-one pair: docs/proofs/replace-one-triangle.md).
 3. an RDP bound's name (see ``step.bounds()``) — the RDP route (or ``route="analytical"``) with that per-step curve.
 
 Only bounds that rest on a proof certify guarantees; ``allow_numerical=True`` admits the bounds verified numerically
@@ -40,15 +41,18 @@ from privamp.results import DeltaResult, EpsilonResult, OrderRangeWarning
 from privamp.rounding import round_up
 from privamp.routes.base import Answer, Floor, Route, best_of, highest_floor
 from privamp.routes.composition import Composition
+from privamp.routes.guard import ROUTE_BUDGET, CostGuard
 from privamp.routes.profile import ProfileRoute
 from privamp.routes.rdp import DEFAULT_ORDERS, RdpRoute
 from privamp.validation import check_name, check_nonnegative, check_open_unit, check_orders, check_steps
 
 if TYPE_CHECKING:
     from privamp.routes.pld import PldRoute
+    from privamp.routes.triangle import TriangleRoute
 
-#: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included.
-DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld")
+#: The routes ``bound="best"`` tries by default: every route, the PLD route's certified interval included (and the
+#: triangle route, which answers only replace-one runs the PLD route has no dominating pair for).
+DEFAULT_BEST: tuple[str, ...] = ("rdp", "profile", "pld", "triangle")
 #: The default; kept as a name for code written when the PLD route was opt-in (a no-op alias).
 TIGHT: tuple[str, ...] = DEFAULT_BEST
 #: RDP and privacy profile only: no PLD route, no lower bound on ε for long runs (for comparison with RDP-only peers).
@@ -61,9 +65,6 @@ SETTLED_REASON = (
     f"the certified interval is already narrower than {SETTLED_WIDTH:g} relative: no upper bound lies below its "
     "lower end"
 )
-#: CPU seconds a lower-bound-only computation of ``best`` may be estimated to take before it is skipped (and the result
-#: says so); ``Accountant(route_budget=None)`` never skips.
-ROUTE_BUDGET = 2.0
 #: ``bound`` value that asks for the privacy-profile route only (one release, or a few identical ones).
 PROFILE = "profile"
 _SMALLEST_DELTA = math.ulp(0.0)
@@ -103,6 +104,7 @@ class Settings(TypedDict, total=False):
     allow_numerical: bool
     best_routes: Iterable[str]
     route_budget: float | None
+    progress: bool
 
 
 class Accountant:
@@ -124,6 +126,7 @@ class Accountant:
         allow_numerical: bool = False,
         best_routes: Iterable[str] = DEFAULT_BEST,
         route_budget: float | None = ROUTE_BUDGET,
+        progress: bool = False,
         entries: Iterable[tuple[SubsampledMechanism | Mechanism, int]] = (),
     ) -> None:
         self.conversion = Conversion.parse(conversion)
@@ -136,6 +139,9 @@ class Accountant:
         ):
             raise InvalidParameterError("route_budget", route_budget, "a number of seconds > 0, or None (no limit)")
         self.route_budget = None if route_budget is None else float(route_budget)
+        if not isinstance(progress, bool):
+            raise InvalidParameterError("progress", progress, "True or False")
+        self.progress = progress
         self.refine = refine
         if not isinstance(allow_numerical, bool):
             raise InvalidParameterError("allow_numerical", allow_numerical, "True or False")
@@ -157,6 +163,7 @@ class Accountant:
         # the PLD route, shared along compose() chains (its cache is per composition), made on first use: its import
         # (the PLD engine) is not paid by queries that never use it
         self._pld_box: list[PldRoute] = []
+        self._triangle_box: list[TriangleRoute] = []  # the triangle route, shared as the PLD route is
 
     @property
     def entries(self) -> tuple[tuple[SubsampledMechanism, int], ...]:
@@ -188,10 +195,11 @@ class Accountant:
                 raise InvalidParameterError("pld_route", pld_route, "a privamp.routes.pld.PldRoute")
         settings: Settings = {"conversion": self.conversion, "orders": self.orders, "refine": self.refine,
                               "allow_numerical": self.allow_numerical, "best_routes": self.best_routes,
-                              "route_budget": self.route_budget, **changes}
+                              "route_budget": self.route_budget, "progress": self.progress, **changes}
         child = Accountant(**settings, entries=self.entries)
         child._composition = self._composition
         child._pld_box = self._pld_box if pld_route is None else [pld_route]
+        child._triangle_box = self._triangle_box if pld_route is None else []
         return child
 
     def _merge(self) -> dict[SubsampledMechanism, int]:
@@ -253,12 +261,21 @@ class Accountant:
         if name == PROFILE:
             return ProfileRoute()
         if name == "pld":
-            if not self._pld_box:
-                from privamp.routes.pld import PldRoute
+            return self._pld()
+        if name == "triangle":
+            if not self._triangle_box:
+                from privamp.routes.triangle import TriangleRoute
 
-                self._pld_box.append(PldRoute())
-            return self._pld_box[0]
+                self._triangle_box.append(TriangleRoute(self._pld()))
+            return self._triangle_box[0]
         return self._rdp_route(BEST, conversion, name)
+
+    def _pld(self) -> PldRoute:
+        if not self._pld_box:
+            from privamp.routes.pld import PldRoute
+
+            self._pld_box.append(PldRoute())
+        return self._pld_box[0]
 
     def _check_guarantee(self, choice: BoundChoice) -> None:
         """A named bound used for ε or δ must be a (proven, unless opted in) upper bound for every composed step."""
@@ -302,27 +319,31 @@ class Accountant:
                 if rdp_floor is not None:
                     floors.append(rdp_floor)  # computed only if read
                 continue
-            reason = r.unsupported(comp)
-            if reason is not None:
-                reasons.append(reason)
-                if r.name == "pld":  # the tight route: say why the interval is not the PLD one
-                    skipped.append(f"pld: no upper bound here: {reason}")
-                unsupported.append(r)
-                continue
-            if answers and question == "epsilon":
-                floor = r.epsilon_floor(comp, value)
-                if floor is not None and min(a.value for a in answers) <= floor:
-                    continue  # the profile route's answer would be above this floor: it cannot win
-            try:
-                answers.append(r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value))
-            except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
-                reasons.append(str(exc))
-                skipped.append(f"{r.name}: not used: {exc}")
+            cost = r.seconds(comp, question, value)
+            with self._guard().shown(f"{r.name}: {question}", cost):
+                reason = r.unsupported(comp)
+                if reason is not None:
+                    reasons.append(reason)
+                    if r.name == "pld":  # the tight route: say why the interval is not the PLD one
+                        skipped.append(f"pld: no upper bound here: {reason}")
+                    unsupported.append(r)
+                    continue
+                if answers and question == "epsilon":
+                    floor = r.epsilon_floor(comp, value)
+                    if floor is not None and min(a.value for a in answers) <= floor:
+                        continue  # the profile route's answer would be above this floor: it cannot win
+                try:
+                    answer = r.epsilon(comp, value) if question == "epsilon" else r.log_delta(comp, value)
+                except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
+                    reasons.append(str(exc))
+                    skipped.append(f"{r.name}: not used: {exc}")
+                    continue
+            answers.append(self._guard().noted(r.name, answer, cost))
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
         # with replacement, truncated Poisson x replace-one)
-        found = (self._lower_only(r, comp, question, value, skipped) for r in unsupported)
+        found = (self._guard().lower_only(r, comp, question, value, skipped) for r in unsupported)
         lowers = [x for x in found if x is not None]
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
@@ -331,22 +352,8 @@ class Accountant:
             best = replace(best, floor=highest_floor([f for f in (best.floor, *floors) if f is not None]))
         return replace(best, skipped=tuple(skipped)) if skipped else best
 
-    def _lower_only(self, r: Route, comp: Composition, question: str, value: float, skipped: list[str]) -> float | None:
-        """The lower bound of a route that has no upper bound here, unless its estimated cost exceeds the budget (then
-        ``skipped`` says so)."""
-        read = r.lower_epsilon if question == "epsilon" else r.lower_log_delta
-        cost = r.lower_only_seconds(comp)
-        if self.route_budget is not None and cost > self.route_budget:
-            skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed (estimated {cost:.0f} "
-                           f"CPU s > route_budget = {self.route_budget:g} s; Accountant(route_budget=None) or the "
-                           "CLI's --no-budget computes it)")
-            return None
-        try:
-            lower: float | None = read(comp, value)
-        except UnsupportedError as exc:  # found out while computing (e.g. the PLD route's work budget)
-            skipped.append(f"{r.name}: the lower bound of its realisable pairs is not computed: {exc}")
-            return None
-        return lower
+    def _guard(self) -> CostGuard:
+        return CostGuard(self.route_budget, self.progress)
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:

@@ -19,7 +19,7 @@ from privamp.validation import check_name
 __all__ = ["ROUTES", "BoundChoice", "Choice", "parse_bound"]
 
 #: Route names accepted by ``bound=``.
-ROUTES = ("rdp", "analytical", "profile", "pld")
+ROUTES = ("rdp", "analytical", "profile", "pld", "triangle")
 
 
 class Choice(Enum):

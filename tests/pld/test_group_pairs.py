@@ -12,6 +12,7 @@ import pytest
 
 from privamp.errors import InvalidParameterError
 from privamp.pld import PLDAccountant, group_pairs, pairs
+from privamp.pld.discretise import discretise
 from privamp.pld.distributions import Piece
 
 mp.mp.dps = 30
@@ -364,7 +365,8 @@ def test_realisable_count_is_capped_with_its_mass() -> None:
     with mp.workdps(40):
         p = mp.mpf(2) / 10**9
         tail = 1 - mp.fsum(mp.binomial(100_000, j) * p**j * (1 - p) ** (100_000 - j) for j in range(top))
-    assert top == 2 and math.exp(capped[top]) == pytest.approx(float(tail), rel=1e-9)
+    # J = 7: P(K = 7) = 2.5e-30 is the last binomial weight ≥ the cap 1e-30 (P(K = 8) = 6.3e-35)
+    assert top == 7 and math.exp(capped[top]) == pytest.approx(float(tail), rel=1e-9)
     assert math.fsum(math.exp(v) for v in capped) == pytest.approx(1.0, abs=2e-16)
 
 
@@ -399,3 +401,20 @@ def test_binomial_weights_of_many_draws_against_mpmath() -> None:
         p = mp.mpf(4) / 60_000
         ref = [float(mp.log(mp.binomial(100_000, j) * p**j * (1 - p) ** (100_000 - j))) for j in range(12)]
     assert got == pytest.approx(ref, rel=0, abs=1e-13)
+
+
+def test_a_sharp_peak_keeps_its_light_tail_on_the_optimistic_side() -> None:
+    # Rate 2e-9, 1e5 draws: 99.98 % of the P-mass at loss ~0 and a long light tail (components of weight down to
+    # 1e-30 with the realisable count's cap lowered). The optimistic merge fell back on the sequential merge, whose
+    # run from the peak absorbed the tail: one step's optimistic δ(ε > 0.001) was ~2e-16, and the realisable ε of
+    # 1000 steps 0 against an upper end of 1.1521. Now the merge keeping the larger profile area is used.
+    assert group_pairs._CAP_MASS == 1e-30  # the default cap since (1e-10 before): its pair is the case
+    pair = group_pairs.with_replacement_group_gaussian(1.0, 2, 100_000, 10**9, "add-remove", "remove")
+    g = discretise(pair, 2.0**-12, pessimistic=False, tail=1e-18)
+    ell, mass = g.losses, np.exp(g.log_mass)
+    for eps in (0.01, 0.1, 1.0):
+        exact = float(pair.delta(eps)[0])
+        optimistic = g.p_inf + float(np.sum(np.where(ell > eps, mass * -np.expm1(eps - ell), 0.0)))
+        assert 0.5 * exact <= optimistic <= exact
+    run = PLDAccountant([[(pair, 1000)]]).epsilon(1e-5)
+    assert 0.94 * run.upper[0] <= run.lower[0] <= run.upper[0]

@@ -107,7 +107,8 @@ def test_the_route_interface_is_closed() -> None:
         assert isinstance(route, Route)
     rdp, _, profile, pld = ROUTES
     assert rdp.lower_epsilon(comp, 1e-5) is None and rdp.lower_log_delta(comp, 1.0) is None
-    assert rdp.lower_only_seconds(comp) == 0.0 and rdp.epsilon_floor(comp, 1e-5) is None
+    assert rdp.lower_only_seconds(comp) == rdp.seconds(comp, "epsilon", 1e-5) == 0.0
+    assert rdp.epsilon_floor(comp, 1e-5) is None
     assert profile.rdp_floor(comp, 1e-5) is None and pld.rdp_floor(comp, 1e-5) is None
     floor = rdp.rdp_floor(comp, 1e-5)
     assert floor is not None and floor.value == RdpRoute().floor_epsilon(comp, 1e-5)

@@ -271,3 +271,26 @@ def test_pld_query_without_scipy() -> None:
     more CPU than the whole query)."""
     r = "pa.Accountant().compose(pa.Gaussian(1.0).subsampled(pa.Poisson(0.01)), 100).epsilon(1e-5, bound='pld')"
     assert cases.fresh_query(f"(lambda r: r.lower_epsilon < r.epsilon)({r})") == ("True", False)
+
+
+def test_a_failed_lower_side_leaves_the_certified_upper_end() -> None:
+    """The realisable pairs' accountant may exceed the engine's work budget (with replacement at k = 2, 1e5 draws of
+    1e9 records, 1000 steps, under the former count cap): the certified upper end is answered alone, and said."""
+
+    class Failing:
+        lower = True
+
+        def epsilon(self, delta: float) -> None:
+            raise UnsupportedError("over the budget")
+
+        def delta(self, epsilon: float) -> None:
+            raise UnsupportedError("over the budget")
+
+    step = pa.Gaussian(2.0).subsampled(pa.WithoutReplacement(10, 1000), "replace-one")
+    c = comp((step, 20))
+    route = PldRoute()
+    route._plan(c)._lower = Failing()  # type: ignore[assignment]
+    for answer, reference in ((route.epsilon(c, 1e-5), PldRoute().epsilon(c, 1e-5)),
+                              (route.log_delta(c, 1.0), PldRoute().log_delta(c, 1.0))):
+        assert answer.lower is None and answer.value == reference.value
+        assert "pld lower: not computed: over the budget" in answer.warnings

@@ -34,6 +34,10 @@ def _route_works(route: str, comp: Composition, allow_numerical: bool) -> bool:
         return ProfileRoute().unsupported(comp) is None
     from privamp.routes.pld import PldRoute  # the PLD route's imports are heavy: only when asked
 
+    if route == "triangle":
+        from privamp.routes.triangle import TriangleRoute
+
+        return TriangleRoute().unsupported(comp) is None
     return PldRoute().unsupported(comp) is None
 
 

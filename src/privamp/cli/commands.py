@@ -76,12 +76,12 @@ def _certification(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def settings(args: argparse.Namespace, accountant: type[Accountant], config: Config) -> Accountant:
-    """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``);
-    the settings are echoed in ``config.inputs``."""
+    """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``,
+    ``--no-budget``, ``--no-progress``); the settings are echoed in ``config.inputs``."""
     config.inputs["allow_numerical"] = args.allow_numerical
     budget = None if args.no_budget else ROUTE_BUDGET
     return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args),
-                      route_budget=budget)
+                      route_budget=budget, progress=not args.no_progress)
 
 
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:

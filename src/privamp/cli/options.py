@@ -258,6 +258,12 @@ def add_accountant_options(p: argparse.ArgumentParser) -> None:
         help="compute every lower bound however long it takes (by default a lower-bound-only computation estimated "
         "above 2 CPU s is skipped, and the output says so)",
     )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar on stderr (by default a computation estimated above 2 CPU s draws one; it is run "
+        "either way, and the output's evidence gives the estimate)",
+    )
 
 
 def add_bound(p: argparse.ArgumentParser, help_text: str) -> None:
@@ -291,7 +297,7 @@ def add_config(p: argparse.ArgumentParser) -> None:
 Subparsers = argparse._SubParsersAction  # what ``add_subparsers()`` returns
 ACCOUNTING_HELP = (
     "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "a route (rdp, analytical, profile, pld), or the name of one RDP upper bound (an unknown name lists the "
+    "a route (rdp, analytical, profile, pld, triangle), or the name of one RDP upper bound (an unknown name lists the "
     "applicable ones)"
 )
 
@@ -301,5 +307,5 @@ def command(sub: Subparsers[Parser], name: str, help_text: str) -> argparse.Argu
 
 DPSGD_BOUND_HELP = (
     "which bound certifies the answer: best (default; the smallest proven upper bound over all routes), "
-    "or a route (rdp, analytical, profile, pld)"
+    "or a route (rdp, analytical, profile, pld, triangle)"
 )

@@ -21,7 +21,8 @@ and the reason where no dominating pair is proven.
   (others −C, the record +C; realisable at rate 1/(n + 1), resp. 1/n).
 * truncated Poisson × add/remove (Gaussian) — upper: the pair revealing the number of other records in the batch,
   one pair for both neighbours, by direction (docs/proofs/truncated-poisson.md); lower: the Poisson pair at the rate
-  a record is kept (realisable). Under replace-one: the antiparallel pair at that rate, a lower bound only.
+  a record is kept (realisable). Under replace-one: the antiparallel pair at that rate, a lower bound only (the
+  upper end: the triangle route, from the add/remove rows' two directions, docs/proofs/replace-one-triangle.md).
 * every other cell — unsupported.
 
 User level (a user with up to k ≥ 2 records, ``group_size``; cells of their own, rows receive

@@ -361,7 +361,9 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     heaviest cell lies in the first quarter of the grid, the cells up to HEAD_CELLS beyond it are first merged
     sequentially and the rest pairwise: each part is a post-processing of its own outcomes (the unfinished last run of
     the first part is moved down, as at the end of every sequential merge), so together they are one. The sequential
-    merge of every cell (a Python loop: slower) is the fallback."""
+    merge of every cell (a Python loop: slower) is the fallback, unless the whole pairwise merge keeps a larger area
+    under the privacy profile over ε ≥ 0 (a sharp peak followed by a long light tail: the sequential run from the
+    peak absorbs the tail, or never closes and moves the whole PMF down to one grid point)."""
     n = grid.size
     total = float(np.sum(cell_mass))
     limit = float(np.sum(cell_mass * star)) - MERGE_SHIFT * h * h * total  # the merged mean may not fall below it
@@ -375,7 +377,16 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     mass = pairwise_merge(grid, cell_mass, star)
     if float(np.sum(mass * grid)) >= limit:
         return mass
-    return sequential_merge(grid, cell_mass, star)
+    # every merge is a valid optimistic PMF: where none meets the criterion, the one of the larger area under its
+    # privacy profile over ε ≥ 0 (the sequential run from a sharp peak can absorb the whole light tail behind it)
+    fallback = sequential_merge(grid, cell_mass, star)
+    return max((fallback, mass), key=lambda m: _profile_area(m, grid))
+
+
+def _profile_area(mass: FloatArray, grid: FloatArray) -> float:
+    """∫_0^∞ δ(ε) dε = Σ_{ℓ_j > 0} m_j (ℓ_j − 1 + e^{−ℓ_j}) of grid masses (δ of the finite part)."""
+    ell = np.maximum(grid, 0.0)
+    return float(np.sum(mass * (ell + np.expm1(-ell))))
 
 
 DISCRETISED_CACHE = 16

@@ -95,6 +95,11 @@ class Route(ABC):
         """A rigorous lower bound on the true log δ(ε), also where the route has no upper bound (``None``: none)."""
         return None
 
+    def seconds(self, comp: Composition, question: str, value: float) -> float:
+        """Estimated CPU seconds of :meth:`unsupported` then :meth:`epsilon` ("epsilon" at δ = ``value``) or
+        :meth:`log_delta` ("delta" at ε = ``value``) before they run, for the accountant's cost guard (0: cheap)."""
+        return 0.0
+
     def lower_only_seconds(self, comp: Composition) -> float:
         """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (for the accountant's budget)."""
         return 0.0

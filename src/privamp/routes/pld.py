@@ -3,9 +3,10 @@
 Each composed step is mapped, by its cell (sampling × relation × mechanism family), to the pairs whose PLDs are
 composed: the rows of :mod:`privamp.coverage.pld` — the *upper* pairs (dominating: the engine's pessimistic side is a
 guarantee) and the *lower* pairs (realisable by two neighbouring datasets: the engine's optimistic side is a rigorous
-lower bound on the true value). Where a cell has realisable pairs only (with replacement, truncated Poisson ×
-replace-one), the route gives a lower bound only, through :meth:`PldRoute.lower_epsilon` /
-:meth:`PldRoute.lower_log_delta`.
+lower bound on the true value). Where a cell has realisable pairs only (truncated Poisson × replace-one, whose upper
+end the triangle route gives: :mod:`privamp.routes.triangle`), the route gives a lower bound only, through
+:meth:`PldRoute.lower_epsilon` / :meth:`PldRoute.lower_log_delta`. Every query's cost is estimated before it runs
+(:meth:`PldRoute.seconds`, :mod:`privamp.routes.pld_cost`) for the accountant's cost guard.
 
 Heterogeneous compositions combine the steps in every direction: under add/remove the larger dataset is fixed for
 the whole run, so the remove pairs of all steps form one composition and the add pairs another (δ = the larger);
@@ -35,6 +36,7 @@ from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
 from privamp.routes.base import Answer, Route
 from privamp.routes.composition import Composition, Entries
+from privamp.routes.pld_cost import SECONDS_PER_QUERY, accountant_seconds, epoch_pair_seconds
 
 #: Evidence of the engine's pessimistic side (the certified upper value).
 ENGINE_EVIDENCE = "theorem: Doroshenko et al. 2022 (connect-the-dots, pessimistic discretisation)"
@@ -54,16 +56,14 @@ ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at
 #: static pair on a prefix, best response on the last steps: ``pld.adaptive.tail_adaptive_epsilon_lower``).
 ADAPTIVE_MAX_STEPS = 100
 ADAPTIVE_LIMIT = 2000
-#: Relative accuracies of the lower-only queries (cells without a dominating pair: with replacement, Poisson ×
-#: replace-one), whose lower end lies far below the certified upper end of another route: the finest whose estimated
-#: cost is at most LOWER_ONLY_SECONDS is used (1e-3: the lower end's target; 1e-2 loses about 1 % of it).
+#: Relative accuracies of the lower-only queries (cells without a dominating pair: truncated Poisson × replace-one),
+#: whose lower end lies below the certified upper end of another route: the finest whose estimated cost
+#: (:mod:`privamp.routes.pld_cost`) is at most LOWER_ONLY_SECONDS is used (1e-3: the lower end's target; 1e-2 loses
+#: about 1 % of it).
 LOWER_ONLY_ACCURACIES = (1e-3, 1e-2)
 LOWER_ONLY_SECONDS = 1.0
-#: CPU seconds per loss-grid point and mixture component of a discretisation, _BISECTION_FACTOR times more where the
-#: loss has no closed-form inverse (the bisection of ``pld.distributions.Piece.inverse``); measured on the 2-core
-#: reference machine. The estimate only decides whether a lower-only query is worth running.
-_SECONDS_PER_POINT = 2e-7
-_BISECTION_FACTOR = 12.0
+#: The δ at which the cost of a lower-only query is estimated when the accuracy is chosen (once per composition).
+COST_DELTA = 1e-5
 #: Engine notes that are not failures (the grid was refined and reached its target).
 _SUCCESS_NOTE = "grid refined"
 
@@ -110,8 +110,11 @@ class _Plan:
     rel_accuracy: float
     _upper: PLDAccountant | None = None
     _lower: PLDAccountant | None = None
-    #: The lower-only accountant :meth:`PldRoute.lower_only_seconds` chose, with its estimated cost (built once).
+    #: The lower-only accountant :meth:`PldRoute._lower_only_accuracy` chose, with its estimated cost (built once).
     _lower_only: tuple[PLDAccountant, float] | None = None
+    #: Whether a query has run on this plan (its single-step discretisations are cached: :meth:`PldRoute.seconds`
+    #: is then 0).
+    ran: bool = False
 
     def upper(self) -> PLDAccountant:
         if self.upper_dirs is None:
@@ -138,6 +141,12 @@ class _Plan:
             return False
         sups = [sum(c * _sup_loss(p) for p, c in d) for d in self.upper_dirs]
         return all(math.isfinite(s) and epsilon >= s * (1 + 1e-12) + 1e-12 for s in sups)
+
+
+def _delta_scale(acc: PLDAccountant, epsilon: float) -> float:
+    """The δ a δ(ε) query is sized for: the largest saddle-point estimate over the directions, in [1e-300, 1/2]."""
+    log_delta = max(PLDAccountant._saddle_log_delta(d, epsilon) for d in acc.directions)
+    return min(max(math.exp(min(log_delta, 0.0)), 1e-300), 0.5)
 
 
 def _warnings(side: str, notes: Sequence[str]) -> tuple[str, ...]:
@@ -173,13 +182,17 @@ class PldRoute(Route):
         if not 0 < delta < 1:
             raise InvalidParameterError("delta", delta, "in (0, 1)")
         plan = self._checked(comp)
+        plan.ran = True
         up = self._upper(plan).epsilon(delta)
         value = round_up(float(up.upper[0]))
         warnings = _warnings("upper", up.notes)
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
-            lo = up if acc is plan.upper() else acc.epsilon(delta)
+            try:
+                lo = up if acc is plan.upper() else acc.epsilon(delta)
+            except UnsupportedError as exc:  # the realisable pairs' work budget: the certified end stands alone
+                return self._answer(plan, value, None, (*warnings, f"pld lower: not computed: {exc}"))
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
@@ -230,6 +243,7 @@ class PldRoute(Route):
         plan = self._checked(comp)
         if plan.delta_is_zero(epsilon):
             return self._answer(plan, -math.inf, None, ())
+        plan.ran = True
         up = self._upper(plan).delta(epsilon)
         d_up = float(up.upper[0])
         value = 0.0 if d_up >= 1 else min(max(math.log(d_up) if d_up > 0 else -math.inf, LOG_DELTA_FLOOR)
@@ -238,7 +252,10 @@ class PldRoute(Route):
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
-            lo = up if acc is plan.upper() else acc.delta(epsilon)
+            try:
+                lo = up if acc is plan.upper() else acc.delta(epsilon)
+            except UnsupportedError as exc:  # as in epsilon
+                return self._answer(plan, value, None, (*warnings, f"pld lower: not computed: {exc}"))
             d_lo = float(lo.lower[0])
             if d_lo > 0:
                 lower = min(math.log(d_lo) + math.log1p(-SAFETY_MARGIN), value)
@@ -303,7 +320,32 @@ class PldRoute(Route):
         if acc is None:
             return None
         acc.lower = True  # asked for the lower side explicitly
+        plan.ran = True
         return read(acc)
+
+    def seconds(self, comp: Composition, question: str, value: float) -> float:
+        """Estimated CPU seconds of the query ``question`` ("epsilon" at δ = ``value``, "delta" at ε = ``value``) on
+        ``comp`` (:mod:`privamp.routes.pld_cost`): the balls-in-bins epoch pairs its rows would build, else the
+        discretisations of its accountants — the certified one and, if distinct, the realisable pairs'; 0 once a
+        query has run on the composition (its discretisations are cached) or where the route has no upper bound."""
+        plan = self._plans.get(comp.entries)
+        if plan is None:
+            build = sum(epoch_pair_seconds(event) for event, _ in comp.entries)
+            if build > 0:  # the pairs themselves are the cost (the engine's part is small)
+                return build + SECONDS_PER_QUERY
+            try:
+                plan = self._plan(comp)
+            except UnsupportedError:
+                return 0.0
+        if plan.ran or plan.upper_dirs is None:
+            return 0.0
+        upper = plan.upper()
+        delta = value if question == "epsilon" else _delta_scale(upper, value)
+        seconds = accountant_seconds(upper, delta)
+        lower = plan.lower() if self.lower else None
+        if lower is not None and lower is not upper:
+            seconds += accountant_seconds(lower, delta, optimistic=True)
+        return seconds
 
     def lower_only_seconds(self, comp: Composition) -> float:
         """Estimated CPU seconds of :meth:`lower_epsilon` / :meth:`lower_log_delta` (0 where it has nothing left to
@@ -317,26 +359,15 @@ class PldRoute(Route):
         return self._lower_only_accuracy(plan)[1]
 
     def _lower_only_accuracy(self, plan: _Plan) -> tuple[PLDAccountant, float]:
-        """The accountant at the finest of LOWER_ONLY_ACCURACIES whose estimated cost is at most LOWER_ONLY_SECONDS
-        (else the coarsest), with that estimate (remembered on the plan): the single-step discretisations dominate —
-        grid points (the loss window of mass ~1e-20 per side over the spacing the engine picks, at most 2^20) times
-        mixture components, times _BISECTION_FACTOR where the loss has no closed-form inverse."""
+        """The accountant at the finest of LOWER_ONLY_ACCURACIES whose estimated cost (at COST_DELTA) is at most
+        LOWER_ONLY_SECONDS (else the coarsest), with that estimate (remembered on the plan)."""
         assert plan.lower_dirs is not None
         if plan._lower_only is not None:
             return plan._lower_only
         for accuracy in LOWER_ONLY_ACCURACIES:
             acc = PLDAccountant(plan.lower_dirs, rel_accuracy=max(self.rel_accuracy, accuracy))
-            h = acc._initial_h(1.0)
-            seconds = 0.0
-            for direction in acc.directions:
-                for (pair, _), hh in zip(direction.parts, direction.step_spacing(h), strict=True):
-                    lo, hi = pair.loss_window(1e-20)
-                    points = min((hi - lo) / hh, 2.0**20) if math.isfinite(hi - lo) else 2.0**20
-                    components = sum(len(pc.p.means) + len(pc.q.means) for pc in pair.pieces)
-                    factor = _BISECTION_FACTOR if components > 3 else 1.0
-                    seconds += points * components * factor * _SECONDS_PER_POINT
-            plan._lower_only = (acc, seconds)
-            if seconds <= LOWER_ONLY_SECONDS:
+            plan._lower_only = (acc, accountant_seconds(acc, COST_DELTA, optimistic=True))
+            if plan._lower_only[1] <= LOWER_ONLY_SECONDS:
                 break
         assert plan._lower_only is not None  # LOWER_ONLY_ACCURACIES is not empty
         return plan._lower_only
