@@ -3,12 +3,13 @@
 docs/proofs/schuchardt-wor-replace-one.md), and the lower end before and after the long-run adaptive attack
 (:func:`privamp.pld.adaptive.tail_adaptive_epsilon_lower`).
 
-    python benchmarks/wor_replace_one_interval.py [--steps 10000] [--tail 1024]
+    python benchmarks/wor_replace_one_interval.py [--steps 10000] [--tail K]
 
-Prints the PLD route's certified upper value (the symmetrised pair), the default's upper value and its bound, the old
-lower end (the σ/2 pair composed
-statically, the engine's optimistic PLD) and the new lower end (static prefix, best response on the last ``--tail``
-steps), with the CPU seconds of the new one. Defaults: the issue's case n = 60 000, m = 600, σ = 2, δ = 1e-5.
+Prints the PLD route's certified upper value (the symmetrised pair), the default's upper value and its bound, the
+default's lower end (the σ/2 pair composed statically, the engine's optimistic PLD), the same pair's prefix composed
+on the finer spacing the attack uses (PREFIX_REFINE; one adaptive step), and the attack (static prefix, best response
+on the last ``--tail`` steps, default ``pld.adaptive.tail_length``: what ``PldRoute.adaptive_lower_epsilon`` runs),
+with the CPU seconds of each. Defaults: the issue's case n = 60 000, m = 600, σ = 2, δ = 1e-5.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 
 import privamp as pa
 from privamp.pld import PLDAccountant, pairs
-from privamp.pld.adaptive import TAIL_BELOW, tail_adaptive_epsilon_lower
+from privamp.pld.adaptive import PREFIX_REFINE, TAIL_BELOW, tail_adaptive_epsilon_lower, tail_length
 from privamp.routes.composition import Composition
 from privamp.routes.pld import PldRoute
 
@@ -26,7 +27,7 @@ from privamp.routes.pld import PldRoute
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=10_000)
-    parser.add_argument("--tail", type=int, default=1024)
+    parser.add_argument("--tail", type=int, default=None)
     parser.add_argument("--sigma", type=float, default=2.0)
     parser.add_argument("--batch", type=int, default=600)
     parser.add_argument("--dataset", type=int, default=60_000)
@@ -41,15 +42,19 @@ def main() -> None:
     first, second = pairs.poisson_gaussian(mu, q), pairs.poisson_gaussian(mu, q, "add")
     static = PLDAccountant([[(first, args.steps)]]).epsilon(args.delta)
     start = float(static.lower[0])
-    t0 = time.process_time()
-    found = tail_adaptive_epsilon_lower(first, second, args.steps, args.delta, 2 * float(static.grid_spacing), start,
-                                        TAIL_BELOW, float(static.grid_spacing), tail_steps=args.tail)
-    seconds = time.process_time() - t0
+    h = float(static.grid_spacing)
+    tail = tail_length(first, args.steps) if args.tail is None else args.tail
+    lows = []
+    for label, k in (("fine prefix, 1 adaptive step", 1), (f"adaptive on the last {tail}", tail)):
+        t0 = time.process_time()
+        found = tail_adaptive_epsilon_lower(first, second, args.steps, args.delta, h, start, TAIL_BELOW,
+                                            h / PREFIX_REFINE, tail_steps=k)
+        lows.append((label, found, time.process_time() - t0))
     print(f"upper before (symmetrised pair, PLD)   {upper:.5f}")
     print(f"upper after (default: {best.bound}, alpha {best.alpha})  {best.epsilon:.5f}  [{best_seconds:.1f} CPU s]")
-    print(f"lower before (sigma/2 pair, static)    {start:.5f}")
-    print(f"lower after (adaptive on the last {args.tail}) {found if found is None else round(found, 5)}"
-          f"  [{seconds:.0f} CPU s]")
+    print(f"lower, default (sigma/2 pair, static)  {start:.5f}")
+    for label, found, seconds in lows:
+        print(f"lower ({label})  {found if found is None else round(found, 5)}  [{seconds:.1f} CPU s]")
 
 
 if __name__ == "__main__":

@@ -165,7 +165,7 @@ def test_long_run_beats_the_static_pair_and_stays_below_the_upper() -> None:
     static = PLDAccountant([[(a, steps)]]).epsilon(1e-5)
     start = float(static.lower[0])
     found = tail_adaptive_epsilon_lower(a, b, steps, 1e-5, 1e-3, start, 3.0, float(static.grid_spacing),
-                                        tail_steps=128, rel_tolerance=1e-3)
+                                        tail_steps=128)
     comp = Composition(((pa.Gaussian(sigma).subsampled(pa.WithoutReplacement(600, 60000), "replace-one"), steps),))
     upper = PldRoute(lower=False).epsilon(comp, 1e-5).value
     assert found is not None and start < found <= upper

@@ -29,7 +29,13 @@ from privamp._types import FloatArray
 from privamp.coverage.pld import TABLE, PldCell
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld import PLDAccountant
-from privamp.pld.adaptive import TAIL_BELOW, adaptive_epsilon_lower, tail_adaptive_epsilon_lower
+from privamp.pld.adaptive import (
+    PREFIX_REFINE,
+    TAIL_BELOW,
+    adaptive_epsilon_lower,
+    tail_adaptive_epsilon_lower,
+    tail_length,
+)
 from privamp.pld.pairs import Pair
 from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
@@ -50,8 +56,9 @@ ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at
                      "optimistic grid; privamp.pld.adaptive, docs/pld.md)")
 #: The adaptive attack is computed with ε(δ) when the run has at most this many steps (its cost grows with them);
 #: :meth:`PldRoute.adaptive_lower_epsilon` computes the full attack up to ADAPTIVE_LIMIT steps (beyond, the FFT
-#: round-off bound subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5), and for longer runs the tail attack (the
-#: static pair on a prefix, best response on the last steps: ``pld.adaptive.tail_adaptive_epsilon_lower``).
+#: round-off bound subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5) where the tail would be the whole run, and
+#: otherwise the tail attack (the static pair on a prefix, best response on the last ``pld.adaptive.tail_length``
+#: steps: ``pld.adaptive.tail_adaptive_epsilon_lower``).
 ADAPTIVE_MAX_STEPS = 100
 ADAPTIVE_LIMIT = 2000
 #: Relative accuracies of the lower-only queries (cells without a dominating pair: with replacement, Poisson ×
@@ -193,7 +200,8 @@ class PldRoute(Route):
         """A certified lower bound on ε(δ) from an adaptive attack, for runs of one step kind sampled without
         replacement under replace-one (``None`` elsewhere, or if it does not certify the static pairs' lower bound):
         the adversary picks at every step which dataset holds the odd record (:mod:`privamp.pld.adaptive`); beyond
-        ADAPTIVE_LIMIT steps, only on the last ``pld.adaptive.TAIL_STEPS`` steps (about 20 CPU s at 10⁴ steps)."""
+        ADAPTIVE_LIMIT steps, or where the tail is shorter than the run, only on its last ``pld.adaptive.tail_length``
+        steps (about 6 CPU s at 10⁴ steps of q = 0.01, σ = 2)."""
         if not 0 < delta < 1:
             raise InvalidParameterError("delta", delta, "in (0, 1)")
         try:
@@ -208,18 +216,22 @@ class PldRoute(Route):
         return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing))
 
     def _adaptive(self, plan: _Plan, delta: float, start: float, h: float) -> float | None:
-        """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked)."""
+        """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked):
+        the full programme for runs of at most ADAPTIVE_MAX_STEPS steps, or up to ADAPTIVE_LIMIT when the tail would
+        be the whole run; else the static prefix (composed on h/PREFIX_REFINE) and the adaptive tail."""
         dirs = plan.lower_dirs
         if plan.label != ADAPTIVE_CELL or dirs is None or len(dirs) != 2 or any(len(d) != 1 for d in dirs):
             return None
         (first, count), (second, _) = dirs[0][0], dirs[1][0]
         if count < 2:  # one step: the static pairs (both orientations) are the best response
             return None
-        if count > ADAPTIVE_LIMIT:  # long runs: the static prefix, best response on the last steps
-            found = tail_adaptive_epsilon_lower(first, second, count, delta, 2 * h, start, TAIL_BELOW, h)
-        else:
+        tail = tail_length(first, count)
+        if count <= ADAPTIVE_MAX_STEPS or (tail >= count and count <= ADAPTIVE_LIMIT):
             spread = math.sqrt(count * max(first.loss_moments([0.0])[2], 0.0))
             found = adaptive_epsilon_lower(first, second, count, delta, h, start, start + 10.0 + 5.0 * spread)
+        else:  # long runs: the static prefix, best response on the last steps
+            found = tail_adaptive_epsilon_lower(first, second, count, delta, h, start, TAIL_BELOW,
+                                                h / PREFIX_REFINE, tail_steps=min(tail, count - 1))
         return None if found is None else round_down(found)
 
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
