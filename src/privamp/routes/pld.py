@@ -57,9 +57,9 @@ ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at
                      "optimistic grid; in long runs on the last steps, after the static sigma/2 pair; "
                      "privamp.pld.adaptive, docs/pld.md)")
 #: The adaptive attack in ε(δ)'s lower end: the full programme for runs of at most ADAPTIVE_MAX_STEPS steps, beyond
-#: them the tail attack (the static pair on a prefix composed on a finer grid, best response on the last steps:
+#: them the tail attack (the static pair on a prefix, best response on the last steps:
 #: ``pld.adaptive.tail_adaptive_epsilon_lower``) on at most DEFAULT_TAIL_STEPS steps, on twice the static spacing
-#: (0.15 CPU s at 10⁴ steps of q = 0.01, σ = 2: 6.18609 → 6.18947; 0.03 s at 660 steps of q = 0.045, σ = 2.93).
+#: (about 0.15 CPU s at 10⁴ steps of q = 0.01, σ = 2: 6.18609 → 6.18911; 0.03 s at 660 steps of q = 0.045, σ = 2.93).
 #: :meth:`PldRoute.adaptive_lower_epsilon` computes the full programme up to ADAPTIVE_LIMIT steps where the tail
 #: would be the whole run (beyond, the FFT round-off bound subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5),
 #: and otherwise the tail attack on its ``pld.adaptive.tail_length`` steps (6.19791 there, about 6 CPU s).
@@ -195,7 +195,7 @@ class PldRoute(Route):
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
-            adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing), DEFAULT_TAIL_STEPS, 2.0)
+            adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing), fine=False)
             if adaptive is not None and adaptive > lower:
                 return self._answer(plan, value, min(adaptive, value), warnings, adaptive=True)
         return self._answer(plan, value, lower, warnings)
@@ -217,28 +217,27 @@ class PldRoute(Route):
             return None
         acc.lower = True
         static = acc.epsilon(delta)
-        return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing),
-                              MAX_TAIL_STEPS, 1.0)
+        return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing), fine=True)
 
-    def _adaptive(self, plan: _Plan, delta: float, start: float, h: float, tail_cap: int,
-                  tail_factor: float) -> float | None:
+    def _adaptive(self, plan: _Plan, delta: float, start: float, h: float, *, fine: bool) -> float | None:
         """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked):
         the full programme for runs of at most ADAPTIVE_MAX_STEPS steps, or up to ADAPTIVE_LIMIT when the tail would
-        be the whole run; else the static prefix (composed on h/PREFIX_REFINE) and the adaptive tail of
-        ``pld.adaptive.tail_length`` steps, at most ``tail_cap``, on spacing ``tail_factor``·h."""
+        be the whole run; else the static prefix and the adaptive tail of ``pld.adaptive.tail_length`` steps —
+        ``fine``: the whole tail on spacing h, the prefix composed on h/PREFIX_REFINE; else (the default query's) at
+        most DEFAULT_TAIL_STEPS steps on 2h, the prefix on h."""
         dirs = plan.lower_dirs
         if plan.label != ADAPTIVE_CELL or dirs is None or len(dirs) != 2 or any(len(d) != 1 for d in dirs):
             return None
         (first, count), (second, _) = dirs[0][0], dirs[1][0]
         if count < 2:  # one step: the static pairs (both orientations) are the best response
             return None
-        tail = min(tail_length(first, count), tail_cap)
+        tail = min(tail_length(first, count), MAX_TAIL_STEPS if fine else DEFAULT_TAIL_STEPS)
         if count <= ADAPTIVE_MAX_STEPS or (tail >= count and count <= ADAPTIVE_LIMIT):
             spread = math.sqrt(count * max(first.loss_moments([0.0])[2], 0.0))
             found = adaptive_epsilon_lower(first, second, count, delta, h, start, start + 10.0 + 5.0 * spread)
         else:  # long runs: the static prefix, best response on the last steps
-            found = tail_adaptive_epsilon_lower(first, second, count, delta, tail_factor * h, start, TAIL_BELOW,
-                                                h / PREFIX_REFINE, tail_steps=min(tail, count - 1))
+            found = tail_adaptive_epsilon_lower(first, second, count, delta, h if fine else 2 * h, start, TAIL_BELOW,
+                                                h / PREFIX_REFINE if fine else h, tail_steps=min(tail, count - 1))
         return None if found is None else round_down(found)
 
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
