@@ -1,4 +1,4 @@
-"""DP-SGD on scikit-learn's digits with six batch schemes, each calibrated by privamp to the same target ε.
+"""DP-SGD on scikit-learn's digits with seven batch schemes, each calibrated by privamp to the same target ε.
 
 Run (CPU, a few minutes): python examples/dpsgd_digits/run.py --out DIR (default ./dpsgd_digits_results; name
 examples/dpsgd_digits to regenerate the tracked RESULTS.md and results.png)
@@ -7,6 +7,9 @@ Schemes, each drawn by a privamp batch sampler whose ``.sampling`` is what the a
 
 * ``poisson`` — every record joins each batch with probability b/n (``PoissonBatchSampler``);
 * ``fixed-size-wor`` — a fresh uniform subset of b records at every step (``FixedSizeBatchSampler``);
+* ``fixed-size-wor-replace-one`` — the same batches accounted under replace-one, calibrated on the RDP route, whose
+  proven coupling bound over the clip ball is the tightest there (with what the PLD route's symmetrised pair, the best
+  bound before it, would need);
 * ``fixed-size-wr`` — b uniform draws with replacement at every step (``FixedSizeBatchSampler(replacement=True)``);
 * ``truncated-poisson`` — Poisson at rate b/n, a uniform subset of B kept when more were drawn
   (``TruncatedPoissonBatchSampler``; B = ``--max-batch-size``);
@@ -86,14 +89,16 @@ CLASSES, PIXELS = 10, 64
 @dataclass(frozen=True)
 class Scheme:
     """A batch scheme: its name, ``DpSgdConfig.sampling``, the relation it is accounted under, its sampler
-    ``(dataset_size, settings, seed) -> sampler`` and what the table must say about it (``{lower}``: the interval in
-    words, :func:`_lower_words`)."""
+    ``(dataset_size, settings, seed) -> sampler``, what the table must say about it (``{lower}``: the interval in
+    words, :func:`_lower_words`) and, where it differs from the settings', the bound σ is calibrated on."""
 
     name: str
     sampling: str
     relation: str
     sampler: Callable[[int, Settings, int], PrivampBatchSampler]
     note: str = ""
+    #: The bounds ``calibrate`` is asked for, when not ``Settings.calibration_bound``.
+    calibration_bound: str | None = None
 
 
 def _poisson(n: int, s: Settings, seed: int) -> PoissonBatchSampler:
@@ -111,6 +116,17 @@ SCHEMES = (
         "without-replacement",
         "add-remove",
         lambda n, s, r: FixedSizeBatchSampler(n, s.batch_size, seed=r),
+    ),
+    Scheme(
+        "fixed-size-wor-replace-one",
+        "without-replacement",
+        "replace-one",
+        lambda n, s, r: FixedSizeBatchSampler(n, s.batch_size, seed=r),
+        "the fixed-size batches under replace-one, calibrated on the RDP route: its coupling bound over the clip ball "
+        "(wor-coupling-ball, docs/proofs/schuchardt-wor-replace-one.md) is tighter here than the PLD route's "
+        "symmetrised pair (Dong, Roth & Su 2022), the best bound of this cell before it: {before}; {lower}, the lower "
+        "end from an adversary who chooses the odd record's side at every step (docs/pld.md)",
+        calibration_bound="rdp",
     ),
     Scheme(
         "fixed-size-wr",
@@ -354,7 +370,7 @@ def account(scheme: Scheme, n: int, s: Settings) -> Row:
     sampler = scheme.sampler(n, s, 0)
     steps = s.epochs * len(sampler)
     config = DpSgdConfig(sampling=scheme.sampling, steps=steps, neighboring=scheme.relation, **_sizes(sampler, n, s))
-    calibration = _calibrate(config, s)
+    calibration = _calibrate(config, s, scheme.calibration_bound or s.calibration_bound)
     sigma = calibration.value
     entries = sampler.accounting(pa.Gaussian(sigma), steps=steps, neighboring=scheme.relation)
     plan = calibration.config.plan()
@@ -391,14 +407,34 @@ def under_reporting(sigma: float, n: int, s: Settings) -> str:
     )
 
 
+def coupling_gain(n: int, s: Settings, add_remove_sigma: float | None) -> str:
+    """What the replace-one row of fixed-size batches owes to the coupling bound, in words: the σ the PLD route's
+    symmetrised pair (the cell's best bound before it) needs for the target, and at the add/remove row's σ the
+    replace-one ε on that pair and on the default (``best``)."""
+    steps = s.epochs * len(FixedSizeBatchSampler(n, s.batch_size, seed=0))
+    config = DpSgdConfig(sampling="without-replacement", steps=steps, neighboring="replace-one",
+                         batch_size=s.batch_size, dataset_size=n)  # fmt: skip
+    before = calibrate(config, "sigma", s.target_epsilon, s.delta, bound="pld").value
+    text = f"on that pair alone σ = {before:.4g} would be needed"
+    if add_remove_sigma is not None:
+        step = pa.Gaussian(add_remove_sigma).subsampled(pa.WithoutReplacement(s.batch_size, n), "replace-one")
+        run = pa.Accountant().compose(step, steps)
+        text += (
+            f"; at the σ = {add_remove_sigma:.4g} of the fixed-size-wor row the same run under replace-one has "
+            f"ε ≤ {run.epsilon(s.delta, bound='pld').epsilon:.4g} on that pair and ε ≤ "
+            f"{run.epsilon(s.delta).epsilon:.4g} by default"
+        )
+    return text
+
+
 def _interval(result: pa.EpsilonResult) -> str:
     low = result.lower_epsilon
     return f"ε ≤ {result.epsilon:.4g}" if low is None else f"ε ∈ [{low:.4g}, {result.epsilon:.4g}]"
 
 
-def _calibrate(config: DpSgdConfig, s: Settings) -> Calibration:
-    """σ on the first of ``s.calibration_bound`` (comma-separated) that covers the scheme."""
-    *preferred, last = s.calibration_bound.split(",")
+def _calibrate(config: DpSgdConfig, s: Settings, bounds: str) -> Calibration:
+    """σ on the first of ``bounds`` (comma-separated) that covers the scheme."""
+    *preferred, last = bounds.split(",")
     for bound in preferred:
         try:
             return calibrate(config, "sigma", s.target_epsilon, s.delta, bound=bound.strip())
@@ -424,11 +460,14 @@ def run(s: Settings) -> tuple[list[Row], Run]:
     for scheme in schemes:
         rows.append(account(scheme, n, s))
         progress.advance(f"calibrated {scheme.name}")
-    for row in rows:  # the shuffled loader run at Poisson's σ (what a shuffling user calibrated as Poisson runs)
+    for row in rows:  # the shuffled loader at Poisson's σ; the fixed-size replace-one row before the coupling bound
         if row.scheme.name == "shuffled":
             poisson_sigma = next((r.sigma for r in rows if r.scheme.name == "poisson"), row.sigma)
             row.words["poisson"] = under_reporting(poisson_sigma, n, s)
             row.words["own"] = under_reporting(row.sigma, n, s)
+        if row.scheme.name == "fixed-size-wor-replace-one":
+            add_remove = next((r.sigma for r in rows if r.scheme.name == "fixed-size-wor"), None)
+            row.words["before"] = coupling_gain(n, s, add_remove)
     reference = train(SCHEMES[1], 0.0, 0, data, s, progress)  # fixed-size batches without replacement
     for row in rows:
         row.sampling_variance, row.sampling_variance_theory = sampling_variance(

@@ -25,6 +25,12 @@ or by (1 − e^{ε−ℓ})_+ (above: for any remaining steps S, E_P[(1 − e^{ε
 Numerical Algorithms*, Thm 24.2, as in :mod:`privamp.pld.pmf`) subtracted and is clipped at 0, and masses and
 values are rounded down. ε(δ): any ε whose certified δ_adaptive(ε) exceeds δ is below the true ε(δ).
 
+**One programme per query.** The steps' kernels do not depend on ε and the final value is a function of ℓ − ε, so
+the value function at ε = k·h is the one at ε = 0 moved by k grid points. The ε search computes the programme once,
+at ε = 0 on a window of relative losses, and reads δ_adaptive(k·h) for every k from it (a lookup for the full
+programme, a sum over the prefix's grid for the tail attack): ε is searched over the grid points, the largest k found
+whose certified δ exceeds the target. Every k read is a certified lower bound on its own; the search only picks one.
+
 **Long runs** (10⁴–10⁵ steps, :func:`tail_adaptive_epsilon_lower`). The programme costs one FFT per step and pair on
 a window of fine spacing, and its round-off bound is subtracted at every step; but the gain of adaptivity is made in
 the last steps of a run (measured: at q = 0.01, μ = 1, best-responding on the last 128 of 400 steps gains the whole
@@ -62,13 +68,17 @@ from privamp.validation import check_int, check_positive
 ABOVE = 20.0
 #: Tail mass of the single steps left outside their grids (dropped: the optimistic side).
 TAIL = 1e-24
-#: Evaluations of δ in each phase (growing the bracket, narrowing it) of the ε search.
-MAX_ITERATIONS = 8
+#: The tail attack's ε search looks at most this far (nats) above its start.
+SEARCH_SPAN = 64.0
 #: Points of the value function's window and of each single-step PMF at most (h is coarsened to fit: a coarser grid
 #: only weakens the bound).
 MAX_POINTS = 1 << 15
-#: Steps at the end of a long run on which the attack best-responds (*Long runs*: its gain is made there).
-TAIL_STEPS = 1024
+#: The tail (*Long runs*) has enough steps for its loss variance under P to reach TAIL_VARIANCE, at most
+#: MAX_TAIL_STEPS (:func:`tail_length`): the gain of adaptivity saturates near a variance of 0.15 (measured: 1024 steps
+#: at q = 0.01, μ = 1, 10⁴ steps; 128 at q = 0.045, μ = 0.68, 660 steps), and the window's TAIL_BELOW = 3 nats stay
+#: about seven of the tail's standard deviations.
+TAIL_VARIANCE = 0.2
+MAX_TAIL_STEPS = 2048
 #: The tail's value window starts at ε − TAIL_BELOW (V_K = 0 below: K ≲ 2000 steps of q ≲ 0.05 rarely climb 3 nats).
 TAIL_BELOW = 3.0
 #: The tail's value window reaches ε + TAIL_ABOVE (the closed form above it): a short window keeps the FFT round-off
@@ -81,11 +91,15 @@ PREFIX_TAU = 1e-30
 PREFIX_TAU_PER_DELTA = 1e-9
 #: Points of the static prefix's composed PMF at most (the engine coarsens beyond: a post-processing).
 MAX_PREFIX_POINTS = 1 << 18
+#: The route composes the static prefix on a spacing this many times finer than its static query's (the engine
+#: coarsens it beyond MAX_PREFIX_POINTS): the optimistic grid then loses less (the issue's case, 10⁴ steps: the
+#: static σ/2 pair certifies 6.18769 instead of 6.18609; its true value is 6.18771).
+PREFIX_REFINE = 4
 #: Relative rounding allowance of the final sum over the prefix's grid (log-sum-exp of a few 10⁴ terms).
 SUM_SLACK = 1e-9
 
 
-def grid_spacing(first: Pair, second: Pair, h: float, epsilon: float, below: float, above: float = ABOVE) -> float:
+def grid_spacing(first: Pair, second: Pair, h: float, below: float, above: float = ABOVE) -> float:
     """h, doubled until the window [ε − below, ε + above] and both single-step grids have at most MAX_POINTS points."""
     widths = [below + above] + [float(np.subtract(*p.loss_window(TAIL)[::-1])) for p in (first, second)]
     while max(widths) / h > MAX_POINTS:
@@ -158,15 +172,23 @@ def adaptive_delta_lower(first: Pair, second: Pair, count: int, epsilon: float, 
 
 
 def adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: float, h: float, start: float,
-                           below: float, rel_tolerance: float = 1e-4) -> float | None:
-    """The largest ε found (searching up from ``start``) whose certified adaptive δ lower bound exceeds ``delta``:
-    a certified lower bound on the true ε(δ). ``None`` if not even ``start`` is certified."""
-    def log_gap(e: float) -> float:
-        window = max(below, e + 1.0)
-        d = adaptive_delta_lower(first, second, count, e, grid_spacing(first, second, h, e, window), window)
-        return (math.log(d) if d > 0 else -math.inf) - math.log(delta)
+                           below: float) -> float | None:
+    """The largest ε on the grid found (searching up from ``start``, up to ``below`` − 1) whose certified adaptive δ
+    lower bound exceeds ``delta``: a certified lower bound on the true ε(δ), from one programme on the window of
+    relative losses [−``below``, ABOVE] (module docstring, *One programme per query*). ``None`` if not even the grid
+    point at or below ``start`` is certified."""
+    n_steps = check_int("count", count, minimum=1)
+    if not below > start + 1:
+        raise InvalidParameterError("below", below, f"greater than start + 1 ({float(start) + 1:g})")
+    hh = grid_spacing(first, second, check_positive("h", h), below)
 
-    return _search(log_gap, start, rel_tolerance)
+    def delta_at(offset: float) -> Callable[[int], float]:
+        # δ_adaptive(offset + k·hh) is the value at the start, relative loss −k·hh: index −k − k_lo
+        values, k_lo = _value_function((first, second), n_steps, offset, hh, below)
+        return lambda k: float(values[-k - k_lo]) if 0 <= -k - k_lo < values.size else 0.0
+
+    k_max = math.floor(below / hh) - math.ceil(1.0 / hh)  # the start kept a nat inside the window
+    return _grid_epsilon(delta_at, delta, start, hh, k_max)
 
 
 def static_prefix(pair: Pair, count: int, h: float, lam: float, tau: float = PREFIX_TAU) -> TiltedPMF:
@@ -186,74 +208,100 @@ def prefix_tilt(pair: Pair, count: int, epsilon: float) -> float:
     return float(below[-1]) if below.size else 0.0
 
 
+def tail_length(pair: Pair, count: int) -> int:
+    """The tail's steps for a run of ``count`` steps of ``pair``: ⌈TAIL_VARIANCE / the per-step loss variance⌉, at most
+    MAX_TAIL_STEPS and ``count`` (at least 1)."""
+    var = float(pair.loss_moments([0.0])[2])
+    steps = math.ceil(TAIL_VARIANCE / var) if var > TAIL_VARIANCE / MAX_TAIL_STEPS else MAX_TAIL_STEPS
+    return max(1, min(steps, check_int("count", count, minimum=1)))
+
+
 def tail_adaptive_delta_lower(prefix: TiltedPMF, choices: Sequence[Pair], count: int, epsilon: float,
                               below: float) -> float:
     """A certified lower bound on δ(ε) of the run ``prefix`` then ``count`` steps, each a pair of ``choices`` picked
     by the accumulated loss (module docstring, *Long runs*); on the prefix's spacing, losses below ε − ``below``
     after the prefix valued 0."""
-    eps = float(epsilon)
     n_steps = check_int("count", count, minimum=0)
     if not below > 0:
         raise InvalidParameterError("below", below, "> 0")
-    h = prefix.h
-    values, k_lo = _value_function(choices, n_steps, eps, h, below, TAIL_ABOVE)
-    k = prefix.offset + np.arange(prefix.v.size)
+    values, k_lo = _value_function(choices, n_steps, float(epsilon), prefix.h, below, TAIL_ABOVE)
+    return _readout(prefix, prefix.log_untilted(), values, k_lo, 0, float(epsilon))
+
+
+def _readout(prefix: TiltedPMF, log_p: FloatArray, values: FloatArray, k_lo: int, shift: int, eps: float) -> float:
+    """Σ_j p_j·V(k_j − shift) + the prefix's mass at +∞, rounded down: V = ``values`` (value function at ``eps``, on
+    the prefix's spacing, from index k_lo), 0 below them, the hinge (1 − e^{eps−ℓ})_+ above; ``log_p`` the prefix's
+    certified log P-masses."""
+    k = prefix.offset - shift + np.arange(prefix.v.size)
     at = k - k_lo
-    worth = np.where(at >= values.size, _hinge(k * h, eps), values[np.clip(at, 0, values.size - 1)])
+    worth = np.where(at >= values.size, _hinge(k * prefix.h, eps), values[np.clip(at, 0, values.size - 1)])
     worth = np.where(at < 0, 0.0, worth)
     with np.errstate(divide="ignore"):
-        total = math.exp(float(logsumexp(prefix.log_untilted() + np.log(worth))))
+        total = math.exp(float(logsumexp(log_p + np.log(worth))))
     return total * (1 - SUM_SLACK) + prefix.p_inf * (1 - 2 * U)
 
 
 def tail_adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: float, h: float, start: float,
-                                below: float, prefix_h: float, tail_steps: int = TAIL_STEPS,
-                                rel_tolerance: float = 1e-4) -> float | None:
+                                below: float, prefix_h: float, tail_steps: int) -> float | None:
     """A certified lower bound on ε(δ) of ``count`` steps (more than ``tail_steps``) from the attack that plays
-    ``first`` for all but the last ``tail_steps`` steps and best-responds on those (module docstring, *Long runs*);
-    the prefix composed on spacing ``prefix_h``, the tail on spacing ≥ ``h``. ``None`` if ``start`` is not
+    ``first`` for all but the last ``tail_steps`` steps and best-responds on those (module docstring, *Long runs*):
+    the largest grid point found, up from ``start``, whose certified δ exceeds ``delta``, from one programme (*One
+    programme per query*); the prefix composed on spacing ``prefix_h`` (finer is more accurate: the engine coarsens
+    it beyond MAX_PREFIX_POINTS), the tail on spacing ≥ ``h``. ``None`` if the grid point at or below ``start`` is not
     certified."""
     n = check_int("count", count, minimum=2)
     k = check_int("tail_steps", tail_steps, minimum=1)
     if not n > k:
         raise InvalidParameterError("tail_steps", tail_steps, f"less than count ({n})")
+    if not below > 0:
+        raise InvalidParameterError("below", below, "> 0")
     tau = max(PREFIX_TAU_PER_DELTA * delta / n, 1e-300)
     prefix = static_prefix(first, n - k, prefix_h, prefix_tilt(first, n - k, start), tau)
-    prefix = coarsen_to(prefix, grid_spacing(first, second, max(h, prefix.h), start, below, TAIL_ABOVE))
+    prefix = coarsen_to(prefix, grid_spacing(first, second, max(h, prefix.h), below, TAIL_ABOVE))
+    log_p = prefix.log_untilted()
 
-    def log_gap(e: float) -> float:
-        d = tail_adaptive_delta_lower(prefix, (first, second), k, e, below)
-        return (math.log(d) if d > 0 else -math.inf) - math.log(delta)
+    def delta_at(offset: float) -> Callable[[int], float]:
+        values, k_lo = _value_function((first, second), k, offset, prefix.h, below, TAIL_ABOVE)
+        return lambda shift: _readout(prefix, log_p, values, k_lo, shift, offset)
 
-    return _search(log_gap, start, rel_tolerance)
+    k0 = math.floor(start / prefix.h)
+    return _grid_epsilon(delta_at, delta, start, prefix.h, k0 + math.ceil(SEARCH_SPAN / prefix.h))
 
 
-def _search(log_gap: Callable[[float], float], start: float, rel_tolerance: float) -> float | None:
-    """The largest ε found, up from ``start``, with log_gap(ε) > 0 (certified δ above the target): growing a bracket,
-    then a secant search on log δ inside it; ``None`` if log_gap(start) ≤ 0."""
-    lo, f_lo = start, log_gap(start)
-    if not f_lo > 0:
+def _grid_epsilon(delta_at: Callable[[float], Callable[[int], float]], delta: float, start: float, h: float,
+                  k_max: int) -> float | None:
+    """The ε search of *One programme per query*: ``delta_at(f)`` runs the programme at ε = f and returns the certified
+    δ at f + k·h for every k. The largest k ≤ ``k_max`` found, up from ⌊start/h⌋, with δ(k·h) > ``delta``; then one
+    more programme at the offset f ∈ (0, h) where log δ interpolates to log ``delta``, kept if δ(f + k·h) > ``delta``.
+    ``None`` if the grid point at or below ``start`` is not certified."""
+    at_zero = delta_at(0.0)
+    k = _largest(lambda j: at_zero(j) > delta, math.floor(start / h), k_max)
+    if k is None:
         return None
-    hi, f_hi = lo * 1.02 + 0.01, -math.inf
-    for _ in range(MAX_ITERATIONS):  # grow until δ_adaptive(hi) ≤ δ
-        f_hi = log_gap(hi)
-        if not f_hi > 0:
+    lo, hi = at_zero(k), at_zero(k + 1)
+    f = h * math.log(lo / delta) / math.log(lo / hi) if 0 < hi < delta else 0.5 * h
+    if 0 < f < h and delta_at(f)(k) > delta:
+        return math.nextafter(k * h + f, -math.inf)  # the sum rounded down: ε ≤ the certified f + k·h
+    return k * h
+
+
+def _largest(certified: Callable[[int], bool], k0: int, k_max: int) -> int | None:
+    """The largest k in [k0, k_max] found with ``certified(k)``: steps doubling up from k0, then bisection (exact if
+    ``certified`` is monotone; any k returned satisfies it). ``None`` if not ``certified(k0)``."""
+    if k0 > k_max or not certified(k0):
+        return None
+    lo, step = k0, 1
+    while True:  # grow until certified fails (at hi) or lo reaches k_max
+        if lo == k_max:
+            return lo
+        hi = min(lo + step, k_max)
+        if not certified(hi):
             break
-        lo, f_lo = hi, f_hi
-        hi = lo * 1.1 + 0.1
-    else:
-        return lo
-    for _ in range(MAX_ITERATIONS):
-        if hi - lo <= rel_tolerance * hi:
-            break
-        if math.isfinite(f_hi):  # secant on log δ (nearly linear in ε), kept inside the bracket
-            mid = lo + (hi - lo) * f_lo / (f_lo - f_hi)
-            mid = min(max(mid, lo + 0.05 * (hi - lo)), hi - 0.05 * (hi - lo))
+        lo, step = hi, 2 * step
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if certified(mid):
+            lo = mid
         else:
-            mid = 0.5 * (lo + hi)
-        f_mid = log_gap(mid)
-        if f_mid > 0:
-            lo, f_lo = mid, f_mid
-        else:
-            hi, f_hi = mid, f_mid
+            hi = mid
     return lo

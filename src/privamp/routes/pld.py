@@ -30,7 +30,14 @@ from privamp._types import FloatArray
 from privamp.coverage.pld import TABLE, PldCell
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld import PLDAccountant
-from privamp.pld.adaptive import TAIL_BELOW, adaptive_epsilon_lower, tail_adaptive_epsilon_lower
+from privamp.pld.adaptive import (
+    MAX_TAIL_STEPS,
+    PREFIX_REFINE,
+    TAIL_BELOW,
+    adaptive_epsilon_lower,
+    tail_adaptive_epsilon_lower,
+    tail_length,
+)
 from privamp.pld.pairs import Pair
 from privamp.pld.tradeoff import advantage, tradeoff_curve
 from privamp.rounding import SAFETY_MARGIN, round_down, round_up
@@ -49,13 +56,18 @@ CACHE_SIZE = 16
 LOG_DELTA_FLOOR = math.log(1e-300)
 #: Evidence of the adaptive-attack lower value (fixed-size batches without replacement × replace-one).
 ADAPTIVE_EVIDENCE = ("lower: an adaptive attack (the odd record's side chosen at every step, best response on the "
-                     "optimistic grid; privamp.pld.adaptive, docs/pld.md)")
-#: The adaptive attack is computed with ε(δ) when the run has at most this many steps (its cost grows with them);
-#: :meth:`PldRoute.adaptive_lower_epsilon` computes the full attack up to ADAPTIVE_LIMIT steps (beyond, the FFT
-#: round-off bound subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5), and for longer runs the tail attack (the
-#: static pair on a prefix, best response on the last steps: ``pld.adaptive.tail_adaptive_epsilon_lower``).
+                     "optimistic grid; in long runs on the last steps, after the static sigma/2 pair; "
+                     "privamp.pld.adaptive, docs/pld.md)")
+#: The adaptive attack in ε(δ)'s lower end: the full programme for runs of at most ADAPTIVE_MAX_STEPS steps, beyond
+#: them the tail attack (the static pair on a prefix, best response on the last steps:
+#: ``pld.adaptive.tail_adaptive_epsilon_lower``) on at most DEFAULT_TAIL_STEPS steps, on twice the static spacing
+#: (about 0.15 CPU s at 10⁴ steps of q = 0.01, σ = 2: 6.18609 → 6.18911; 0.03 s at 660 steps of q = 0.045, σ = 2.93).
+#: :meth:`PldRoute.adaptive_lower_epsilon` computes the full programme up to ADAPTIVE_LIMIT steps where the tail
+#: would be the whole run (beyond, the FFT round-off bound subtracted at every step, ~1e-10 each, swamps δ ~ 1e-5),
+#: and otherwise the tail attack on its ``pld.adaptive.tail_length`` steps (6.19791 there, about 6 CPU s).
 ADAPTIVE_MAX_STEPS = 100
 ADAPTIVE_LIMIT = 2000
+DEFAULT_TAIL_STEPS = 16
 #: Relative accuracies of the lower-only queries (cells without a dominating pair: truncated Poisson × replace-one),
 #: whose lower end lies below the certified upper end of another route: the finest whose estimated cost
 #: (:mod:`privamp.routes.pld_cost`) is at most LOWER_ONLY_SECONDS is used (1e-3: the lower end's target; 1e-2 loses
@@ -196,17 +208,17 @@ class PldRoute(Route):
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
                 warnings += _warnings("lower", lo.notes)
-            if sum(c for _, c in comp.entries) <= ADAPTIVE_MAX_STEPS:
-                adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing))
-                if adaptive is not None and adaptive > lower:
-                    return self._answer(plan, value, min(adaptive, value), warnings, adaptive=True)
+            adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing), fine=False)
+            if adaptive is not None and adaptive > lower:
+                return self._answer(plan, value, min(adaptive, value), warnings, adaptive=True)
         return self._answer(plan, value, lower, warnings)
 
     def adaptive_lower_epsilon(self, comp: Composition, delta: float) -> float | None:
         """A certified lower bound on ε(δ) from an adaptive attack, for runs of one step kind sampled without
         replacement under replace-one (``None`` elsewhere, or if it does not certify the static pairs' lower bound):
         the adversary picks at every step which dataset holds the odd record (:mod:`privamp.pld.adaptive`); beyond
-        ADAPTIVE_LIMIT steps, only on the last ``pld.adaptive.TAIL_STEPS`` steps (about 20 CPU s at 10⁴ steps)."""
+        ADAPTIVE_LIMIT steps, or where the tail is shorter than the run, only on its last ``pld.adaptive.tail_length``
+        steps (about 6 CPU s at 10⁴ steps of q = 0.01, σ = 2)."""
         if not 0 < delta < 1:
             raise InvalidParameterError("delta", delta, "in (0, 1)")
         try:
@@ -218,21 +230,27 @@ class PldRoute(Route):
             return None
         acc.lower = True
         static = acc.epsilon(delta)
-        return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing))
+        return self._adaptive(plan, delta, round_down(float(static.lower[0])), float(static.grid_spacing), fine=True)
 
-    def _adaptive(self, plan: _Plan, delta: float, start: float, h: float) -> float | None:
-        """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked)."""
+    def _adaptive(self, plan: _Plan, delta: float, start: float, h: float, *, fine: bool) -> float | None:
+        """The adaptive attack's ε lower bound, searched up from ``start`` on spacing ``h`` (cell and shape checked):
+        the full programme for runs of at most ADAPTIVE_MAX_STEPS steps, or up to ADAPTIVE_LIMIT when the tail would
+        be the whole run; else the static prefix and the adaptive tail of ``pld.adaptive.tail_length`` steps —
+        ``fine``: the whole tail on spacing h, the prefix composed on h/PREFIX_REFINE; else (the default query's) at
+        most DEFAULT_TAIL_STEPS steps on 2h, the prefix on h."""
         dirs = plan.lower_dirs
         if plan.label != ADAPTIVE_CELL or dirs is None or len(dirs) != 2 or any(len(d) != 1 for d in dirs):
             return None
         (first, count), (second, _) = dirs[0][0], dirs[1][0]
         if count < 2:  # one step: the static pairs (both orientations) are the best response
             return None
-        if count > ADAPTIVE_LIMIT:  # long runs: the static prefix, best response on the last steps
-            found = tail_adaptive_epsilon_lower(first, second, count, delta, 2 * h, start, TAIL_BELOW, h)
-        else:
+        tail = min(tail_length(first, count), MAX_TAIL_STEPS if fine else DEFAULT_TAIL_STEPS)
+        if count <= ADAPTIVE_MAX_STEPS or (tail >= count and count <= ADAPTIVE_LIMIT):
             spread = math.sqrt(count * max(first.loss_moments([0.0])[2], 0.0))
             found = adaptive_epsilon_lower(first, second, count, delta, h, start, start + 10.0 + 5.0 * spread)
+        else:  # long runs: the static prefix, best response on the last steps
+            found = tail_adaptive_epsilon_lower(first, second, count, delta, h if fine else 2 * h, start, TAIL_BELOW,
+                                                h / PREFIX_REFINE if fine else h, tail_steps=min(tail, count - 1))
         return None if found is None else round_down(found)
 
     def log_delta(self, comp: Composition, epsilon: float) -> Answer:
