@@ -654,6 +654,12 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
     "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
+    "src/privamp/pld/discretise.py": [
+        "tests/pld/test_discretise.py",
+        "tests/pld/test_merge.py",
+        "tests/soundness/test_review_discretise.py",
+    ],
+    "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
