@@ -136,8 +136,9 @@ def test_delta_is_capped_at_one() -> None:
 
 def _log_mgf_reference(log_mass: np.ndarray, losses: np.ndarray) -> list[mp.mpf]:
     with mp.workdps(DPS):
-        terms = [(mp.mpf(m), mp.mpf(ell)) for m, ell in zip(log_mass.tolist(), losses.tolist(), strict=True)
-                 if m > -math.inf]
+        terms = [
+            (mp.mpf(m), mp.mpf(ell)) for m, ell in zip(log_mass.tolist(), losses.tolist(), strict=True) if m > -math.inf
+        ]
         return [mp.log(mp.fsum(mp.exp(m + mp.mpf(t) * ell) for m, ell in terms)) for t in THETAS.tolist()]
 
 
