@@ -660,6 +660,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_review_discretise.py",
     ],
     "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
+    "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
