@@ -227,3 +227,23 @@ def test_first_at_most_is_the_crossing_index() -> None:
         at, before = _formula(x, float(ell[k]), False)[0], _formula(x, float(ell[k - 1]), False)[0]
         assert at <= delta * (1 + 1e-9) and before > delta * (1 - 1e-9), delta
     assert x.first_at_most(1e-10) is None
+
+
+def test_log_suffix_estimates_the_tail_sums() -> None:
+    """The readout's closed-form inputs log Σ_{j≥k} p_j and log Σ_{j≥k} p_j e^{−ℓ_j} (p_j the untilted stored values),
+    within 1e-12 of 40-digit sums; −∞ past the last point."""
+    x = _large(True, err=0.0, err1=0.0)
+    n = x.v.size
+    for k in (0, 37, 180, n - 1, n):
+        s0, s1 = x._suffix.log_suffix(k)
+        with mp.workdps(DPS):
+            terms = [
+                (mp.mpf(v) * mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * mp.mpf(ell)), mp.mpf(ell))
+                for v, ell in zip(x.v[k:].tolist(), x.losses[k:].tolist(), strict=True)
+            ]
+            r0 = mp.log(mp.fsum(p for p, _ in terms)) if terms else -mp.inf
+            r1 = mp.log(mp.fsum(p * mp.exp(-ell) for p, ell in terms)) if terms else -mp.inf
+        if k == n:
+            assert s0 == s1 == -math.inf
+        else:
+            assert abs(s0 - r0) <= 1e-12 and abs(s1 - r1) <= 1e-12, k
