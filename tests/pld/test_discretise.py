@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -17,6 +18,7 @@ import pytest
 
 from privamp.pld import discretise as disc
 from privamp.pld import pairs
+from privamp.pld.distributions import Mixture, Piece
 
 REMOVE = pairs.poisson_gaussian(1 / 1.1, 256 / 60_000, "remove")
 ADD = pairs.poisson_gaussian(1 / 1.1, 256 / 60_000, "add")
@@ -111,3 +113,98 @@ def test_pessimistic_split_survives_a_merged_loss_below_rounding() -> None:
     truth = gamma * math.erf(mu / (2 * math.sqrt(2)))
     assert truth > 7e-18
     assert delta0 >= truth
+
+
+def _edit(pair: pairs.Pair, i: int, side: str, **change: object) -> pairs.Pair:
+    """``pair`` with field(s) of its i-th piece's P or Q mixture (side "p"/"q") or of the piece itself (side "")
+    changed."""
+    piece = pair.pieces[i]
+    if side:
+        piece = dataclasses.replace(piece, **{side: dataclasses.replace(getattr(piece, side), **change)})
+    else:
+        piece = dataclasses.replace(piece, **change)
+    return dataclasses.replace(pair, pieces=(*pair.pieces[:i], piece, *pair.pieces[i + 1:]))
+
+
+def _reflect(pair: pairs.Pair) -> pairs.Pair:
+    """The mirror image of an atom-free pair: x ↦ −x, P and Q swapped (the pieces in reverse order)."""
+
+    def neg(m: Mixture) -> Mixture:
+        return dataclasses.replace(m, means=tuple(-x for x in m.means))
+
+    pieces = tuple(Piece(neg(pc.q), neg(pc.p), -pc.hi, -pc.lo) for pc in reversed(pair.pieces))
+    return dataclasses.replace(pair, pieces=pieces)
+
+
+def test_mirror_requires_every_piece_reflected() -> None:
+    """A two-piece pair (the symmetrised WOR pair without its atom) and its reflection are mirrors; any one difference
+    (a piece fewer, a family, an end of a piece, a weight, a mean, an atom) is not."""
+    a = dataclasses.replace(pairs.wor_symmetrised_gaussian(1.0, 0.01), atoms=())
+    b = _reflect(a)
+    assert len(a.pieces) == 2 and disc._mirrors(a, b) and disc._mirrors(b, a)
+    assert not disc._mirrors(a, dataclasses.replace(b, pieces=b.pieces[:-1]))
+    assert not disc._mirrors(dataclasses.replace(a, pieces=a.pieces[1:]), b)
+    for i in (0, 1):
+        p, q = b.pieces[i].p, b.pieces[i].q
+        for edited in (
+            _edit(b, i, "p", family="laplace"),
+            _edit(b, i, "q", family="laplace"),
+            _edit(b, 0, "", lo=-0.6) if i == 0 else _edit(b, 1, "", hi=-0.4),  # the finite end of each piece
+            _edit(b, i, "p", log_weights=tuple(w - 1e-3 for w in p.log_weights)),
+            _edit(b, i, "p", means=tuple(m + 1e-3 for m in p.means)),
+            _edit(b, i, "q", log_weights=tuple(w - 1e-3 for w in q.log_weights)),
+            _edit(b, i, "q", means=tuple(m + 1e-3 for m in q.means)),
+        ):
+            assert not disc._mirrors(a, edited) and not disc._mirrors(edited, a), i
+    atom = pairs.laplace(1.0).atoms[0]
+    assert not disc._mirrors(dataclasses.replace(a, atoms=(atom,)), b)
+    assert not disc._mirrors(a, dataclasses.replace(b, atoms=(atom,)))
+
+
+def _coarse_reference(cells: disc._Cells, m: int, mirror: bool) -> disc._Cells:
+    """Coarse cells by brute force: fine cell i (global index k0 + i, loss (k, k + 1]·h; mirrored: (−k − 1, −k]·h,
+    P and Q swapped) joins coarse cell ⌊k/m⌋ when all m of its fine cells are present, else the mass below or above."""
+    k0, h, lp, lq, bp, ap, bq, aq = cells
+    fine = [(k0 + i, float(lp[i]), float(lq[i])) for i in range(lp.size)]
+    if mirror:
+        fine = [(-k - 1, q, p) for k, p, q in fine]
+        bp, ap, bq, aq = aq, bq, ap, bp
+    ks = [k for k, _, _ in fine]
+    lo, hi = min(ks), max(ks)
+    first = -(-lo // m)
+    last = (hi + 1) // m  # coarse cells first..last − 1
+    groups: dict[int, list[tuple[float, float]]] = {}
+    below_p, below_q, above_p, above_q = [bp], [bq], [ap], [aq]
+    for k, p, q in fine:
+        c = k // m
+        if c < first:
+            below_p.append(p)
+            below_q.append(q)
+        elif c >= last:
+            above_p.append(p)
+            above_q.append(q)
+        else:
+            groups.setdefault(c, []).append((p, q))
+
+    def lse(xs: list[float]) -> float:
+        return float(np.logaddexp.reduce(np.array(xs)))
+
+    cp = np.array([lse([p for p, _ in groups[c]]) for c in range(first, last)])
+    cq = np.array([lse([q for _, q in groups[c]]) for c in range(first, last)])
+    return first, m * h, cp, cq, lse(below_p), lse(above_p), lse(below_q), lse(above_q)
+
+
+@pytest.mark.parametrize("mirror", [False, True])
+@pytest.mark.parametrize("m", [1, 2, 4])
+@pytest.mark.parametrize(("k0", "size"), [(-7, 23), (4, 21), (-8, 24)])
+def test_derived_cells_against_brute_force(k0: int, size: int, m: int, mirror: bool) -> None:
+    """_derived_cells on hand-made fine cells (ends not multiples of m, sizes not multiples of m) equals the grouping
+    done one cell at a time (to the rounding of the log-sums)."""
+    rng = np.random.default_rng(k0 + 100 * size)
+    lp, lq = np.log(rng.random(size)), np.log(rng.random(size))
+    cells = (k0, 0.125, lp, lq, -9.0, -8.0, -7.0, -6.0)
+    got = disc._derived_cells(cells, m, mirror)
+    ref = _coarse_reference(cells, m, mirror)
+    assert got[0] == ref[0] and got[1] == ref[1] and got[2].size == ref[2].size
+    for g, r in zip(got[2:], ref[2:], strict=True):
+        assert np.allclose(g, r, rtol=0, atol=1e-13)
