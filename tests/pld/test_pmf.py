@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import mpmath as mp
@@ -142,17 +143,19 @@ def _log_mgf_reference(log_mass: np.ndarray, losses: np.ndarray) -> list[mp.mpf]
         return [mp.log(mp.fsum(mp.exp(m + mp.mpf(t) * ell) for m, ell in terms)) for t in THETAS.tolist()]
 
 
-@pytest.mark.parametrize("n", [40, 130])
-def test_log_mgf_bounds_the_exact_sum(n: int) -> None:
+@pytest.mark.parametrize(("n", "level"), [(40, -5.0), (130, -5.0), (130, -800.0)])
+def test_log_mgf_bounds_the_exact_sum(n: int, level: float) -> None:
     """log Σ_j e^{log m_j + θℓ_j} for every θ of THETAS (n = 130: blocked for the small θ's, term by term for the
-    large ones): at or above the 40-digit sum, within 1e-10 + 3e-13·|θ|·(max |ℓ| + 2) (the documented margin, the
+    large ones; masses near e^−800, a block without mass): at or above the 40-digit sum, within 1e-10 + 3e-13·|θ|·(max |ℓ| + 2) (the documented margin, the
     rounding of θ·ℓ and of the sums: 1e-11 + 256u·|θ|·(max |ℓ| + 64h))."""
     rng = np.random.default_rng(n)
     h = 0.02
     losses = (-100 + np.arange(n)) * h
-    log_mass = rng.normal(-5.0, 3.0, n)
+    log_mass = rng.normal(level, 3.0, n)  # (level −800: every mass below the smallest float)
     log_mass[::7] = -math.inf
-    log_mass[3] = -900.0  # underflows next to its block's largest mass
+    log_mass[3] = level - 900.0  # underflows next to its block's largest mass
+    if n >= 128:
+        log_mass[64:128] = -math.inf  # a block without mass
     got = _log_mgf(log_mass, losses)
     ref = _log_mgf_reference(log_mass, losses)
     for t, g_, r in zip(THETAS.tolist(), got.tolist(), ref, strict=True):
@@ -247,3 +250,22 @@ def test_log_suffix_estimates_the_tail_sums() -> None:
             assert s0 == s1 == -math.inf
         else:
             assert abs(s0 - r0) <= 1e-12 and abs(s1 - r1) <= 1e-12, k
+
+
+def test_normalise_keeps_the_measure_on_the_safe_side() -> None:
+    """v = (2, 1, 1e-150, 0) with err 1e-3, err1 2e-3: scaled to Σ v = 1 with log_scale + log 3; err and err1 divided
+    by 3 (never below: err·e^{log_scale} bounds the same absolute error), the flushed 1e-150 added to both (1e-140
+    each); rel grows by 2u. All-zero values: one zero point, log_scale −∞, δ = P(L = ∞)."""
+    x = TiltedPMF(0.5, -1, 0.0, np.array([2.0, 1.0, 1e-150, 0.0]), 0.25, 1e-3, 1e-3, np.zeros(THETAS.size), True,
+                  1e-16, 2e-3)
+    y = pmf._normalise(x)
+    assert y.v.tolist() == [2 / 3, 1 / 3, 0.0, 0.0]
+    assert y.log_scale == pytest.approx(0.25 + math.log(3.0), rel=1e-15)
+    with mp.workdps(DPS):
+        assert mp.mpf(y.err) * 3 >= mp.mpf(1e-3) + mp.mpf(1e-140) and y.err == pytest.approx(1e-3 / 3, rel=1e-15)
+        assert mp.mpf(y.err1) * 3 >= mp.mpf(2e-3) + mp.mpf(2e-140) and y.err1 == pytest.approx(2e-3 / 3, rel=1e-15)
+    assert y.rel == pytest.approx(1e-16 + 2 * pmf.U, rel=1e-15) and y.rel >= 1e-16 + 2 * pmf.U
+    z = pmf._normalise(dataclasses.replace(x, v=np.zeros(3)))
+    assert z.v.tolist() == [0.0] and z.log_scale == -math.inf
+    assert z.err == 1e-3 + 1e-140 and z.err1 == 2e-3 + 3e-140
+    assert z.delta(-5.0) == 1e-3
