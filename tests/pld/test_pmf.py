@@ -146,8 +146,8 @@ def _log_mgf_reference(log_mass: np.ndarray, losses: np.ndarray) -> list[mp.mpf]
 @pytest.mark.parametrize(("n", "level"), [(40, -5.0), (130, -5.0), (130, -800.0)])
 def test_log_mgf_bounds_the_exact_sum(n: int, level: float) -> None:
     """log Σ_j e^{log m_j + θℓ_j} for every θ of THETAS (n = 130: blocked for the small θ's, term by term for the
-    large ones; masses near e^−800, a block without mass): at or above the 40-digit sum, within 1e-10 + 3e-13·|θ|·(max |ℓ| + 2) (the documented margin, the
-    rounding of θ·ℓ and of the sums: 1e-11 + 256u·|θ|·(max |ℓ| + 64h))."""
+    large ones; masses near e^−800, a block without mass): at or above the 40-digit sum, within 1e-10 + 3e-13·|θ|·
+    (max |ℓ| + 2) (the documented margin, the rounding of θ·ℓ and of the sums: 1e-11 + 256u·|θ|·(max |ℓ| + 64h))."""
     rng = np.random.default_rng(n)
     h = 0.02
     losses = (-100 + np.arange(n)) * h
