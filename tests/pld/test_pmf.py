@@ -122,11 +122,24 @@ def test_flushed_entries_are_carried_by_the_roundoff(pessimistic: bool) -> None:
 
 
 def test_no_finite_loss() -> None:
-    """Every outcome at +∞: δ(ε) = P(L = ∞) at every ε, on both sides."""
+    """Every outcome at +∞: δ(ε) = P(L = ∞) at every ε, on both sides; one zero value, no round-off, a log-MGF of
+    −∞ (no finite mass)."""
     for side in (True, False):
         x = tilt(GridPMF(0.1, 3, np.full(5, -math.inf), 0.25, side), 2.0)
         assert [x.delta(e) for e in (-5.0, 0.0, 5.0)] == [0.25] * 3
-        assert x.finite_mass == 0.0
+        assert x.finite_mass == 0.0 and x.pessimistic is side and (x.offset, x.lam, x.h) == (3, 2.0, 0.1)
+        assert x.v.tolist() == [0.0] and x.err == x.err1 == x.rel == 0.0 and np.all(x.log_mgf == -np.inf)
+
+
+def test_tilt_is_cached_per_grid_and_tilt() -> None:
+    """tilt(g, λ) is computed once per (g, λ) (the same object again), and interleaved tilts of several grids keep
+    their own λ and grid."""
+    g1, g2 = _grid(30, 1, True), _grid(30, 2, True)
+    a = tilt(g1, 1.0)
+    assert tilt(g1, 1.0) is a
+    b, c = tilt(g1, 2.0), tilt(g2, 1.0)
+    assert tilt(g1, 1.0) is a and (b.lam, c.lam) == (2.0, 1.0)
+    assert c.v.tolist() != a.v.tolist() and tilt(g2, 1.0) is c
 
 
 def test_delta_is_capped_at_one() -> None:
@@ -218,6 +231,8 @@ def test_suffix_sums_bracket_the_certified_delta(err: float, err1: float, monkey
         assert ro <= pess.roundoff(eps) <= ro * (1 + 2e-2), eps  # (max w: over all losses above ε, not the grid's)
         ref_o, _ = _formula(opt, eps)
         assert ref_o * (1 - SUFFIX_TIGHT) <= opt.delta(eps) <= ref_o, eps
+    exact = _large(True, err=0.0, err1=0.0)  # no round-off term: none added
+    assert exact.roundoff(0.7) == 0.0 and mp.mpf(exact.delta(0.7)) == pytest.approx(_formula(exact, 0.7)[0], rel=1e-9)
     top = float(pess.losses[-1])
     assert pess.delta(top) == pess.p_inf and pess.roundoff(top) == 0.0 and opt.delta(top + 1) == opt.p_inf
     monkeypatch.setattr(pmf, "FAST_POINTS", 4096)  # the direct sums: the same round-off term, to a few ulps
@@ -272,7 +287,7 @@ def test_normalise_keeps_the_measure_on_the_safe_side() -> None:
         assert mp.mpf(y.err) * 3 >= mp.mpf(1e-3) + mp.mpf(1e-140) and y.err == pytest.approx(1e-3 / 3, rel=1e-15)
         assert mp.mpf(y.err1) * 3 >= mp.mpf(2e-3) + mp.mpf(2e-140) and y.err1 == pytest.approx(2e-3 / 3, rel=1e-15)
     assert y.rel == pytest.approx(1e-16 + 2 * pmf.U, rel=1e-15) and y.rel >= 1e-16 + 2 * pmf.U
-    z = pmf._normalise(dataclasses.replace(x, v=np.zeros(3)))
+    z = pmf._normalise(dataclasses.replace(x, v=np.zeros(3), err=0.0, err1=0.0))
     assert z.v.tolist() == [0.0] and z.log_scale == -math.inf
-    assert z.err == 1e-3 + 1e-140 and z.err1 == 2e-3 + 3e-140
+    assert z.err == 1e-140 and z.err1 == pytest.approx(3e-140, rel=1e-15)
     assert z.delta(-5.0) == 1e-3
