@@ -164,3 +164,25 @@ def test_crossing_from_the_grid_estimates_is_the_bisections(pessimistic: bool, m
     assert fast == slow
     for d, e in zip(deltas, fast, strict=True):
         assert (out.delta(e) <= d) if pessimistic else (out.delta(e) >= d)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_bisection_and_wrong_hints_give_the_same_epsilon(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case of CASES (pinned to the 50-digit inversion above) located by bisection with the certified δ (no
+    hint from the estimates) or from a hint one cell off either way (rejected by the check with the certified δ): the
+    same ε."""
+    cases = [(tilted(V, pessimistic=pessimistic, **kwargs), delta) for kwargs, delta in CASES.values()]
+    expected = [epsilon_of(x, delta, upper=pessimistic) for x, delta in cases]
+    hint = TiltedPMF.first_at_most
+    for shift in (None, -1, 1):
+
+        def shifted(self: TiltedPMF, delta: float, shift: int | None = shift) -> int | None:
+            k = hint(self, delta)
+            if shift is None or k is None:
+                return None
+            return min(max(k + shift, 0), self.v.size - 1)
+
+        monkeypatch.setattr(TiltedPMF, "first_at_most", shifted)
+        got = [epsilon_of(tilted(V, pessimistic=pessimistic, **kwargs), delta, upper=pessimistic)
+               for kwargs, delta in CASES.values()]
+        assert got == expected, shift
