@@ -314,3 +314,37 @@ def test_errors_name_the_parameter() -> None:
         with pytest.raises(InvalidParameterError) as info:
             call()
         assert info.value.name == name
+
+
+def test_screening_reads_the_pessimistic_side_only() -> None:
+    """A direction is skipped only when a certified upper value (a pessimistic composition, at λ or at a cached
+    neighbouring tilt) stays below the bar: with the bar between the optimistic and the pessimistic readings (both
+    compositions cached at the neighbour λ = 3 too) it is not skipped; with the bar at the pessimistic reading it is."""
+    from privamp.pld import accounting as acc
+    from privamp.pld.readout import epsilon_of
+
+    d = acc._Direction([(pairs.poisson_gaussian(1.0, 0.05), 50)])
+    h, tau = 2.0**-8, 1e-15
+
+    def read(x: object) -> float:
+        return epsilon_of(x, 1e-5, upper=True)  # type: ignore[arg-type]
+
+    up_nb, lo_nb = read(d.composed(h, 3.0, True, tau)), read(d.composed(h, 3.0, False, tau))
+    up = read(d.composed(h, 2.0, True, tau))
+    assert lo_nb < min(up, up_nb)
+    assert not d.screened(h, 2.0, tau, read, (lo_nb + min(up, up_nb)) / 2)
+    assert d.screened(h, 2.0, tau, read, up_nb) and d.screened(h, 2.0, tau, read, up)
+
+
+def test_functional_forms_pass_their_options() -> None:
+    """pld_epsilon and pld_delta are PLDAccountant(...).epsilon/.delta with the same grid spacing and accuracy (the
+    default accuracy 1e-4 included)."""
+    dirs = [[(pairs.poisson_gaussian(1.0, 0.05), 20)]]
+    for grid in (2.0**-9, None):
+        e = pld_epsilon(dirs, 1e-5, grid_spacing=grid, rel_accuracy=1e-2)
+        d = pld_delta(dirs, 1.0, grid_spacing=grid, rel_accuracy=1e-2)
+        ref = PLDAccountant(dirs, grid_spacing=grid, rel_accuracy=1e-2)
+        assert e.grid_spacing == ref.epsilon(1e-5).grid_spacing and d.grid_spacing == ref.delta(1.0).grid_spacing
+    assert pld_epsilon(dirs, 1e-5).grid_spacing == PLDAccountant(dirs).epsilon(1e-5).grid_spacing
+    assert pld_delta(dirs, 1.0).grid_spacing == PLDAccountant(dirs).delta(1.0).grid_spacing
+    assert pld_delta(dirs, 1.0, rel_accuracy=1e-2).grid_spacing > pld_delta(dirs, 1.0).grid_spacing
