@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import privamp as pa
 from privamp.pld import PLDAccountant, group_pairs, pairs, pld_delta, pld_epsilon
 from privamp.pld.discretise import discretise
-from privamp.pld.pmf import tilt
+from privamp.pld.pmf import TiltedPMF, tilt
 from privamp.rounding import SAFETY_MARGIN
 
 mp.mp.dps = 50
@@ -326,8 +326,8 @@ def test_screening_reads_the_pessimistic_side_only() -> None:
     d = acc._Direction([(pairs.poisson_gaussian(1.0, 0.05), 50)])
     h, tau = 2.0**-8, 1e-15
 
-    def read(x: object) -> float:
-        return epsilon_of(x, 1e-5, upper=True)  # type: ignore[arg-type]
+    def read(x: TiltedPMF) -> float:
+        return epsilon_of(x, 1e-5, upper=True)
 
     up_nb, lo_nb = read(d.composed(h, 3.0, True, tau)), read(d.composed(h, 3.0, False, tau))
     up = read(d.composed(h, 2.0, True, tau))
