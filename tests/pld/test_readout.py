@@ -194,3 +194,21 @@ def test_bisection_and_wrong_hints_give_the_same_epsilon(pessimistic: bool, monk
            for kwargs, delta in CASES.values()]
     for g, e in zip(got, expected, strict=True):
         assert g == pytest.approx(e, rel=TIGHT, abs=TIGHT)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_failed_closed_form_falls_back_to_the_cell_ends(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the closed form's sums read as −∞ (no mass above the cell), so its ε is rejected by the check
+    with the certified δ; the readout then returns the crossing cell's end on the safe side — its right end for the
+    upper side, its left end (−∞ below the grid) for the lower side, the cell located with the 50-digit δ."""
+    monkeypatch.setattr(readout, "logsumexp", lambda *args, **kwargs: np.float64(-np.inf))
+    for case in ("middle cell", "first cell", "below the grid", "round-off terms"):
+        kwargs, delta = CASES[case]
+        x = tilted(V, pessimistic=pessimistic, **kwargs)
+        got = epsilon_of(x, delta, upper=pessimistic)
+        ell = [(x.offset + j) * x.h for j in range(x.v.size)]
+        above = [e for e in ell if reference_delta(x, mp.mpf(e)) > delta]  # the crossing cell is (max above, next]
+        if pessimistic:
+            assert got == (ell[len(above)] if above else ell[0]), case
+        else:
+            assert got == (max(above) if above else -math.inf), case
