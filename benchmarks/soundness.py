@@ -641,7 +641,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/conversion.py": ["tests/bounds/test_conversion.py"],
     "src/privamp/pld/composition.py": ["tests/pld/test_accounting.py", "tests/pld/test_composition.py"],
     "src/privamp/bounds/base.py": ["tests/bounds/test_base.py"],
-    "src/privamp/pld/readout.py": ["tests/pld/test_accounting.py", "tests/pld/test_readout.py"],
+    "src/privamp/pld/readout.py": ["tests/pld/test_readout.py"],
     "src/privamp/bounds/poisson.py": ["tests/bounds/poisson"],
     "src/privamp/bounds/amplification.py": ["tests/bounds/amplification"],
     "src/privamp/bounds/with_replacement.py": ["tests/bounds/test_with_replacement.py"],
@@ -654,6 +654,15 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
     "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
+    "src/privamp/pld/discretise.py": [
+        "tests/pld/test_discretise.py",
+        "tests/pld/test_merge.py",
+        "tests/soundness/test_review_discretise.py",
+    ],
+    "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
+    "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
+    "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
+    "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")

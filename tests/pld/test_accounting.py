@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import privamp as pa
 from privamp.pld import PLDAccountant, group_pairs, pairs, pld_delta, pld_epsilon
 from privamp.pld.discretise import discretise
-from privamp.pld.pmf import tilt
+from privamp.pld.pmf import TiltedPMF, tilt
 from privamp.rounding import SAFETY_MARGIN
 
 mp.mp.dps = 50
@@ -267,3 +267,84 @@ def test_screened_direction_never_lowers_the_upper_value() -> None:
     assert both.upper[0] >= max(float(a.lower[0]) for a in alone)
     assert both.upper[0] == pytest.approx(float(alone[0].upper[0]), rel=1e-12)
     assert float(alone[1].upper[0]) < float(alone[0].lower[0])  # the add direction is far below: screened out
+
+
+def test_tail_spacing_and_tilt_rules() -> None:
+    """The documented rules against brute force: τ = the largest power of 1000 ≤ δ·1e-9 within [1e-300, 1e-12] (TAU
+    for one step); a single step's tail = the largest power of two ≤ τ/T (at least 2^⌊log2 1e-300⌋); the screening
+    grid 16h capped at 4 (never below h); a tilt snapped to the nearest ladder value in log (0 below 0.045); the
+    single-step spacing doubled until the step's window fits MAX_STEP_POINTS points."""
+    from privamp.pld import accounting as acc
+
+    for delta in (0.5, 1e-2, 1e-5, 3.3e-8, 1e-290, 1e-300, 5e-324):
+        k = max(j for j in range(-120, 1) if mp.mpf(10) ** (3 * j) <= mp.mpf(delta) * mp.mpf(10) ** -9)
+        assert acc._tau(delta, 10) == min(max(10.0 ** (3 * k), acc.TAU_MIN), acc.TAU_MAX), delta
+    assert acc._tau(1e-5, 1) == acc.TAU and acc._tau(0.0, 7) == acc.TAU_MIN
+    for tau, count in ((1e-15, 3), (1e-12, 1), (1e-27, 14_062), (1e-300, 10**9)):
+        x = acc._step_tail(tau, count)
+        assert math.frexp(x)[0] == 0.5 and (x <= tau / count < 2 * x or x == 2.0 ** math.floor(math.log2(1e-300)))
+    assert [acc._screen_h(h) for h in (1e-3, 0.25, 1.0, 8.0)] == [0.016, 4.0, 4.0, 8.0]
+    ladder = [float(v) for v in acc.LADDER[1:]]
+    for star in (0.046, 0.05, 0.3, 5.0, 7.0, 100.0, 5000.0, 1e6):
+        assert acc._snap(star) == min(ladder, key=lambda v: abs(math.log(v) - math.log(star))), star
+    assert acc._snap(0.0449) == 0.0 and acc._snap(0.0) == 0.0
+    d = acc._Direction([(pairs.poisson_gaussian(1.0, 0.01), 3)])
+    lo, hi = pairs.poisson_gaussian(1.0, 0.01).loss_window(acc._step_tail(acc.TAU, 3))
+    fine = (hi - lo) / acc.MAX_STEP_POINTS
+    (hh,) = d.step_spacing(fine / 5)
+    assert hh == fine / 5 * 8  # the smallest power-of-two multiple of h ≥ the window over MAX_STEP_POINTS
+    assert d.step_spacing(fine * 2) == (fine * 2,)
+
+
+def test_errors_name_the_parameter() -> None:
+    from privamp.errors import InvalidParameterError
+    from privamp.pld import accounting as acc
+
+    a = PLDAccountant([[(pairs.gaussian(1.0), 1)]], grid_spacing=2.0**-8)
+    for call, name in (
+        (lambda: a.epsilon(1.0), "delta"),
+        (lambda: a.epsilon([[1e-5]]), "delta"),
+        (lambda: a.delta(math.inf), "epsilon"),
+        (lambda: a.delta([[1.0]]), "epsilon"),
+        (lambda: PLDAccountant([]), "directions"),
+        (lambda: acc._Direction([]), "direction"),
+        (lambda: PLDAccountant([[(pairs.gaussian(1.0), 1)]], rel_accuracy=0.0), "rel_accuracy"),
+        (lambda: PLDAccountant([[(pairs.gaussian(1.0), 1)]], grid_spacing=-1.0), "grid_spacing"),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert info.value.name == name
+
+
+def test_screening_reads_the_pessimistic_side_only() -> None:
+    """A direction is skipped only when a certified upper value (a pessimistic composition, at λ or at a cached
+    neighbouring tilt) stays below the bar: with the bar between the optimistic and the pessimistic readings (both
+    compositions cached at the neighbour λ = 3 too) it is not skipped; with the bar at the pessimistic reading it is."""
+    from privamp.pld import accounting as acc
+    from privamp.pld.readout import epsilon_of
+
+    d = acc._Direction([(pairs.poisson_gaussian(1.0, 0.05), 50)])
+    h, tau = 2.0**-8, 1e-15
+
+    def read(x: TiltedPMF) -> float:
+        return epsilon_of(x, 1e-5, upper=True)
+
+    up_nb, lo_nb = read(d.composed(h, 3.0, True, tau)), read(d.composed(h, 3.0, False, tau))
+    up = read(d.composed(h, 2.0, True, tau))
+    assert lo_nb < min(up, up_nb)
+    assert not d.screened(h, 2.0, tau, read, (lo_nb + min(up, up_nb)) / 2)
+    assert d.screened(h, 2.0, tau, read, up_nb) and d.screened(h, 2.0, tau, read, up)
+
+
+def test_functional_forms_pass_their_options() -> None:
+    """pld_epsilon and pld_delta are PLDAccountant(...).epsilon/.delta with the same grid spacing and accuracy (the
+    default accuracy 1e-4 included)."""
+    dirs = [[(pairs.poisson_gaussian(1.0, 0.05), 20)]]
+    for grid in (2.0**-9, None):
+        e = pld_epsilon(dirs, 1e-5, grid_spacing=grid, rel_accuracy=1e-2)
+        d = pld_delta(dirs, 1.0, grid_spacing=grid, rel_accuracy=1e-2)
+        ref = PLDAccountant(dirs, grid_spacing=grid, rel_accuracy=1e-2)
+        assert e.grid_spacing == ref.epsilon(1e-5).grid_spacing and d.grid_spacing == ref.delta(1.0).grid_spacing
+    assert pld_epsilon(dirs, 1e-5).grid_spacing == PLDAccountant(dirs).epsilon(1e-5).grid_spacing
+    assert pld_delta(dirs, 1.0).grid_spacing == PLDAccountant(dirs).delta(1.0).grid_spacing
+    assert pld_delta(dirs, 1.0, rel_accuracy=1e-2).grid_spacing > pld_delta(dirs, 1.0).grid_spacing

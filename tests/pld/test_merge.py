@@ -87,3 +87,27 @@ def test_falls_back_near_heavy_atoms() -> None:
     ref_mean = float(np.sum(np.exp(ref.log_mass) * ref.losses))
     assert abs(mean - ref_mean) < 16 * h * h
     assert math.isfinite(mean)
+
+
+def test_unfinished_run_joins_the_point_a_run_closed_on() -> None:
+    """Cells (0, 0.1] and (0.1, 0.2] with outcomes at 0.01 (P 0.1) and 0.19 (P 0.9): the first run closes on 0.1 with
+    part of the second cell, the rest of that cell cannot close a run (nothing above 0.2) and is moved down onto 0.1
+    too: out = (0, 1, 0, 0), the P-mass kept, δ at most the cells'."""
+    grid = np.array([0.0, 0.1, 0.2, 0.3])
+    mass, loss = np.array([0.1, 0.9, 0.0]), np.array([0.01, 0.19, 0.25])
+    out = sequential_merge(grid, mass, loss)
+    assert out.tolist() == pytest.approx([0.0, 1.0, 0.0, 0.0], abs=1e-15)
+    for eps in (-0.5, 0.0, 0.05, 0.15):
+        assert _delta(out, grid, eps) <= _delta(mass, loss, eps)
+
+
+def test_pairwise_merge_alone_moves_the_mean_by_a_fraction_of_h_squared() -> None:
+    """On the Gaussian pair's cells (μ = 1, h = 2^−6) the pairwise merge by itself keeps the P-mass and moves the mean
+    loss by at most 0.2·h² (measured 0.125·h²; MERGE_SHIFT = 0.8 is the fallback's threshold)."""
+    h = 2.0**-6
+    _, grid, lp, star, _, _ = _cells(pairs.gaussian(1.0), h, 1e-12)
+    mass = np.exp(lp)
+    out = pairwise_merge(grid, mass, star)
+    assert out.sum() == pytest.approx(mass.sum(), rel=1e-12)
+    shift = (float(np.sum(mass * star)) - float(np.sum(out * grid))) / float(mass.sum())
+    assert 0 <= shift <= 0.2 * h * h

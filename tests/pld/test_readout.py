@@ -17,6 +17,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from privamp.pld import readout
 from privamp.pld.pmf import THETAS, TiltedPMF
 from privamp.pld.readout import delta_of, epsilon_of
 
@@ -164,3 +165,50 @@ def test_crossing_from_the_grid_estimates_is_the_bisections(pessimistic: bool, m
     assert fast == slow
     for d, e in zip(deltas, fast, strict=True):
         assert (out.delta(e) <= d) if pessimistic else (out.delta(e) >= d)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_bisection_and_wrong_hints_give_the_same_epsilon(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case of CASES (pinned to the 50-digit inversion above) located by bisection with the certified δ (no
+    hint from the estimates) or from a hint one cell off either way (rejected by the check with the certified δ): the
+    same ε; and with the closed form's sums read from the suffix sums (the large-grid path) the same to 1e-13."""
+    cases = [(tilted(V, pessimistic=pessimistic, **kwargs), delta) for kwargs, delta in CASES.values()]
+    expected = [epsilon_of(x, delta, upper=pessimistic) for x, delta in cases]
+    hint = TiltedPMF.first_at_most
+    for shift in (None, -1, 1):
+
+        def shifted(self: TiltedPMF, delta: float, shift: int | None = shift) -> int | None:
+            k = hint(self, delta)
+            if shift is None or k is None:
+                return None
+            return min(max(k + shift, 0), self.v.size - 1)
+
+        monkeypatch.setattr(TiltedPMF, "first_at_most", shifted)
+        got = [epsilon_of(tilted(V, pessimistic=pessimistic, **kwargs), delta, upper=pessimistic)
+               for kwargs, delta in CASES.values()]
+        assert got == expected, shift
+    monkeypatch.setattr(TiltedPMF, "first_at_most", hint)
+    # the closed form's sums from the suffix sums (as on grids of FAST_POINTS points or more): the same ε to 1e-13
+    monkeypatch.setattr(readout, "FAST_POINTS", 1)
+    got = [epsilon_of(tilted(V, pessimistic=pessimistic, **kwargs), delta, upper=pessimistic)
+           for kwargs, delta in CASES.values()]
+    for g, e in zip(got, expected, strict=True):
+        assert g == pytest.approx(e, rel=TIGHT, abs=TIGHT)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_failed_closed_form_falls_back_to_the_cell_ends(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the closed form's sums read as −∞ (no mass above the cell), so its ε is rejected by the check
+    with the certified δ; the readout then returns the crossing cell's end on the safe side — its right end for the
+    upper side, its left end (−∞ below the grid) for the lower side, the cell located with the 50-digit δ."""
+    monkeypatch.setattr(readout, "logsumexp", lambda *args, **kwargs: np.float64(-np.inf))
+    for case in ("middle cell", "first cell", "below the grid", "round-off terms"):
+        kwargs, delta = CASES[case]
+        x = tilted(V, pessimistic=pessimistic, **kwargs)
+        got = epsilon_of(x, delta, upper=pessimistic)
+        ell = [(x.offset + j) * x.h for j in range(x.v.size)]
+        above = [e for e in ell if reference_delta(x, mp.mpf(e)) > delta]  # the crossing cell is (max above, next]
+        if pessimistic:
+            assert got == (ell[len(above)] if above else ell[0]), case
+        else:
+            assert got == (max(above) if above else -math.inf), case

@@ -448,4 +448,4 @@ def _discretise(pair: Pair, h: float, pessimistic: bool, tail: float) -> GridPMF
         mass = _optimistic_merge(grid, cell_mass, star_down, h)
         mass[-1] += math.exp(float(above_p[0]))
         mass *= 1 - MASS_SLACK
-        return GridPMF(h, k0, np.log(mass), math.exp(log_inf), False)
+        return GridPMF(h, k0, np.log(mass), math.exp(log_inf) * (1 - MASS_SLACK), False)
