@@ -649,7 +649,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/_certified_quadrature.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
-    "src/privamp/bounds/_numerics.py": ["tests/bounds/test_numerics.py"],
+    "src/privamp/bounds/_numerics.py": ["tests/bounds/test_numerics.py", "tests/soundness/test_kill_numerics.py"],
     "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
