@@ -648,7 +648,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/_normal.py": ["tests/bounds/test_normal.py"],
     "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
     "src/privamp/bounds/_certified_quadrature.py": ["tests/bounds/test_fdp_subsampling.py"],
-    "src/privamp/bounds/without_replacement.py": ["tests/bounds/test_without_replacement.py"],
+    "src/privamp/bounds/without_replacement.py": [
+        "tests/bounds/test_without_replacement.py",
+        "tests/soundness/test_kill_without_replacement.py",
+    ],
     "src/privamp/bounds/_numerics.py": ["tests/bounds/test_numerics.py", "tests/soundness/test_kill_numerics.py"],
     "src/privamp/bounds/wor_replace_one_coupling.py": [
         "tests/bounds/test_wor_replace_one_coupling.py",
