@@ -41,10 +41,11 @@ def test_alpha_infinity_lower_bound_rounds_down() -> None:
     assert low >= exact * (1 - 1e-14)
 
 
-def test_theorem_21_when_the_largest_order_is_three() -> None:
-    """Orders [3] alone (and [2, 3]): the j = 3 summand is the tighter 4γ³√(B(2)B(4)) at σ = 8, γ = 0.1 (against
-    2e^{2ε(3)} of Theorem 9: 0.0135 against 2), summed in 50-digit mpmath with the exact Gaussian moments."""
-    sigma, gamma = 8.0, 0.1
+@pytest.mark.parametrize(("sigma", "gamma"), [(8.0, 0.1), (1.0, 0.9)])
+def test_theorem_21_when_the_largest_order_is_three(sigma: float, gamma: float) -> None:
+    """Orders [3] alone (and [2, 3]), raw: at σ = 8, γ = 0.1 the j = 3 summand is the tighter 4γ³√(B(2)B(4)) (0.0135
+    against Theorem 9's 2e^{2ε(3)} = 2); at σ = 1, γ = 0.9 the raw value (1.886) lies above both caps (1.5), which
+    raw leaves out. 50-digit mpmath summation with the exact Gaussian moments."""
     f, _, moments = wor_gaussian(sigma)
     with mp.workdps(50):
         g, eps = mp.mpf(gamma), lambda j: mp.mpf(j) / (2 * mp.mpf(sigma) ** 2)
@@ -53,6 +54,27 @@ def test_theorem_21_when_the_largest_order_is_three() -> None:
         ref = float(mp.log(total) / 2)
     assert float(wr.wor_rdp_tighter_integer([3], gamma, f, moments, raw=True)[0]) == pytest.approx(ref, rel=1e-11)
     assert float(wr.wor_rdp_tighter_integer([2, 3], gamma, f, moments, raw=True)[1]) == pytest.approx(ref, rel=1e-11)
+
+
+def test_proposition_11_is_rounded_down() -> None:
+    """The lower bound at integer orders is at or below Proposition 11 as printed (50-digit mpmath) on 80 settings
+    (the nearest evaluation lies above it on some)."""
+    for sigma in (0.7, 1.0, 2.0, 5.0):
+        f, _, _ = wor_gaussian(sigma)
+        for gamma in (0.01, 0.1, 0.3, 0.5):
+            alphas = [2, 3, 4, 6, 10]
+            low = wr.wor_rdp_lower_integer(alphas, gamma, f)
+            with mp.workdps(50):
+                g = mp.mpf(gamma)
+                r = g / (1 - g)
+                for k, a in enumerate(alphas):
+                    inner = 1 + a * r
+                    inner += mp.fsum(
+                        mp.binomial(a, j) * r**j * mp.exp((j - 1) * j / (2 * mp.mpf(sigma) ** 2))
+                        for j in range(2, a + 1)
+                    )
+                    exact = a / mp.mpf(a - 1) * mp.log(1 - g) + mp.log(inner) / (a - 1)
+                    assert mp.mpf(float(low[k])) <= exact
 
 
 def test_moment_orders_stay_within_max_moment_order() -> None:
