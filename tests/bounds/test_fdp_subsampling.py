@@ -97,6 +97,10 @@ REFERENCE_POINTS = [
     (1.5, 0.3, 1.9),  # two peaks of h (αμ² > 4): a wrong root w_lo of αμ²w(1 − w) = 1 lost the whole integral
     (2.0, 0.3, 1.9),  # two peaks: the second peak dropped where h'(y_hi) ∈ (0, 1] gave 2e-19 for 1.465
     (1.001, 0.3, 20.0),  # a wrong second-peak bracket: 1e-6 below the truth
+    (2.0, 1e-85, 1.0),  # u < 1e-80 over the whole integrand: log g from log u (the value is 2.9e-170)
+    (64.0, 1e-85, 0.5),
+    (1.001, 0.3, 30.0),  # αL > 700 where (α − 1)L < 1: the log1mexp correction of the huge form counts
+    (1.01, 0.01, 30.0),
 ]
 
 

@@ -15,6 +15,14 @@ from privamp.bounds.wor_replace_one_coupling import MAX_ORDER, coupling_rdp, cou
 from privamp.errors import InvalidParameterError
 
 
+@pytest.fixture(autouse=True)
+def _fresh_integer_orders() -> None:
+    """Each test computes the integer orders afresh: coupling_rdp_integer's cache would otherwise hand it the values
+    of an earlier test's process state (mutation testing forks after a clean run, whose cache every mutant then
+    read instead of its own code)."""
+    coupling_rdp_integer.cache_clear()
+
+
 def _mixture_rdp_1d(alpha: float, q: float, u: float, v: float, w: float) -> float:
     """D_α((1−q)N(u)+qN(v) ‖ (1−q)N(u)+qN(w)), unit noise, by mpmath quadrature."""
     mp.mp.dps = 15
