@@ -215,7 +215,7 @@ def test_bound_lists_only_names_that_work(capsys: pytest.CaptureFixture[str]) ->
         ["epsilon", "--sigma", "1", "--neighboring", "swap", "--steps", "1", *DELTA],
         ["epsilon", "--sigma", "1", "--sampling", "without-replacement", "--batch-size", "5", "--steps", "1", *DELTA],
         ["epsilon", "--sigma", "1", "--sampling", "truncated-poisson", "--sample-rate", "0.01", "--max-batch-size",
-         "20", "--dataset-size", "1000", "--neighboring", "replace-one", "--steps", "100", *DELTA],
+         "20", "--dataset-size", "1000", "--neighboring", "replace-one", "--steps", "100", *DELTA, "--bound", "pld"],
         ["check", "--sigma", "0", "--sample-rate", "0.01", "--steps", "1", "--claimed-epsilon", "1", *DELTA],
         ["check", "--sigma", "1", "--sampling", "shuffle", "--batch-size", "10", "--dataset-size", "100", "--steps",
          "10", "--claimed-epsilon", "1", *DELTA],

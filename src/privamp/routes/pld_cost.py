@@ -22,7 +22,7 @@ import math
 
 from privamp.events import SubsampledMechanism
 from privamp.facts import Family, Group, sampling_of
-from privamp.pld import PLDAccountant, allocation_pld
+from privamp.pld import PLDAccountant
 from privamp.pld import accounting as engine
 from privamp.sampling.allocated import AllocatedEpoch
 from privamp.sensitivity import Scale, base_at
@@ -65,6 +65,8 @@ def epoch_pair_seconds(event: SubsampledMechanism) -> float:
         s = s.sampling
     if not isinstance(s, AllocatedEpoch) or s.allocations != 1 or event.mechanism.family != Family.GAUSSIAN:
         return 0.0
+    from privamp.pld import allocation_pld  # SciPy: only for balls-in-bins epochs
+
     mu = 1.0 / base_at(event.mechanism, Scale.ADD_REMOVE).noise
     t = s.steps
     points = allocation_pld.grid_points(mu) + 3 * t / (allocation_pld.STEP * min(1.0, mu))
