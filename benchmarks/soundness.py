@@ -862,7 +862,7 @@ def run_mutation(
             old = {k: c for k, c in previous["codes"].items() if not k.startswith(prefixes)}
             merged = {k: c if c is not None else old.get(k) for k, c in codes.items()}
             r = mutation_record(module, merged, previous["seconds"] + seconds, capped)
-            killed_now = sum(1 for k in previous["survivors"] if k in old and merged.get(k) not in (0, None))
+            killed_now = sum(1 for k in previous["survivors"] if k in old and merged.get(k) not in (*NOT_KILLED, None))
             r["rerun"] = f"{killed_now} of the {len(previous['survivors'])} survivors killed by the new tests" + (
                 f"; all mutants of {', '.join(changed)} run afresh (changed code)" if changed else ""
             )
