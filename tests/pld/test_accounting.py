@@ -366,3 +366,16 @@ def test_functional_forms_pass_their_options() -> None:
     assert pld_epsilon(dirs, 1e-5).grid_spacing == PLDAccountant(dirs).epsilon(1e-5).grid_spacing
     assert pld_delta(dirs, 1.0).grid_spacing == PLDAccountant(dirs).delta(1.0).grid_spacing
     assert pld_delta(dirs, 1.0, rel_accuracy=1e-2).grid_spacing > pld_delta(dirs, 1.0).grid_spacing
+
+
+def test_upper_only_delta_and_the_reported_upper_is_certified_by_a_composition() -> None:
+    """``lower=False`` gives δ's trivial lower 0; the upper ε(δ) is certified by one of the pessimistic compositions it
+    read (its δ at that ε is at most the target: rounded outward, never inward)."""
+    dirs = [[(pairs.poisson_gaussian(1.0, 0.05), 40)]]
+    fast = PLDAccountant(dirs, lower=False, grid_spacing=2.0**-9).delta([0.5, 1.0])
+    assert fast.lower.tolist() == [0.0, 0.0] and np.all(fast.upper > 0)
+    acc = PLDAccountant(dirs, grid_spacing=2.0**-9)
+    for delta in (1e-3, 1e-7):
+        upper = float(acc.epsilon(delta).upper[0])
+        composed = [x for k, x in acc.directions[0].cache.items() if k[2]]
+        assert any(x.delta(upper) <= delta for x in composed), delta
