@@ -314,6 +314,24 @@ def test_errors_name_the_parameter() -> None:
         with pytest.raises(InvalidParameterError) as info:
             call()
         assert info.value.name == name
+    for bad in (math.inf, -1.0, [[1.0]]):
+        with pytest.raises(InvalidParameterError) as info:
+            a.delta(bad)
+        assert info.value.value is bad and "finite values >= 0" in str(info.value)
+
+
+def test_interval_records_the_query() -> None:
+    """The result records the query, the spacing and refinements used and the notes: a fixed grid is used as given
+    (no refinement, no note), a default grid is a power of two; the upper δ is at most 1."""
+    dirs = [[(pairs.gaussian(1.0), 4)]]
+    r = PLDAccountant(dirs, grid_spacing=2.0**-9).delta([0.0, 2.0])
+    assert r.epsilon.tolist() == [0.0, 2.0] and r.grid_spacing == 2.0**-9 and r.refinements == 0 and r.notes == ()
+    assert r.upper_is_guarantee and r.evidence and np.all(r.upper <= 1.0) and np.all(r.lower <= r.upper)
+    d = PLDAccountant(dirs).delta(1.0)
+    assert math.frexp(d.grid_spacing)[0] == 0.5 and d.refinements >= 0 and isinstance(d.notes, tuple)
+    assert all(isinstance(n, str) for n in d.notes)
+    e = PLDAccountant(dirs, grid_spacing=2.0**-9).epsilon([1e-3, 1e-6])
+    assert e.delta.tolist() == [1e-3, 1e-6] and e.grid_spacing == 2.0**-9 and e.refinements == 0 and e.notes == ()
 
 
 def test_screening_reads_the_pessimistic_side_only() -> None:
@@ -348,3 +366,16 @@ def test_functional_forms_pass_their_options() -> None:
     assert pld_epsilon(dirs, 1e-5).grid_spacing == PLDAccountant(dirs).epsilon(1e-5).grid_spacing
     assert pld_delta(dirs, 1.0).grid_spacing == PLDAccountant(dirs).delta(1.0).grid_spacing
     assert pld_delta(dirs, 1.0, rel_accuracy=1e-2).grid_spacing > pld_delta(dirs, 1.0).grid_spacing
+
+
+def test_upper_only_delta_and_the_reported_upper_is_certified_by_a_composition() -> None:
+    """``lower=False`` gives δ's trivial lower 0; the upper ε(δ) is certified by one of the pessimistic compositions it
+    read (its δ at that ε is at most the target: rounded outward, never inward)."""
+    dirs = [[(pairs.poisson_gaussian(1.0, 0.05), 40)]]
+    fast = PLDAccountant(dirs, lower=False, grid_spacing=2.0**-9).delta([0.5, 1.0])
+    assert fast.lower.tolist() == [0.0, 0.0] and np.all(fast.upper > 0)
+    acc = PLDAccountant(dirs, grid_spacing=2.0**-9)
+    for delta in (1e-3, 1e-7):
+        upper = float(acc.epsilon(delta).upper[0])
+        composed = [x for k, x in acc.directions[0].cache.items() if k[2]]
+        assert any(x.delta(upper) <= delta for x in composed), delta

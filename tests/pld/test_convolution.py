@@ -203,3 +203,26 @@ def test_log_cumsum_bounds_the_prefix_sums() -> None:
     for g_, r in zip(got.tolist(), ref, strict=True):
         assert r <= g_ <= r + 1e-11
     assert np.all(convolution._log_cumsum(np.full(3, -np.inf)) == -np.inf)
+
+
+@pytest.mark.parametrize("side", ["low", "high"])
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_one_sided_tail_cut_keeps_the_atom_at_infinity(side: str, pessimistic: bool) -> None:
+    """A half bell (masses e^{−ℓ²/2} on ℓ ≥ 0, or mirrored) with P(L = ∞) = 1e-3, cut at τ = 1e-12 on its one tail:
+    the pessimistic +∞ atom is the input's plus at least the mass cut (at most 2τ more), the optimistic one the
+    input's (less 1e-11 relative at most: the finite mass it is multiplied by is rounded down)."""
+    n = 300
+    ell = np.arange(n) * H if side == "high" else (np.arange(n) - (n - 1)) * H
+    mass = np.exp(-0.5 * ell**2)
+    mass *= (1 - 1e-3) / mass.sum()
+    offset = 0 if side == "high" else -(n - 1)
+    g = GridPMF(H, offset, np.log(mass), 1e-3, pessimistic)
+    out = convolve(tilt(g, 0.0), tilt(GridPMF(H, 0, np.zeros(1), 0.0, pessimistic), 0.0), math.log(1e-12))
+    assert out.v.size < n
+    kept = (out.offset - offset, out.offset - offset + out.v.size)
+    cut = math.fsum(mass[: kept[0]].tolist()) + math.fsum(mass[kept[1]:].tolist())
+    assert cut > 0
+    if pessimistic:
+        assert 1e-3 + cut <= out.p_inf <= 1e-3 + 2e-12
+    else:
+        assert 1e-3 * (1 - 1e-11) <= out.p_inf <= 1e-3
