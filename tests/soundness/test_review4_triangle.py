@@ -52,11 +52,6 @@ def test_triangle_is_above_the_exactly_tight_gaussian_chain() -> None:
     assert _gaussian_delta(answer.value, 2 / sigma) <= 1e-5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="triangle route: a full-batch fixed-size step (m = n) has no add/remove twin "
-    "covering the intermediate dataset of n - 1 records (reviews4.md §1, bug)",
-)
 def test_full_batch_step_beside_a_truncated_poisson_step() -> None:
     full = pa.Gaussian(1.0).subsampled(pa.WithoutReplacement(batch_size=1, dataset_size=1), "replace-one")
     trunc = pa.Gaussian(50.0).subsampled(pa.TruncatedPoisson(0.01, 5, 100), "replace-one")

@@ -25,13 +25,14 @@ import numpy as np
 from privamp._types import FloatArray
 from privamp.coverage.pld import TABLE
 from privamp.errors import InvalidParameterError, UnsupportedError
+from privamp.events import SubsampledMechanism
 from privamp.pld import PLDAccountant
 from privamp.rounding import SAFETY_MARGIN, round_up
 from privamp.routes.base import Answer, Route
 from privamp.routes.composition import Composition, Entries
 from privamp.routes.pld import ENGINE_EVIDENCE, LOG_DELTA_FLOOR, PldRoute
 from privamp.routes.pld_cost import accountant_seconds
-from privamp.sampling import Neighboring
+from privamp.sampling import Neighboring, NoSampling, Poisson, TruncatedPoisson, WithoutReplacement, WithReplacement
 
 __all__ = ["EVIDENCE", "TriangleRoute"]
 
@@ -48,6 +49,23 @@ REFINE = 9
 DELTA_SLACK = 1e-9
 #: Twins' accountants kept per route instance.
 CACHE_SIZE = 8
+
+
+def _no_smaller_dataset(event: SubsampledMechanism) -> str | None:
+    """Why ``event``'s add/remove twin may not cover the intermediate dataset D₀ (its replace-one neighbours less the
+    odd record(s)), or None. Covered: steps whose law does not depend on the dataset size (no sampling, Poisson, with
+    replacement), truncated Poisson (its pair covers N − 1 and N records) and batches without replacement that fit
+    in D₀; not covered: a batch without replacement larger than D₀ (m = n has no add/remove pair of n − 1 and n
+    records) and the per-epoch schemes (docs/proofs/replace-one-triangle.md, "Which add/remove family")."""
+    sampling, k = event.sampling, event.group_size
+    if isinstance(sampling, WithoutReplacement):
+        if sampling.batch_size <= sampling.dataset_size - k:
+            return None
+        return (f"the triangle route needs an add/remove pair on a dataset of {sampling.dataset_size - k} records, "
+                f"smaller than the batch of {sampling.batch_size}")
+    if isinstance(sampling, NoSampling | Poisson | WithReplacement | TruncatedPoisson):
+        return None
+    return f"the triangle route covers no intermediate dataset for {event.describe()}"
 
 
 @dataclass
@@ -92,6 +110,9 @@ class TriangleRoute(Route):
         """The accountants of the add/remove twin (every step under add/remove), or why there are none."""
         remove, add, evidence = [], [], {}
         for event, count in entries:
+            reason = _no_smaller_dataset(event)
+            if reason is not None:
+                return reason
             twin = replace(event, neighboring=Neighboring.ADD_REMOVE)
             try:
                 cell = TABLE.lookup(twin).build(twin)
