@@ -661,6 +661,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/truncated_poisson.py": [
         "tests/bounds/test_truncated_poisson.py",
         "tests/soundness/test_review2_truncated_poisson.py",
+        "tests/soundness/test_kill_truncated_poisson.py",
     ],
     "src/privamp/bounds/taylor_bounds.py": ["tests/bounds/test_taylor_bounds.py", "tests/bounds/test_fixed_size.py"],
     "src/privamp/bounds/gaussian_mixtures.py": [
