@@ -656,6 +656,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/wor_replace_one_coupling.py": [
         "tests/bounds/test_wor_replace_one_coupling.py",
         "tests/soundness/test_review2_wor_coupling.py",
+        "tests/soundness/test_kill_wor_replace_one_coupling.py",
     ],
     "src/privamp/bounds/poisson_replace_one.py": ["tests/bounds/test_fixed_size.py"],
     "src/privamp/bounds/truncated_poisson.py": [
