@@ -99,8 +99,8 @@ REFERENCE_POINTS = [
     (1.001, 0.3, 20.0),  # a wrong second-peak bracket: 1e-6 below the truth
     (2.0, 1e-85, 1.0),  # u < 1e-80 over the whole integrand: log g from log u (the value is 2.9e-170)
     (64.0, 1e-85, 0.5),
-    (1.001, 0.3, 30.0),  # αL > 700 where (α − 1)L < 1: the log1mexp correction of the huge form counts
-    (1.01, 0.01, 30.0),
+    (1.001, 0.3, 40.0),  # the peak of h at μy ≈ 800: αL > 700 with (α − 1)L < 2, the huge form's log1mexp counts
+    (1.002, 0.01, 40.0),
 ]
 
 
