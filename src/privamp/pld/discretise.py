@@ -361,8 +361,8 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     heaviest cell lies in the first quarter of the grid, the cells up to HEAD_CELLS beyond it are first merged
     sequentially and the rest pairwise: each part is a post-processing of its own outcomes (the unfinished last run of
     the first part is moved down, as at the end of every sequential merge), so together they are one. The sequential
-    merge of every cell (a Python loop: slower) is the fallback, unless the whole pairwise merge keeps a larger area
-    under the privacy profile over ε ≥ 0 (a sharp peak followed by a long light tail: the sequential run from the
+    merge of every cell (a Python loop: slower) is the fallback, unless the whole pairwise merge keeps more than
+    LOST_AREA times its area under the privacy profile over ε ≥ 0 (a sharp peak followed by a long light tail: the sequential run from the
     peak absorbs the tail, or never closes and moves the whole PMF down to one grid point)."""
     n = grid.size
     total = float(np.sum(cell_mass))
@@ -377,10 +377,15 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     mass = pairwise_merge(grid, cell_mass, star)
     if float(np.sum(mass * grid)) >= limit:
         return mass
-    # every merge is a valid optimistic PMF: where none meets the criterion, the one of the larger area under its
-    # privacy profile over ε ≥ 0 (the sequential run from a sharp peak can absorb the whole light tail behind it)
+    # every merge is a valid optimistic PMF: where none meets the criterion, the sequential one unless it lost most of
+    # the area under the privacy profile over ε ≥ 0 (a sequential run from a sharp peak can absorb the whole light
+    # tail behind it); otherwise it is the tighter one (tests/pld/test_merge.py)
     fallback = sequential_merge(grid, cell_mass, star)
-    return max((fallback, mass), key=lambda m: _profile_area(m, grid))
+    return mass if _profile_area(mass, grid) > LOST_AREA * _profile_area(fallback, grid) else fallback
+
+
+#: The pairwise merge replaces the sequential fallback when its profile area is more than this many times larger.
+LOST_AREA = 2.0
 
 
 def _profile_area(mass: FloatArray, grid: FloatArray) -> float:
