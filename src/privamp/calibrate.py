@@ -173,6 +173,9 @@ def _solution(
 # ---------------------------------------------------------------------------------------------------- PLD probes
 #: Relative accuracy of the coarse PLD that places the first certified probe (about 10x cheaper than the default).
 ROUGH_ACCURACY = 1e-2
+#: The PLD route alone answers the probes when every route together is at most this much (relative) below it at the
+#: first probe (a cost shortcut only: each probe's value is certified either way).
+PLD_WINS_MARGIN = 1e-3
 
 
 def solve_accounted(
@@ -204,12 +207,17 @@ def solve_accounted(
     probe_route = PldRoute(lower=False)
     rough_route = PldRoute(rel_accuracy=ROUGH_ACCURACY, lower=False)
 
+    pld_wins: list[bool] = []  # decided at the first probe: does the PLD route alone give the best answer?
+
     def pld_first(x: float, route: PldRoute) -> Accountant:
-        """The accountant of x answering on the PLD route alone where it answers (``best``: every other route's upper
-        bound lies above the PLD's true value, within its accuracy, so it cannot lower a probe's upper value by more;
-        a probe's certified upper value only decides on which side of the target x lies), else on every route."""
+        """The accountant of x answering on the PLD route alone where it answers and, at the first probe, gave the
+        best answer (``best``: where the PLD's pairs are tight every other route's upper bound lies above the PLD's
+        true value, within its accuracy; where they are not — without replacement × replace-one, whose RDP coupling
+        bound is tighter — every route answers every probe: decided at the first probe, which the rough search placed
+        near the answer; a probe's certified upper value only decides on which
+        side of the target x lies), else on every route."""
         acc = compose(x).with_settings(pld_route=route)
-        if choice.kind is not Choice.BEST:
+        if choice.kind is not Choice.BEST or pld_wins == [False]:
             return acc
         alone = acc.with_settings(pld_route=route, best_routes=("pld",))
         try:
@@ -217,7 +225,13 @@ def solve_accounted(
         except (InvalidParameterError, UnsupportedError):
             return acc
         # an infinite PLD answer (e.g. δ below the engine's range, 1e-320) is not the best: every route then decides
-        return alone if math.isfinite(answer.epsilon) else acc
+        if not math.isfinite(answer.epsilon):
+            return acc
+        if not pld_wins:
+            if route is not probe_route:  # the rough search only places the first probe (near the answer)
+                return alone
+            pld_wins.append(acc.epsilon(d, bound=bound).epsilon >= answer.epsilon * (1.0 - PLD_WINS_MARGIN))
+        return alone if pld_wins[0] else acc
 
     def probe(x: float) -> Accountant:
         return pld_first(x, probe_route)
