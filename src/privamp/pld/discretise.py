@@ -362,8 +362,8 @@ def _optimistic_merge(grid: FloatArray, cell_mass: FloatArray, star: FloatArray,
     sequentially and the rest pairwise: each part is a post-processing of its own outcomes (the unfinished last run of
     the first part is moved down, as at the end of every sequential merge), so together they are one. The sequential
     merge of every cell (a Python loop: slower) is the fallback, unless the whole pairwise merge keeps more than
-    LOST_AREA times its area under the privacy profile over ε ≥ 0 (a sharp peak followed by a long light tail: the sequential run from the
-    peak absorbs the tail, or never closes and moves the whole PMF down to one grid point)."""
+    LOST_AREA times its area under the privacy profile over ε ≥ 0 (a sharp peak followed by a long light tail: the
+    sequential run from the peak absorbs the tail, or never closes and moves the whole PMF down to one grid point)."""
     n = grid.size
     total = float(np.sum(cell_mass))
     limit = float(np.sum(cell_mass * star)) - MERGE_SHIFT * h * h * total  # the merged mean may not fall below it
