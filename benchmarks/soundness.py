@@ -641,7 +641,13 @@ MUTATION_NOTES = [
     "(its output is below the flush level 1e-140 and goes to the round-off term), the block-mass bound's tilt "
     "factor and the Chernoff minimum's θ sets (either end of a block, θ ≤ 0 or ≥ 1 kept: valid bounds, only the cut "
     "moves), the cut's block boundaries and its ≤/< at τ, the FFT bound's constants (8u·log2 n, 1e-140 flushing, "
-    "+4u: the bound is far above the actual round-off), finite_log_mass's slack constants.",
+    "+4u: the bound is far above the actual round-off), finite_log_mass's slack constants. Later (killpld, "
+    "2026-11-28 01:50 UTC, mutants applied by hand to a scratch copy, no mutmut rerun): the match-ratio mutants "
+    "am = bm/r and its variants (50-52) are equivalent — the down share lands on the same even point matched or "
+    "rounded down (61 463 outputs on 200 random, bell and flat inputs x 4 tilts: at most 8.8e-16 relative apart, "
+    "inside the code's 16u); the unsound ones are 45 and 46 (the cap a/(r(1 + 1e-12)) loosened: mass created above "
+    "its loss), now killed by test_coarsen_optimistic_exact_matches_never_overshoot (every odd pair matched "
+    "exactly, λ = 20: the real code 4.3e-13 below the 40-digit δ, the mutants 5e-14 above).",
     "- pld/accounting.py (tests/pld/test_accounting.py, ~8 s CPU a surviving mutant; 2026-11-28 00:33 UTC, capped at "
     "30 min, 1127 mutants): 286/379 run (75 %). Survivors that changed a result: screening a direction with its "
     "optimistic composition (a direction skipped on a value below its true one: an unsound upper — only the helper "
@@ -664,7 +670,9 @@ MUTATION_NOTES = [
     "_tilted_log_mgf's block size and margin constants (30) and _log_up (8, no selected test reaches it), and in "
     "fft_power the constants of the FFT error bound (8u·log2 n, ·(1 + 1e-6), +4u, the flush level and its 1e-13: "
     "the bound exceeds the measured round-off by orders of magnitude) and the optimistic side fed its raw values "
-    "(err = 0 and rel ≈ 1e-16 in every test input: a missing check with a PMF carrying a round-off term).",
+    "(err = 0 and rel ≈ 1e-16 in every test input: a missing check with a PMF carrying a round-off term; killed "
+    "since by test_optimistic_power_starts_from_the_certified_values, err = 1e-9: the real code 1e-11 below the "
+    "40-digit δ of the direct 7-fold convolution, the mutant 2e-7 above, applied by hand).",
     "- pld/group_pairs.py: not mutated (tests/pld/test_group_pairs.py takes ~27 s CPU a run). Reading it next to the "
     "lbinom survivors of _numerics.py exposed a precision bug, fixed in the same session: hypergeometric_log_weights "
     "formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values, ~ulp(log Γ(N)) apart — the weights of the "
