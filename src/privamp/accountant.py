@@ -312,6 +312,7 @@ class Accountant:
         skipped: list[str] = []
         floors: list[Floor] = []
         unsupported: list[Route] = []
+        guard = CostGuard(self.route_budget, self.progress)
         for r in sorted(routes, key=lambda route: _precedence(route, comp)):
             if answers and _settled(answers, question):
                 skipped.append(f"{r.name}: not run, {SETTLED_REASON}")
@@ -320,7 +321,7 @@ class Accountant:
                     floors.append(rdp_floor)  # computed only if read
                 continue
             cost = r.seconds(comp, question, value)
-            with self._guard().shown(f"{r.name}: {question}", cost):
+            with guard.shown(f"{r.name}: {question}", cost):
                 reason = r.unsupported(comp)
                 if reason is not None:
                     reasons.append(reason)
@@ -338,12 +339,12 @@ class Accountant:
                     reasons.append(str(exc))
                     skipped.append(f"{r.name}: not used: {exc}")
                     continue
-            answers.append(self._guard().noted(r.name, answer, cost))
+            answers.append(guard.noted(r.name, answer, cost))
         if not answers:  # refused: no lower bound is computed for nothing
             raise UnsupportedError("; ".join(dict.fromkeys(reasons)))
         # a route without an upper bound here may still certify a lower one (the PLD route's realisable pairs:
         # with replacement, truncated Poisson x replace-one)
-        found = (self._guard().lower_only(r, comp, question, value, skipped) for r in unsupported)
+        found = (guard.lower_only(r, comp, question, value, skipped) for r in unsupported)
         lowers = [x for x in found if x is not None]
         best = best_of(answers)
         if lowers and (best.lower is None or max(lowers) > best.lower):
@@ -351,9 +352,6 @@ class Accountant:
         if floors:
             best = replace(best, floor=highest_floor([f for f in (best.floor, *floors) if f is not None]))
         return replace(best, skipped=tuple(skipped)) if skipped else best
-
-    def _guard(self) -> CostGuard:
-        return CostGuard(self.route_budget, self.progress)
 
     # ------------------------------------------------------------------------------------------------ queries
     def rdp(self, alphas: ArrayLike, bound: str = BEST, *, route: str = "rdp") -> FloatArray:

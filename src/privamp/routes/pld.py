@@ -161,8 +161,9 @@ def _delta_scale(acc: PLDAccountant, epsilon: float) -> float:
     return min(max(math.exp(min(log_delta, 0.0)), 1e-300), 0.5)
 
 
-def _warnings(side: str, notes: Sequence[str]) -> tuple[str, ...]:
-    return tuple(f"pld {side}: {n}" for n in notes if not n.startswith(_SUCCESS_NOTE))
+def engine_warnings(source: str, notes: Sequence[str]) -> tuple[str, ...]:
+    """The engine's notes that are warnings (not a refinement that reached its target), each led by ``source``."""
+    return tuple(f"{source}: {n}" for n in notes if not n.startswith(_SUCCESS_NOTE))
 
 
 class PldRoute(Route):
@@ -197,7 +198,7 @@ class PldRoute(Route):
         plan.ran = True
         up = self._upper(plan).epsilon(delta)
         value = round_up(float(up.upper[0]))
-        warnings = _warnings("upper", up.notes)
+        warnings = engine_warnings("pld upper", up.notes)
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
@@ -207,7 +208,7 @@ class PldRoute(Route):
                 return self._answer(plan, value, None, (*warnings, f"pld lower: not computed: {exc}"))
             lower = min(round_down(float(lo.lower[0])), value)
             if lo is not up:
-                warnings += _warnings("lower", lo.notes)
+                warnings += engine_warnings("pld lower", lo.notes)
             adaptive = self._adaptive(plan, delta, lower, float(lo.grid_spacing), fine=False)
             if adaptive is not None and adaptive > lower:
                 return self._answer(plan, value, min(adaptive, value), warnings, adaptive=True)
@@ -266,7 +267,7 @@ class PldRoute(Route):
         d_up = float(up.upper[0])
         value = 0.0 if d_up >= 1 else min(max(math.log(d_up) if d_up > 0 else -math.inf, LOG_DELTA_FLOOR)
                                           + SAFETY_MARGIN, 0.0)
-        warnings = _warnings("upper", up.notes)
+        warnings = engine_warnings("pld upper", up.notes)
         lower: float | None = None
         acc = plan.lower() if self.lower else None
         if acc is not None:
@@ -278,7 +279,7 @@ class PldRoute(Route):
             if d_lo > 0:
                 lower = min(math.log(d_lo) + math.log1p(-SAFETY_MARGIN), value)
             if lo is not up:
-                warnings += _warnings("lower", lo.notes)
+                warnings += engine_warnings("pld lower", lo.notes)
         return self._answer(plan, value, lower, warnings)
 
     def _upper(self, plan: _Plan) -> PLDAccountant:

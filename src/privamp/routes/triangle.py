@@ -30,7 +30,7 @@ from privamp.pld import PLDAccountant
 from privamp.rounding import SAFETY_MARGIN, round_up
 from privamp.routes.base import Answer, Route
 from privamp.routes.composition import Composition, Entries
-from privamp.routes.pld import ENGINE_EVIDENCE, LOG_DELTA_FLOOR, PldRoute
+from privamp.routes.pld import ENGINE_EVIDENCE, LOG_DELTA_FLOOR, PldRoute, engine_warnings
 from privamp.routes.pld_cost import accountant_seconds
 from privamp.sampling import Neighboring, NoSampling, Poisson, TruncatedPoisson, WithoutReplacement, WithReplacement
 
@@ -179,9 +179,9 @@ class TriangleRoute(Route):
         return self._answer(twin, value, notes + notes2)
 
     def _answer(self, twin: _Twin, value: float, notes: tuple[str, ...]) -> Answer:
-        warnings = tuple(f"triangle: {n}" for n in dict.fromkeys(notes) if not n.startswith("grid refined"))
         return Answer(route=self.name, value=value, bound="triangle-add-remove", method="pld",
-                      evidence=(EVIDENCE, *twin.evidence, ENGINE_EVIDENCE), warnings=warnings)
+                      evidence=(EVIDENCE, *twin.evidence, ENGINE_EVIDENCE),
+                      warnings=engine_warnings("triangle", tuple(dict.fromkeys(notes))))
 
 
 def _split_epsilon(twin: _Twin, shares: FloatArray, target: float) -> tuple[FloatArray, tuple[str, ...]]:
