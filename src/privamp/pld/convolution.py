@@ -57,13 +57,19 @@ def _leading(mask: np.ndarray) -> int:
 
 def _block_log_masses(x: TiltedPMF, first: FloatArray) -> FloatArray:
     """Upper bounds on the log untilted mass of every block of CUT_BLOCK points (``first``: the blocks' first losses):
-    b·max_block(certified v) times the largest e^{log_scale − λℓ} over the block (at one of its ends)."""
+    b·max_block(certified v) times the largest e^{log_scale − λℓ} over the block (at one of its ends). The certified
+    values are a non-decreasing function of v, rounding included (:meth:`TiltedPMF.certified`), so each block's
+    largest is that of its largest v: the blocks' maxima of v are taken first (no copy of v)."""
     n, b, nb = x.v.size, CUT_BLOCK, first.size
-    c = np.zeros(nb * b)
-    c[:n] = x.certified()
+    full = n // b
+    top = np.empty(nb)
+    top[:full] = np.max(x.v[:full * b].reshape(full, b), axis=1)
+    if full < nb:
+        top[full] = np.max(x.v[full * b:])
+    c = replace(x, v=top).certified()
     tilt = np.maximum(-x.lam * first, -x.lam * (first + (b - 1) * x.h))
     with np.errstate(divide="ignore"):
-        return np.asarray(np.log(np.max(c.reshape(nb, b), axis=1)) + (math.log(b) + 1e-12) + x.log_scale + tilt)
+        return np.asarray(np.log(c) + (math.log(b) + 1e-12) + x.log_scale + tilt)
 
 
 def _cut(x: TiltedPMF, log_tau: float) -> TiltedPMF:
@@ -161,7 +167,7 @@ def convolve(a: TiltedPMF, b: TiltedPMF, log_tau: float) -> TiltedPMF:
         p_inf = (a.p_inf * (fin_b + b.p_inf) + fin_a * b.p_inf) * ((1 + 1e-12) if a.pessimistic else (1 - 1e-12))
     out = TiltedPMF(a.h, a.offset + b.offset, a.lam, v, a.log_scale + b.log_scale, p_inf, err,
                     a.log_mgf + b.log_mgf, a.pessimistic, rel, err1)
-    return _cut(_normalise(out), log_tau)
+    return _cut(_normalise(out, owned=True), log_tau)
 
 
 def finite_log_mass(x: TiltedPMF) -> float:
@@ -200,10 +206,10 @@ def coarsen(x: TiltedPMF) -> TiltedPMF:
         mgf = x.log_mgf + np.maximum(log_ratio, 0.0) + 1e-15
         out = replace(x, h=2 * h, offset=offset // 2, v=even, err=x.err * (1 + a + b), rel=x.rel + 4 * U,
                       err1=x.err1 * max(1.0, a + b), log_mgf=mgf)
-        return _normalise(out)
+        return _normalise(out, owned=True)
     new = _merge_odd(even, odd, h, lam)
     return _normalise(replace(x, h=2 * h, offset=offset // 2, v=new * (1 - 16 * U), err=0.0, err1=0.0,
-                              rel=x.rel + 16 * U))
+                              rel=x.rel + 16 * U), owned=True)
 
 
 def _merge_odd(even: FloatArray, odd: FloatArray, h: float, lam: float) -> FloatArray:

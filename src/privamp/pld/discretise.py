@@ -193,11 +193,14 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
         want_down = np.where(alpha > 0, z[:-1] / alpha, np.where(m > 0, np.inf, 0.0))
         tot = want_up + want_down
         share = np.where(np.isinf(want_up), 1.0, np.where(np.isinf(want_down) | ~(tot > 0), 0.0, want_up / tot))
+    del psi, root, z, want_up, want_down, tot  # (dead: the merge's peak memory is first-touch page faults)
     up = m * share
     down = np.maximum(m - up, 0.0)
+    del share
     # matching at the interior points g_{c+1}, c = 0..n−3: b = up[c] (cell c, below), a = down[c + 1] (cell c + 1)
     b, a = up[:-1], down[1:]
     al, be = alpha[1:] - LOSS_SLACK, beta[:-1] + LOSS_SLACK
+    del alpha
     ok = al > 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         r = np.where(ok, be / np.where(ok, al, 1.0), np.inf) * (1 + 1e-13)  # ≥ β⁺/α⁻ after rounding
@@ -213,6 +216,7 @@ def pairwise_merge(grid: FloatArray, cell_mass: FloatArray, cell_loss: FloatArra
     left[1:] += np.maximum(a - am, 0.0)
     left[0] += down[0]
     left[-1] += up[-1]
+    del up, down, b, a, al, be, ok, r, bm, am, exact_top
     # further rounds on the leftovers, conflict-free: cells c and c + d (d = 1, then 2) merged onto g_{c+1} (between
     # them), first for the c with ⌊c/d⌋ even, then odd (no cell is in two pairs of a round)
     xs = x

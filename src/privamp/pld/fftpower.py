@@ -192,11 +192,13 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
     bound_t = np.exp(np.minimum(lp_t, 700.0))
     m_t1 = np.exp(np.minimum(lp_t1, 700.0)) * (1 + 1e-12)  # (|a| + E)^{T−1}
     beta = rho * bound_t + 1e-300  # the power's own rounding (+ gradual underflow), per coefficient
-    p = np.zeros_like(fa)
-    p[idx] = _binary_power(fa[idx], T)  # the power itself (binary powering)
-    y = np.fft.irfft(p, n)
+    powered = _binary_power(fa[idx], T)  # the power itself (binary powering)
+    fa[:] = 0.0  # (the forward transform's buffer holds the powered spectrum: one transform-sized array less)
+    fa[idx] = powered
+    y = np.fft.irfft(fa, n)
+    del fa
     # error bounds of the inverse transform and of the coefficients
-    p_abs = np.abs(p[idx])
+    p_abs = np.abs(powered)
     p2 = math.sqrt(float(np.sum(wts * p_abs * p_abs))) * (1 + 8 * U)
     # Σ_k T·|Δ_k|·(|a_k| + E)^{T−1} ≤ T·‖Δ‖_2·‖(|a| + E)^{T−1}‖_2 (Cauchy–Schwarz, ‖Δ‖_2 ≤ E over the full
     # spectrum), and its ‖·‖_2 ≤ T·E·max (|a| + E)^{T−1}
@@ -226,7 +228,10 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
             err1 += d1
     # place the circular result on the window: out[w] = y[(w + A − T·o) mod N]
     shift = (first - T * o) % n
-    out = np.roll(np.maximum(y, 0.0, out=y), -shift)
+    out = np.empty(n)  # np.roll(max(y, 0), −shift), in one pass
+    np.maximum(y[shift:], 0.0, out=out[:n - shift])
+    np.maximum(y[:shift], 0.0, out=out[n - shift:])
+    del y
     log_scale = T * step.log_scale
     if pess:
         log_mgf = T * step.log_mgf
@@ -253,7 +258,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
     else:
         p_inf = _power_inf(finite_log_mass(step), step.p_inf, T, upper=False) if step.p_inf else 0.0
         res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1)
-    return _cut(_normalise(res), log_tau)
+    return _cut(_normalise(res, owned=True), log_tau)
 
 
 def _binary_power(z: np.ndarray, count: int) -> np.ndarray:

@@ -419,17 +419,27 @@ def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
     rel = log_mass + lam * sub - ls
     v = np.exp(np.maximum(rel, -745.0)) * (rel > -745.0)
     mgf = _log_mgf(log_mass, sub) if g.pessimistic else np.zeros(THETAS.size)
-    return _normalise(TiltedPMF(g.h, g.offset + first, lam, v, ls, p_inf, 0.0, mgf, g.pessimistic, 4 * U))
+    return _normalise(TiltedPMF(g.h, g.offset + first, lam, v, ls, p_inf, 0.0, mgf, g.pessimistic, 4 * U), owned=True)
 
 
-def _normalise(x: TiltedPMF) -> TiltedPMF:
+def _normalise(x: TiltedPMF, *, owned: bool = False) -> TiltedPMF:
+    """x with v flushed below 1e-140 and scaled to total 1 (log_scale, err, err1 and rel follow). ``owned``: x.v is a
+    fresh array no one else holds, flushed and scaled in place (the same values: no transform-sized copy)."""
     tiny = x.v < 1e-140  # flushed to 0 (their squares would be denormal, which is slow); covered by err
     flushed = int(np.count_nonzero(tiny))
-    v = np.where(tiny, 0.0, x.v) if flushed else x.v
+    v = x.v
+    if flushed and owned:
+        v[tiny] = 0.0
+    elif flushed:
+        v = np.where(tiny, 0.0, v)
     s = float(np.sum(v))
     err = x.err + (1e-140 if flushed else 0.0)
     err1 = x.err1 + 1e-140 * flushed
     if not s > 0:
         return replace(x, v=np.zeros(1), log_scale=-math.inf, err=err, err1=err1)
-    return replace(x, v=v / s, log_scale=x.log_scale + math.log(s), err=err / s * (1 + 4 * U),
+    if owned or flushed:  # (v is ours: scaled in place)
+        v /= s
+    else:
+        v = v / s
+    return replace(x, v=v, log_scale=x.log_scale + math.log(s), err=err / s * (1 + 4 * U),
                    err1=err1 / s * (1 + 4 * U), rel=x.rel + 2 * U)
