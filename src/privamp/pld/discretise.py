@@ -312,14 +312,16 @@ def _derived_cells(cells: _Cells, m: int, mirror: bool) -> _Cells:
 
 def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
     """The cells of ``pair`` on spacing ``h`` (its window for ``tail``, CELLS_PAD more fine cells at either end),
-    cached; read from cached cells of the pair (the same spacing, or finer) or of its mirror image where they cover
-    the window (e.g. cells made for a smaller tail, as a run's later queries ask for)."""
+    cached; read from cached cells of the pair (the same spacing, or finer) or of its mirror image where they leave
+    at most ``tail`` of P-mass outside on either side (their exact masses: no window probed) or cover the window
+    (e.g. cells made for a smaller tail, as a run's later queries ask for)."""
     key = (pair, h, tail)
     hit = _CELLS.get(key)
     if hit is not None:
         _CELLS.move_to_end(key)
         return hit
-    k0, k1 = _window(pair, h, tail)
+    log_tail = math.log(tail)
+    window: tuple[int, int] | None = None
     for (other, hh, _), cells in reversed(_CELLS.items()):
         m = round(h / hh)
         if m not in (1, 2, 4, 8, 16) or m * hh != h:
@@ -328,10 +330,15 @@ def _cell_masses(pair: Pair, h: float, tail: float) -> _Cells:
         if mirror and not _mirrors(other, pair):
             continue
         derived = _derived_cells(cells, m, mirror)
-        if derived[0] <= k0 and derived[0] + derived[2].size >= k1:
+        if derived[4] <= log_tail and derived[5] <= log_tail:
+            hit = derived
+            break
+        window = window or _window(pair, h, tail)
+        if derived[0] <= window[0] and derived[0] + derived[2].size >= window[1]:
             hit = derived
             break
     if hit is None:
+        k0, k1 = window or _window(pair, h, tail)
         k0, k1 = k0 - CELLS_PAD, k1 + CELLS_PAD
         # one evaluation: the grid's cells and, first and last, the cells below and above it
         edges = np.concatenate([[-np.inf], np.arange(k0, k1 + 1) * h, [np.finfo(np.float64).max]])

@@ -68,15 +68,22 @@ class TiltedPMF:
 
     def first_at_most(self, delta: float) -> int | None:
         """The first grid index k whose estimated δ(ℓ_k) is ≤ ``delta`` (None if there is none or the estimates are
-        unavailable), from the estimates of δ at every grid point (:attr:`_Suffix.profile`, one O(n) pass per PMF): for
-        locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
-        :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over them (O(log n)) finds k;
-        where rounding breaks the order the hint may be off, and the readout's check sends it to its bisection."""
-        profile = self._suffix.profile
-        if profile is None:
+        unavailable), from the estimates of δ at the grid points (:meth:`_Suffix.estimate`, O(1) each from the suffix
+        sums): for locating the crossing cell of a readout only — every value returned by the readouts is confirmed
+        with :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over them (O(log n))
+        finds k; where rounding breaks the order the hint may be off, and the readout's check sends it to its
+        bisection."""
+        suffix = self._suffix
+        if suffix.main is None:
             return None
-        k = profile.size - int(np.searchsorted(self._suffix.profile_ascending, delta, side="right"))
-        return k if k < profile.size else None
+        lo, hi = 0, suffix.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if suffix.estimate(mid) <= delta:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo if lo < suffix.n else None
 
     def delta(self, epsilon: float) -> float:
         """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
@@ -164,9 +171,10 @@ set up for every grid anyway, for the readout's crossing hint, so only the tinie
 
 
 def _suffix_sums(terms: FloatArray) -> FloatArray:
-    """Σ_{j≥k} terms_j for k = 0..n (the last one 0)."""
-    out = np.zeros(terms.size + 1)
-    out[:-1] = np.cumsum(terms[::-1])[::-1]
+    """Σ_{j≥k} terms_j for k = 0..n (the last one 0), accumulated from the top straight into the result."""
+    out = np.empty(terms.size + 1)
+    out[-1] = 0.0
+    np.cumsum(terms[::-1], out=out[-2::-1])
     return out
 
 
@@ -239,7 +247,7 @@ class _Suffix:
         vals = x.v if x.pessimistic else x.certified()
         if not float(np.max(vals)) <= 1.0:
             return
-        self.main = (ma, _suffix_sums(vals * ga), mb, _suffix_sums(vals * gb))
+        self.main = (ma, _suffix_sums(np.multiply(vals, ga, out=ga)), mb, _suffix_sums(np.multiply(vals, gb, out=gb)))
         if x.pessimistic and (x.err > 0 or x.err1 > 0):
             self.w = (ma, mb, *geo)
 
@@ -265,27 +273,16 @@ class _Suffix:
     def _k(self, epsilon: float) -> int:
         return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
 
-    @functools.cached_property
-    def profile(self) -> FloatArray | None:
-        """Estimates of δ(ℓ_k) at every grid point k (the float suffix sums, the pessimistic side's relative margin
-        included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞."""
-        if self.main is None:
-            return None
+    def estimate(self, k: int) -> float:
+        """An estimate of δ(ℓ_k) (the float suffix sums, the pessimistic side's relative margin included, its round-off
+        term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞ (no bound: a readout's hint only)."""
+        assert self.main is not None
         ma, sa, mb, sb = self.main
         x = self.x
-        first, last = float(self.ell[0]) + mb, float(self.ell[-1]) + mb
-        with np.errstate(over="ignore"):
-            scale = _geometric(first, x.h, self.n) if last < 700.0 else np.exp(np.minimum(self.ell + mb, 709.0))
-            est = math.exp(ma) * sa[1:] - scale * sb[1:]
+        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min(float(self.ell[k]) + mb, 709.0)) * float(sb[k + 1])
         if x.pessimistic:
-            est = est * (1 + 2 * x.rel)
-        return np.asarray(est + x.p_inf)
-
-    @functools.cached_property
-    def profile_ascending(self) -> FloatArray:
-        """:attr:`profile` reversed (ascending up to rounding, for a binary search; a view)."""
-        assert self.profile is not None
-        return self.profile[::-1]
+            est *= 1 + 2 * x.rel
+        return est + x.p_inf
 
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
