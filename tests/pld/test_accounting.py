@@ -270,14 +270,14 @@ def test_screened_direction_never_lowers_the_upper_value() -> None:
 
 
 def test_tail_spacing_and_tilt_rules() -> None:
-    """The documented rules against brute force: τ = the largest power of 1000 ≤ δ·1e-9 within [1e-300, 1e-12] (TAU
+    """The documented rules against brute force: τ = the largest power of 1000 ≤ δ·1e-6 within [1e-300, 1e-12] (TAU
     for one step); a single step's tail = the largest power of two ≤ τ/T (at least 2^⌊log2 1e-300⌋); the screening
     grid 16h capped at 4 (never below h); a tilt snapped to the nearest ladder value in log (0 below 0.045); the
     single-step spacing doubled until the step's window fits MAX_STEP_POINTS points."""
     from privamp.pld import accounting as acc
 
     for delta in (0.5, 1e-2, 1e-5, 3.3e-8, 1e-290, 1e-300, 5e-324):
-        k = max(j for j in range(-120, 1) if mp.mpf(10) ** (3 * j) <= mp.mpf(delta) * mp.mpf(10) ** -9)
+        k = max(j for j in range(-120, 1) if mp.mpf(10) ** (3 * j) <= mp.mpf(delta) * mp.mpf(10) ** -6)
         assert acc._tau(delta, 10) == min(max(10.0 ** (3 * k), acc.TAU_MIN), acc.TAU_MAX), delta
     assert acc._tau(1e-5, 1) == acc.TAU and acc._tau(0.0, 7) == acc.TAU_MIN
     for tau, count in ((1e-15, 3), (1e-12, 1), (1e-27, 14_062), (1e-300, 10**9)):

@@ -32,16 +32,14 @@ from privamp.validation import check_int, check_positive
 LADDER = np.array(LAMBDAS)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
-TAU_PER_DELTA = 1e-9
+TAU_PER_DELTA = 1e-6
 """A query at δ cuts tails of mass about τ = δ·TAU_PER_DELTA (snapped down to a power of 1000, within [TAU_MIN,
 TAU_MAX]): each single step of a phase of T steps keeps all but τ/T per side (:func:`_step_tail`), and each cut of a
 composed PMF all but τ per side (the repeated squaring, which cuts at every level, at τ/T: ``composition.power``), so
-the +∞ mass of the composed PMF is a few τ per phase (a relative ~1e-9 on δ), and the grid is no wider than the query
-needs."""
-TAU_REUSE = 1e3
-"""A cached composition cut at up to this many times the τ a query asks for is reused (its +∞ atom, about 2·τ·T, is
-then ≲ 2e-6·δ: a relative 2e-6 on δ, far inside the target accuracy), so that δ's over a few decades share one
-composition (a new δ is a readout)."""
+the +∞ mass of the composed PMF is a few τ per phase (a relative ~1e-6 on δ: ε moves by ~1e-6/λ, far inside the
+target accuracy), and the grid is no wider than the query needs. A cached composition serves every query whose τ is
+at least the one it was cut at: every δ in [1e-6, 1) asks for τ = TAU_MAX, and smaller δ's share a snapped τ by
+decade triples (a new δ is a readout across them)."""
 TAU_MAX = 1e-12
 TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
@@ -169,8 +167,8 @@ class _Direction:
 
     def has(self, h: float, lam: float, pessimistic: bool, tau: float, floor: float = READ_FLOOR) -> bool:
         """Whether :meth:`composed` would answer from the cache."""
-        return any(k[:3] == (h, lam, pessimistic) and k[3] <= TAU_REUSE * tau * (1 + 1e-9) and k[4] <= (
-            floor if pessimistic else -math.inf) for k in self.cache)
+        return any(k[:3] == (h, lam, pessimistic) and k[3] <= tau and k[4] <= (floor if pessimistic else -math.inf)
+                   for k in self.cache)
 
     def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
         return self.has(h, lam, True, tau) and self.has(h_lower, lam, False, tau)
@@ -196,9 +194,6 @@ class _Direction:
         finer = [k for k in mine if k[3] <= tau]
         if finer:  # a composition cut at a smaller mass serves as well
             return self.cache[max(finer, key=lambda k: k[3])]
-        near = [k for k in mine if k[3] <= TAU_REUSE * tau * (1 + 1e-9)]
-        if near:  # … and one cut at a slightly larger mass too (its +∞ atom is still ≲ 2e-6·δ: see TAU_REUSE)
-            return self.cache[min(near, key=lambda k: k[3])]
         steps = []  # (not cached: ``finer`` holds the key itself when it is)
         for i, ((pair, count), hh) in enumerate(zip(self.parts, self.step_spacing(h, tau), strict=True)):
             skey = (hh, pessimistic, i, tau)

@@ -113,11 +113,13 @@ class Pair:
                 losses.append(np.array([atom.loss]))
         lw = np.concatenate(logs) if logs else np.zeros(1)
         ell = np.concatenate(losses) if losses else np.zeros(1)
-        t = lw[None, :] + lam[:, None] * ell[None, :]
+        t = np.multiply.outer(lam, ell)
+        t += lw[None, :]  # log w + λℓ, one (λ, x) array updated in place
         top = np.max(t, axis=1)
         top = np.where(np.isfinite(top), top, 0.0)
+        t -= top[:, None]
         with np.errstate(under="ignore"):
-            e = np.exp(t - top[:, None])  # one exponential pass serves K and K' (einsum: no BLAS threads)
+            e = np.exp(t, out=t)  # one exponential pass serves K and K' (einsum: no BLAS threads)
         tot = np.sum(e, axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             k = np.log(tot) + top

@@ -279,7 +279,8 @@ class _Suffix:
         assert self.main is not None
         ma, sa, mb, sb = self.main
         x = self.x
-        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min(float(self.ell[k]) + mb, 709.0)) * float(sb[k + 1])
+        ell = (x.offset + k) * x.h  # (ℓ_k, as :attr:`TiltedPMF.losses` has it)
+        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min(ell + mb, 709.0)) * float(sb[k + 1])
         if x.pessimistic:
             est *= 1 + 2 * x.rel
         return est + x.p_inf
