@@ -68,15 +68,19 @@ class TiltedPMF:
 
     def first_at_most(self, delta: float) -> int | None:
         """The first grid index k whose estimated δ(ℓ_k) is ≤ ``delta`` (None if there is none or the estimates are
-        unavailable), from the estimates of δ at the grid points (:meth:`_Suffix.estimate`, O(1) each from the suffix
-        sums): for locating the crossing cell of a readout only — every value returned by the readouts is confirmed
-        with :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over them (O(log n))
-        finds k; where rounding breaks the order the hint may be off, and the readout's check sends it to its
-        bisection."""
+        unavailable), from the estimates of δ at the grid points (:meth:`_Suffix.estimates`, from the suffix sums):
+        for locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
+        :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over those at every
+        HINT_STRIDE-th point (set up once per PMF) and then over the stride it lands in finds k; where rounding breaks
+        the order the hint may be off, and the readout's check sends it to its bisection."""
         suffix = self._suffix
-        if suffix.main is None:
+        coarse = suffix.coarse
+        if coarse is None:
             return None
-        lo, hi = 0, suffix.n
+        j = coarse.size - int(np.searchsorted(coarse[::-1], delta, side="right"))  # first coarse point ≤ δ
+        if j == 0:
+            return 0
+        lo, hi = (j - 1) * HINT_STRIDE + 1, min(j * HINT_STRIDE, suffix.n)  # the first point ≤ δ is in [lo, hi]
         while lo < hi:
             mid = (lo + hi) // 2
             if suffix.estimate(mid) <= delta:
@@ -179,6 +183,8 @@ def _suffix_sums(terms: FloatArray) -> FloatArray:
 
 
 GEOMETRIC_BLOCK = 64
+HINT_STRIDE = 16
+"""A readout's crossing hint searches the estimates at every HINT_STRIDE-th point, then within one stride."""
 
 
 def _geometric(start: float, step: float, n: int) -> FloatArray:
@@ -273,17 +279,31 @@ class _Suffix:
     def _k(self, epsilon: float) -> int:
         return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
 
-    def estimate(self, k: int) -> float:
-        """An estimate of δ(ℓ_k) (the float suffix sums, the pessimistic side's relative margin included, its round-off
-        term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞ (no bound: a readout's hint only)."""
+    def estimates(self, k: np.ndarray) -> FloatArray:
+        """Estimates of δ(ℓ_k) at the indices k (the float suffix sums, the pessimistic side's relative margin
+        included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞ (a readout's hint
+        only, no bound)."""
         assert self.main is not None
         ma, sa, mb, sb = self.main
         x = self.x
-        ell = (x.offset + k) * x.h  # (ℓ_k, as :attr:`TiltedPMF.losses` has it)
-        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min(ell + mb, 709.0)) * float(sb[k + 1])
+        with np.errstate(over="ignore"):
+            est = math.exp(ma) * sa[k + 1] - np.exp(np.minimum((x.offset + k) * x.h + mb, 709.0)) * sb[k + 1]
         if x.pessimistic:
             est *= 1 + 2 * x.rel
-        return est + x.p_inf
+        return np.asarray(est + x.p_inf)
+
+    def estimate(self, k: int) -> float:
+        """:meth:`estimates` at one index (the same operations on floats)."""
+        assert self.main is not None
+        ma, sa, mb, sb = self.main
+        x = self.x
+        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min((x.offset + k) * x.h + mb, 709.0)) * float(sb[k + 1])
+        return (est * (1 + 2 * x.rel) if x.pessimistic else est) + x.p_inf
+
+    @functools.cached_property
+    def coarse(self) -> FloatArray | None:
+        """:meth:`estimates` at every HINT_STRIDE-th grid point (None without suffix sums)."""
+        return None if self.main is None else self.estimates(np.arange(0, self.n, HINT_STRIDE))
 
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
@@ -359,8 +379,9 @@ def _blocked_log_mgf(log_mass: FloatArray, losses: FloatArray, thetas: FloatArra
     lm = flat.reshape(nb, block)
     mb = np.max(lm, axis=1)
     mb_safe = np.where(np.isfinite(mb), mb, 0.0)
+    lm -= mb_safe[:, None]
     with np.errstate(under="ignore"):
-        w = np.exp(lm - mb_safe[:, None])  # (nb, b), ≤ 1
+        w = np.exp(lm, out=lm)  # (nb, b), ≤ 1
     shifts = thetas[None, :] * (np.arange(block) * h)[:, None]  # (b, nθ), |θ|·b·h is small
     # einsum, not @: a BLAS product wakes OpenBLAS' worker threads, which then spin (~50 ms of CPU per query)
     inner = np.einsum("ij,jk->ik", w, np.exp(shifts)) + block * 1e-320 * np.exp(np.maximum(shifts[-1], 0.0))[None, :]
@@ -396,13 +417,15 @@ def tilt(g: GridPMF, lam: float) -> TiltedPMF:
 
 def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
     ell = g.losses
-    lv = g.log_mass + lam * ell
+    lv = lam * ell
+    lv += g.log_mass  # log_mass + λℓ (in place, as every array of the tilt that is fresh)
     ls = float(logsumexp(lv))
     if ls == -math.inf:  # no finite loss at all (e.g. every outcome has loss +∞)
         empty = np.full(THETAS.size, -np.inf)
         return TiltedPMF(g.h, g.offset, lam, np.zeros(1), -math.inf, g.p_inf, 0.0, empty, g.pessimistic, 0.0)
-    keep = np.flatnonzero(lv - ls >= -700.0)
-    first, last = int(keep[0]), int(keep[-1]) + 1
+    lv -= ls  # the tilted log values, relative to their total
+    keep = lv >= -700.0
+    first, last = int(np.argmax(keep)), lv.size - int(np.argmax(keep[::-1]))
     log_mass = np.array(g.log_mass[first:last])
     lost_below = g.log_mass[:first]
     if first and g.pessimistic:
@@ -412,10 +435,13 @@ def _tilt(g: GridPMF, lam: float) -> TiltedPMF:
     if lost_above.size and g.pessimistic:  # only when λ < 0 or at exact zeros; kept safe anyway
         p_inf += math.exp(float(logsumexp(lost_above))) * (1 + 1e-12)
     sub = ell[first:last]
+    rel = lv[first:last]
     if first and g.pessimistic:  # the mass moved up may dominate the kept one at a large tilt: normalise anew
         ls = max(ls, float(logsumexp(log_mass + lam * sub)))
-    rel = log_mass + lam * sub - ls
-    v = np.exp(np.maximum(rel, -745.0)) * (rel > -745.0)
+        rel = log_mass + lam * sub - ls
+    v = np.maximum(rel, -745.0)
+    np.exp(v, out=v)
+    np.multiply(v, rel > -745.0, out=v)
     mgf = _log_mgf(log_mass, sub) if g.pessimistic else np.zeros(THETAS.size)
     return _normalise(TiltedPMF(g.h, g.offset + first, lam, v, ls, p_inf, 0.0, mgf, g.pessimistic, 4 * U), owned=True)
 
