@@ -6,9 +6,10 @@
 
 Every number is CPU time (``time.process_time``) of one query in a fresh Python process, measured after the
 library's import (the import is reported apart): the first default query, a new δ on the built accountant, σ
-calibration for ε = 3, the Opacus accountant's ``get_epsilon`` after each of 60 epochs, and the peak resident memory
-of the process (``getrusage``). privamp imports its modules lazily: its import column is ``import privamp`` plus the
-modules (NumPy's and its own) that a default query loads, listed by a probe process first, so that its query column,
+calibration for ε = 3, the Opacus accountant's ``get_epsilon`` after each of 60 epochs, the peak resident memory of
+the process and the first query's minor page faults (memory touched for the first time, paid in system CPU time;
+``getrusage``). privamp imports its modules lazily: its import column is ``import privamp`` plus the modules
+(NumPy's and its own) that a default query loads, listed by a probe process first, so that its query column,
 like the peers' (which import eagerly), is computation only. privamp's default (``Accountant()``: certified
 interval) is compared with its RDP route (``bound="rdp"``), dp_accounting's PLD accountant at its default
 discretisation (1e-4) and Opacus' default accountant (PRV). Medians over ``--reps`` fresh processes. privamp's
@@ -158,9 +159,12 @@ out = dict(max_epoch=max(per_epoch), median_epoch=sorted(per_epoch)[30], new_del
 """
 
 _EPILOGUE = """
-out.update(import_s=t1 - t0, query_s=t2 - t1, peak_mib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+out.update(import_s=t1 - t0, query_s=t2 - t1, peak_mib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           faults=f2 - f1)
 print(json.dumps(out))
 """
+#: Each measured span also counts the minor page faults (memory touched for the first time: system CPU time).
+_FAULTS = "resource.getrusage(resource.RUSAGE_SELF).ru_minflt"
 
 
 def _query_modules() -> list[str]:
@@ -171,8 +175,10 @@ def _query_modules() -> list[str]:
 
 def _run(body: str, q: float, sigma: float, steps: int, system: str, timeout: float) -> dict[str, Any]:
     imports = _IMPORTS.replace("MODULES", repr(MODULES))
-    code = _PRELUDE.format(q=q, sigma=sigma, steps=steps, delta=DELTA, system=system) + textwrap.dedent(body).replace(
-        "IMPORTS", imports)
+    body = textwrap.dedent(body).replace("IMPORTS", imports)
+    for t in ("t1", "t2"):  # the page faults at the same points as the clock
+        body = body.replace(f"{t} = time.process_time()", f"{t} = time.process_time()\nf{t[1]} = {_FAULTS}")
+    code = _PRELUDE.format(q=q, sigma=sigma, steps=steps, delta=DELTA, system=system) + body
     try:
         done = subprocess.run([sys.executable, "-c", code + _EPILOGUE], capture_output=True, text=True,
                               timeout=timeout, check=False)
@@ -212,19 +218,21 @@ def main(argv: list[str] | None = None) -> None:
         f"processes; δ = {DELTA:g}; load average {os.getloadavg()[0]:.1f} at the start, LOAD_END at the end (the "
         "machine is shared: every CPU time grows with the load).",
         "",
-        "| case | system | ε | lower | first query (CPU s) | new δ (CPU s) | import (CPU s) | peak MiB |",
-        "|---|---|---|---|---|---|---|---|",
+        "| case | system | ε | lower | first query (CPU s) | its page faults | new δ (CPU s) | import (CPU s) "
+        "| peak MiB |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, (q, sigma, steps, truth) in CASES.items():
         for system, body in _SYSTEMS.items():
             runs = [_run(body, q, sigma, steps, system, args.timeout) for _ in range(args.reps)]
             ok = [r for r in runs if "error" not in r]
             if not ok:
-                lines.append(f"| {name} | {system} | {runs[0]['error']} | | | | | |")
+                lines.append(f"| {name} | {system} | {runs[0]['error']} | | | | | | |")
                 continue
             lines.append(
                 f"| {name} (truth {truth}) | {system} | {ok[0]['epsilon']:.6f} | {_fmt(ok[0]['lower'], '.6f')} | "
-                f"{_fmt(_median(ok, 'query_s'))} | {_fmt(_median(ok, 'new_delta'))} | "
+                f"{_fmt(_median(ok, 'query_s'))} | {_fmt(_median(ok, 'faults'), '.0f')} | "
+                f"{_fmt(_median(ok, 'new_delta'))} | "
                 f"{_fmt(_median(ok, 'import_s'))} | {_fmt(_median(ok, 'peak_mib'), '.0f')} |"
             )
             print(lines[-1], flush=True)
