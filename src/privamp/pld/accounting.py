@@ -121,7 +121,7 @@ class _Direction:
         self.steps: dict[tuple[float, bool, int, float], GridPMF] = {}
         self.cache: dict[tuple[float, float, bool, float, float], TiltedPMF] = {}
         self.total = sum(c for _, c in self.parts)
-        self._kgrid: tuple[FloatArray, FloatArray, FloatArray] | None = None
+        self._kgrid: tuple[FloatArray, ...] | None = None
         self._kgrid_lams = KGRID_LAMS
         self._moments = [(_loss_moments(p), c) for p, c in self.parts]
 
@@ -134,21 +134,22 @@ class _Direction:
         width = max(float(np.subtract(*p.loss_window(1e-30)[::-1])) for p, _ in self.parts)
         return std, width
 
-    def _cumulant_grid(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def _cumulant_grid(self) -> tuple[FloatArray, ...]:
+        """(λ's, K, K', the running maxima of λK' − K and of K': monotone, for interpolating the saddle point)."""
         if self._kgrid is None:
-            k = sum(c * m[0] for m, c in self._moments)
-            dk = sum(c * m[1] for m, c in self._moments)
-            self._kgrid = (self._kgrid_lams, np.asarray(k), np.asarray(dk))
+            k = np.asarray(sum(c * m[0] for m, c in self._moments))
+            dk = np.asarray(sum(c * m[1] for m, c in self._moments))
+            grid = self._kgrid_lams
+            self._kgrid = (grid, k, dk, np.maximum.accumulate(grid * dk - k), np.maximum.accumulate(dk))
         return self._kgrid
 
     def tilt_for_delta(self, delta: float) -> float:
-        grid, k, dk = self._cumulant_grid()
-        g = np.maximum.accumulate(grid * dk - k)
+        grid, _, _, g, _ = self._cumulant_grid()
         return _snap(float(np.interp(math.log(1 / delta), g, grid)))
 
     def tilt_for_epsilon(self, epsilon: float) -> float:
-        grid, _, dk = self._cumulant_grid()
-        return _snap(float(np.interp(epsilon, np.maximum.accumulate(dk), grid)))
+        grid, _, _, _, dk_max = self._cumulant_grid()
+        return _snap(float(np.interp(epsilon, dk_max, grid)))
 
     def step_spacing(self, h: float, tau: float = TAU) -> tuple[float, ...]:
         """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
@@ -377,15 +378,14 @@ class PLDAccountant:
 
     @staticmethod
     def _saddle_epsilon(d: _Direction, delta: float) -> float:
-        grid, k, dk = d._cumulant_grid()
-        lam = float(np.interp(math.log(1 / delta), np.maximum.accumulate(grid * dk - k), grid))
-        return float(np.interp(lam, grid, dk))
+        grid, _, dk, g, _ = d._cumulant_grid()
+        return float(np.interp(float(np.interp(math.log(1 / delta), g, grid)), grid, dk))
 
     @staticmethod
     def _saddle_log_delta(d: _Direction, epsilon: float) -> float:
         """log δ(ε) ≈ K(λ) − λε at the saddle point K'(λ) = ε (Chernoff's exponent; for ordering directions only)."""
-        grid, k, dk = d._cumulant_grid()
-        lam = float(np.interp(epsilon, np.maximum.accumulate(dk), grid))
+        grid, k, _, _, dk_max = d._cumulant_grid()
+        lam = float(np.interp(epsilon, dk_max, grid))
         return float(np.interp(lam, grid, k)) - lam * epsilon
 
     def _lower_h(self, h: float) -> float:
