@@ -41,7 +41,7 @@ def _is_crossing(x: TiltedPMF, delta: float, lo: int, hi: int) -> bool:
 def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     """The ε with δ(ε) = δ of a certified PMF, rounded outward (up for the upper, down for the lower side).
 
-    The estimates of δ at every grid point (:meth:`TiltedPMF.first_at_most`, confirmed with the certified δ; else a
+    The estimates of δ at the grid points (:meth:`TiltedPMF.first_at_most`, confirmed with the certified δ; else a
     bisection with it) find the cell [ℓ_k, ℓ_{k+1}] where δ crosses; inside it δ(ε) = S0 − e^ε·S1 with
     S0 = P(L = ∞) + Σ_{j>k} p_j and S1 = Σ_{j>k} p_j e^{−ℓ_j}, solved in closed form, then checked against the
     certified δ; if the check fails the grid end of the cell (certified by the bisection) is returned.
@@ -49,7 +49,7 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     ell = x.losses
     if x.delta(float(ell[-1])) > delta:
         return math.inf  # only the +∞ atom is left above the grid and it exceeds δ
-    k = x.first_at_most(delta)  # located with the estimates at every grid point …
+    k = x.first_at_most(delta)  # located with the estimates of δ at the grid points …
     if k is None or not _is_crossing(x, delta, k - 1, k):  # … confirmed with the certified δ (else located with it)
         lo, hi = _crossing(x, delta, x.delta)
     else:
