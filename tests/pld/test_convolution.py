@@ -246,3 +246,21 @@ def test_one_sided_tail_cut_keeps_the_atom_at_infinity(side: str, pessimistic: b
         assert 1e-3 + cut <= out.p_inf <= 1e-3 + 2e-12
     else:
         assert 1e-3 * (1 - 1e-11) <= out.p_inf <= 1e-3
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_block_masses_are_the_certified_blocks(pessimistic: bool) -> None:
+    """The cut's block bounds, taken from the blocks' largest v, equal b·max_block(certified v)·max tilt factor
+    computed from the certified values themselves (a partial last block included; the optimistic side's certified
+    values clip at 0 where err exceeds them)."""
+    b = convolution.CUT_BLOCK
+    v = np.random.default_rng(5).random(3 * b + 17) ** 6
+    x = TiltedPMF(H, -40, 1.5, v, 0.3, 0.0, 1e-7, np.zeros(THETAS.size), pessimistic, 3e-16, 1e-6)
+    nb = -(-v.size // b)
+    first = (x.offset + np.arange(nb) * b) * H
+    c = x.certified()
+    tops = np.array([np.max(c[i * b:(i + 1) * b]) for i in range(nb)])
+    tilt_ = np.maximum(-x.lam * first, -x.lam * (first + (b - 1) * H))
+    with np.errstate(divide="ignore"):
+        ref = np.log(tops) + (math.log(b) + 1e-12) + x.log_scale + tilt_
+    assert convolution._block_log_masses(x, first).tolist() == ref.tolist()

@@ -266,3 +266,18 @@ def test_mass_outside_the_grid() -> None:
         exact = float(pair.delta(e)[0])
         assert exact <= _delta_of(up, e) <= exact * (1 + 2e-11) + above  # (the mass above the grid: at +∞)
         assert exact * (1 - 1e-3) <= _delta_of(lo, e) <= exact  # (measured 4.8e-4 at ε = 2: the cut above the grid)
+
+
+def test_mirror_cells_serve_without_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells read from the mirror image whose exact P-masses outside are at most the tail serve the add pair with no
+    window probed for it, and they are its own cells (its P-mass outside the grid at most the tail)."""
+    monkeypatch.setattr(disc, "_CELLS", disc.OrderedDict())
+    disc._cell_masses(REMOVE, H, TAIL)
+    probed: list[pairs.Pair] = []
+    real = disc._window
+    monkeypatch.setattr(disc, "_window", lambda pair, h, tail: probed.append(pair) or real(pair, h, tail))
+    k0, h, lp, lq, below, above, _, _ = disc._cell_masses(ADD, 16 * H, TAIL)
+    assert probed == [] and h == 16 * H
+    assert below <= math.log(TAIL) and above <= math.log(TAIL)
+    direct_p, direct_q = _direct(ADD, k0, h, lp.size)
+    assert np.allclose(lp, direct_p, rtol=1e-9, atol=1e-12) and np.allclose(lq, direct_q, rtol=1e-9, atol=1e-12)

@@ -297,3 +297,32 @@ def test_normalise_keeps_the_measure_on_the_safe_side() -> None:
     assert z.v.tolist() == [0.0] and z.log_scale == -math.inf
     assert z.err == 1e-140 and z.err1 == pytest.approx(3e-140, rel=1e-15)
     assert z.delta(-5.0) == 1e-3
+
+
+def test_normalise_in_place_gives_the_same_pmf() -> None:
+    """``owned=True`` flushes and scales the caller's fresh array in place: the same values and bounds as the copying
+    path (which leaves its input untouched), and the result holds the very array."""
+    v = np.array([2.0, 1.0, 1e-150, 0.0, 5e-141, 3.5])
+    x = TiltedPMF(0.5, -1, 0.0, v.copy(), 0.25, 1e-3, 1e-3, np.zeros(THETAS.size), True, 1e-16, 2e-3)
+    copied = pmf._normalise(x)
+    assert x.v.tolist() == v.tolist()
+    owned = pmf._normalise(x, owned=True)
+    assert owned.v is x.v and owned.v.tolist() == copied.v.tolist()
+    assert (owned.log_scale, owned.err, owned.err1, owned.rel) == (copied.log_scale, copied.err, copied.err1,
+                                                                   copied.rel)
+
+
+def test_suffix_sums_and_coarse_estimates() -> None:
+    """Σ_{j≥k} t_j for every k (the last 0) against 40-digit sums; the hint's estimates at every HINT_STRIDE-th point
+    are the single-index ones (the same operations, vectorised)."""
+    t = np.random.default_rng(3).random(1000) ** 4
+    s = pmf._suffix_sums(t)
+    with mp.workdps(DPS):
+        for k in (0, 1, 499, 998, 999, 1000):
+            ref = mp.fsum(mp.mpf(v) for v in t[k:].tolist())
+            assert abs(mp.mpf(s[k]) - ref) <= 1e-13 * max(ref, mp.mpf(1e-300)), k
+    x = _large(True, err=0.0, err1=0.0)
+    coarse = x._suffix.coarse
+    assert coarse is not None and coarse.size == -(-x.v.size // pmf.HINT_STRIDE)
+    for j in (0, 5, coarse.size - 1):
+        assert coarse[j] == pytest.approx(x._suffix.estimate(j * pmf.HINT_STRIDE), rel=1e-14, abs=1e-300)
