@@ -29,6 +29,7 @@ size of a DP-SGD run.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections.abc import Callable
@@ -40,6 +41,7 @@ from privamp.bracket import Search, SearchSpace, first_probe, fmt
 from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.events import check_group_size
 from privamp.mechanisms import Gaussian
+from privamp.routes.guard import steps_shown
 from privamp.sampling import Neighboring, NoSampling, Sampling
 from privamp.validation import check_open_unit, check_positive, check_steps
 
@@ -115,24 +117,33 @@ def solve(
         raise InvalidParameterError(space.name, (space.lower, space.upper), "a range holding an integer")
     start = space.start
     slope = None
-    if estimate is not None:
-        rough = Search(space, lo_lim, hi_lim, target, max(tol, ROUGH_TOLERANCE), estimate)
-        located = rough.locate(first_probe(space, lo_lim, hi_lim), math.log(2.0))
-        if located is not None:
-            start, slope = located, rough.slope(located)
     probes: dict[float, EpsilonResult] = {}
+    with steps_shown("privamp calibrate") as report:  # each probe shown before it runs, once the search is long
+        if estimate is not None:
+            coarse = itertools.count(1)
 
-    def probe(x: float) -> float:
-        if x not in probes:
-            probes[x] = compose(x).epsilon(d, bound=bound)
-        return probes[x].epsilon
+            def rough_probe(x: float) -> float:
+                n = next(coarse)
+                report(n - 1, f"coarse probe {n}: {space.name} = {x:.6g}")
+                return estimate(x)
 
-    search = Search(space, lo_lim, hi_lim, target, tol, probe)
-    safe, unsafe = search.bracket(first_probe(replace(space, start=start), lo_lim, hi_lim), math.log(2.0), slope)
-    if unsafe is None:
-        return _solution(space, safe, None, probes, target, at_limit=True)
-    safe, unsafe = search.narrow(safe, unsafe)
-    return _solution(space, safe, unsafe, probes, target, at_limit=False)
+            rough = Search(space, lo_lim, hi_lim, target, max(tol, ROUGH_TOLERANCE), rough_probe)
+            located = rough.locate(first_probe(space, lo_lim, hi_lim), math.log(2.0))
+            if located is not None:
+                start, slope = located, rough.slope(located)
+
+        def probe(x: float) -> float:
+            if x not in probes:
+                report(len(probes), f"probe {len(probes) + 1}: {space.name} = {x:.6g}")
+                probes[x] = compose(x).epsilon(d, bound=bound)
+            return probes[x].epsilon
+
+        search = Search(space, lo_lim, hi_lim, target, tol, probe)
+        safe, unsafe = search.bracket(first_probe(replace(space, start=start), lo_lim, hi_lim), math.log(2.0), slope)
+        if unsafe is None:
+            return _solution(space, safe, None, probes, target, at_limit=True)
+        safe, unsafe = search.narrow(safe, unsafe)
+        return _solution(space, safe, unsafe, probes, target, at_limit=False)
 
 
 #: Relative bracket width of the search on ``estimate`` (it only places the first certified probe).

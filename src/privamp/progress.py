@@ -1,7 +1,8 @@
 """Progress of a long computation, reported as ``progress(done, total)``: the figures (``privamp figures``) and the
 grids (``privamp sweep``) report through a :data:`Progress`, drawn on stderr by :func:`text_progress`; a computation
 known only by its estimated cost (the accountant's routes above ``route_budget``) is drawn by :func:`cost_progress`,
-CPU seconds spent against the estimate."""
+CPU seconds spent against the estimate; a computation made of steps whose cost is not known in advance (``compare``'s
+rows, a calibration's probes) by :func:`late_progress`, once it has run long enough to be worth showing."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["Progress", "cost_progress", "no_progress", "text_progress"]
+__all__ = ["Progress", "Steps", "cost_progress", "late_progress", "no_progress", "text_progress"]
 
 #: Reports progress of a long computation: ``progress(done, total)``.
 Progress = Callable[[int, int], None]
+#: Reports the step a computation starts: ``steps(done, what)``, ``done`` steps finished before it.
+Steps = Callable[[int, str], None]
 #: Seconds between two redraws of :func:`cost_progress`.
 REDRAW_SECONDS = 0.25
 
@@ -68,3 +71,31 @@ def cost_progress(label: str, seconds: float, width: int = 30) -> Iterator[None]
         stop.set()
         thread.join()
         draw(final=True)
+
+
+@contextmanager
+def late_progress(label: str, total: int | None, after: float | None, width: int = 30) -> Iterator[Steps]:
+    """A :data:`Steps` reporter for a computation of ``total`` steps (``None``: not known in advance). Nothing is drawn
+    until ``after`` CPU seconds have passed since entry (``None``: never); then each report redraws
+    ``label [#####-----] done/total what (12.3 CPU s)`` on stderr (``label: what (12.3 CPU s)`` when ``total`` is
+    None), and the line is ended when the block exits."""
+    start = time.process_time()
+    drawn = 0  # the length of the line drawn last (0: nothing drawn)
+
+    def report(done: int, what: str) -> None:
+        nonlocal drawn
+        spent = time.process_time() - start
+        if after is None or spent <= after:
+            return
+        bar = ":" if total is None else f" {_bar(done, total, width)} {done}/{total}"
+        line = f"{label}{bar} {what} ({spent:.1f} CPU s)"
+        sys.stderr.write(f"\r{line.ljust(drawn)}")
+        sys.stderr.flush()
+        drawn = len(line)
+
+    try:
+        yield report
+    finally:
+        if drawn:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

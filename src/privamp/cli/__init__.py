@@ -38,13 +38,17 @@ from privamp.cli.commands import COMMANDS
 from privamp.cli.errors import NUMERIC_ERRORS, UsageError, fail, message, shorten
 from privamp.cli.output import in_words, jsonable
 from privamp.cli.parser import build_parser
+from privamp.routes.guard import progress_shown
 
 __all__ = ["build_parser", "main"]
 
 
 def _run(args: argparse.Namespace) -> dict[str, Any]:
-    """The answer of the chosen command, computed with :class:`Accountant` as named here (looked up per call)."""
-    return COMMANDS[args.command].run(args, Accountant)
+    """The answer of the chosen command, computed with :class:`Accountant` as named here (looked up per call); the
+    accounting commands show their progress on stderr unless ``--no-progress``
+    (:func:`~privamp.routes.guard.progress_shown`)."""
+    with progress_shown(getattr(args, "cost_progress", False) and not args.no_progress):
+        return COMMANDS[args.command].run(args, Accountant)
 
 
 def _silence_stdout() -> None:

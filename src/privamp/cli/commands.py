@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from privamp import dpsgd, group_privacy
@@ -36,7 +37,8 @@ from privamp.cli.schedule import agreed, read_schedule
 from privamp.coverage import REGISTRY
 from privamp.events import SubsampledMechanism
 from privamp.registry import BEST, BoundKind
-from privamp.sampling import Neighboring, as_sampling
+from privamp.routes.guard import COMPARE_MAX_ORDER, OrderSearchSkippedError, order_search_cap, steps_shown
+from privamp.sampling import Neighboring, StepCount, as_sampling
 
 #: A command's answer: the JSON object of ``--json`` (before infinities are written as strings).
 Answer = dict[str, Any]
@@ -77,11 +79,12 @@ def _certification(args: argparse.Namespace) -> dict[str, Any]:
 
 def settings(args: argparse.Namespace, accountant: type[Accountant], config: Config) -> Accountant:
     """An accountant with nothing composed yet, set as the options say (``--conversion``, ``--allow-numerical``,
-    ``--no-budget``, ``--no-progress``); the settings are echoed in ``config.inputs``."""
+    ``--no-budget``; ``--no-progress`` is the command's, :func:`privamp.cli._run`); the settings are echoed in
+    ``config.inputs``."""
     config.inputs["allow_numerical"] = args.allow_numerical
     budget = None if args.no_budget else ROUTE_BUDGET
     return accountant(conversion=args.conversion, allow_numerical=args.allow_numerical, best_routes=best_routes(args),
-                      route_budget=budget, progress=not args.no_progress)
+                      route_budget=budget)
 
 
 def composed(args: argparse.Namespace, accountant: type[Accountant]) -> tuple[Config, Accountant]:
@@ -332,10 +335,16 @@ def record_k(args: argparse.Namespace) -> int:
     return 1 if args.group_size is None else int(args.group_size)
 
 
+#: The kind of a row whose bound has a lower RDP curve only: the least epsilon an RDP accountant can certify with it.
+RDP_FLOOR = "rdp-floor"
+
+
 @command("compare", text=output.compare_text)
 def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     """Every sampling scheme x neighboring relation x bound, each scheme at the steps of its own epochs -> steps rule
-    (stated per scheme); a failure fills its row's note, not the command."""
+    (stated per scheme); a failure fills its row's note, not the command, and so does a named bound whose order
+    search would go beyond COMPARE_MAX_ORDER (:func:`~privamp.routes.guard.order_search_cap`). The rows are shown on
+    stderr as they run once the command has run above the budget (:func:`~privamp.routes.guard.steps_shown`)."""
     inputs: dict[str, Any] = {}
     mechanism = parse_mechanism(args, inputs)
     schemes = compared_schemes(args, inputs)
@@ -346,51 +355,18 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
     if k > 1:
         inputs["group_size"] = k
     rows: list[dict[str, Any]] = []
-    for scheme, batches in schemes:
-        steps = counts[scheme.name].count
-        for relation in Neighboring:
+    cells = [(scheme, batches, relation) for scheme, batches in schemes for relation in Neighboring]
+    with steps_shown("privamp compare", len(cells)) as report:
+        for done, (scheme, batches, relation) in enumerate(cells):
+            report(done, f"{scheme.name} {relation.value} best")
             base = {"sampling": scheme.name, "neighboring": relation.value, "steps": counts[scheme.name].steps}
             try:
                 event = SubsampledMechanism(mechanism, as_sampling(scheme.sampling(batches)), relation, k)
-                acct = accountant(conversion=args.conversion).compose(event, steps)
-                bounds = list(REGISTRY.bounds_for(event))
             except NUMERIC_ERRORS as exc:
-                rows.append(
-                    {
-                        **base,
-                        "bound": None,
-                        "kind": None,
-                        "evidence": None,
-                        "epsilon": None,
-                        "alpha": None,
-                        "note": message(exc, cut=False),
-                    }
-                )
+                rows.append({**base, "bound": None, "kind": None, "evidence": None, "epsilon": None, "alpha": None,
+                             "note": message(exc, cut=False)})
                 continue
-            opt_in = accountant(conversion=args.conversion, allow_numerical=True).compose(event, steps)
-            best: dict[str, Any] = {**base, "bound": "best", "kind": "guarantee"}
-            try:
-                r = acct.epsilon(args.delta)
-                lower = r.lower_epsilon if counts[scheme.name].lower_holds else None
-                best.update(epsilon=r.epsilon, lower_epsilon=lower, alpha=r.alpha,
-                            evidence=f"{r.bound}: " + "; ".join(r.evidence))
-            except NUMERIC_ERRORS as exc:
-                best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))
-            rows.append(best)
-            if k > 1:
-                rows += _group_rows(args, accountant, replace(event, group_size=1), steps, base, best)
-            for bound in bounds:
-                row: dict[str, Any] = {**base, "bound": bound.name, "kind": bound.kind.value}
-                row["evidence"] = bound.evidence_text
-                try:
-                    if bound.upper is not None:
-                        r = (acct if bound.is_guarantee() else opt_in).epsilon(args.delta, bound=bound.name)
-                        row.update(epsilon=r.epsilon, alpha=r.alpha)
-                    else:
-                        row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
-                except NUMERIC_ERRORS as exc:
-                    row.update(epsilon=None, alpha=None, note=message(exc, cut=False))
-                rows.append(row)
+            rows += _compare_cell(args, accountant, event, counts[scheme.name], base, partial(report, done))
     return {
         "delta": args.delta,
         "steps": {name: c.steps for name, c in counts.items()},
@@ -399,3 +375,41 @@ def compare(args: argparse.Namespace, accountant: type[Accountant]) -> Answer:
         "rows": rows,
         "inputs": inputs,
     }
+
+
+def _compare_cell(args: argparse.Namespace, accountant: type[Accountant], event: SubsampledMechanism,
+                  count: StepCount, base: dict[str, Any], running: Callable[[str], None]) -> list[Answer]:
+    """The rows of one scheme x relation (``base``: their common columns): ``best`` (the certified interval), the group
+    conversions, then each named bound (``running`` told of each before it runs)."""
+    acct = accountant(conversion=args.conversion).compose(event, count.count)
+    bounds = list(REGISTRY.bounds_for(event))
+    opt_in = accountant(conversion=args.conversion, allow_numerical=True).compose(event, count.count)
+    best: dict[str, Any] = {**base, "bound": "best", "kind": "guarantee"}
+    try:
+        r = acct.epsilon(args.delta)
+        lower = r.lower_epsilon if count.lower_holds else None
+        best.update(epsilon=r.epsilon, lower_epsilon=lower, alpha=r.alpha,
+                    evidence=f"{r.bound}: " + "; ".join(r.evidence))
+    except NUMERIC_ERRORS as exc:
+        best.update(epsilon=None, alpha=None, evidence=None, note=message(exc, cut=False))
+    rows = [best]
+    if event.group_size > 1:
+        rows += _group_rows(args, accountant, replace(event, group_size=1), count.count, base, best)
+    for bound in bounds:
+        running(f"{base['sampling']} {base['neighboring']} {bound.name}")
+        kind = bound.kind.value if bound.upper is not None else RDP_FLOOR
+        row: dict[str, Any] = {**base, "bound": bound.name, "kind": kind, "evidence": bound.evidence_text}
+        try:
+            with order_search_cap(COMPARE_MAX_ORDER):
+                if bound.upper is not None:
+                    r = (acct if bound.is_guarantee() else opt_in).epsilon(args.delta, bound=bound.name)
+                    row.update(epsilon=r.epsilon, alpha=r.alpha)
+                else:
+                    row.update(epsilon=acct.floor_epsilon(args.delta, bound=bound.name), alpha=None)
+        except OrderSearchSkippedError as exc:
+            row.update(epsilon=None, alpha=None, note=f"{bound.name}: {exc}; privamp epsilon --bound {bound.name} "
+                       "computes it")
+        except NUMERIC_ERRORS as exc:
+            row.update(epsilon=None, alpha=None, note=message(exc, cut=False))
+        rows.append(row)
+    return rows

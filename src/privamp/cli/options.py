@@ -258,12 +258,19 @@ def add_accountant_options(p: argparse.ArgumentParser) -> None:
         help="compute every lower bound however long it takes (by default a lower-bound-only computation estimated "
         "above 2 CPU s is skipped, and the output says so)",
     )
+    add_progress(p)
+
+
+def add_progress(p: argparse.ArgumentParser) -> None:
+    """``--no-progress`` of the accounting commands, whose progress :func:`privamp.cli._run` shows on stderr."""
     p.add_argument(
         "--no-progress",
         action="store_true",
-        help="no progress bar on stderr (by default a computation estimated above 2 CPU s draws one; it is run "
-        "either way, and the output's evidence gives the estimate)",
+        help="no progress on stderr (by default a computation estimated above 2 CPU s draws a bar, and a command "
+        "running longer than that its rows or probes; it is run either way, and the output's evidence gives the "
+        "estimate)",
     )
+    p.set_defaults(cost_progress=True)
 
 
 def add_bound(p: argparse.ArgumentParser, help_text: str) -> None:

@@ -159,11 +159,11 @@ def rdp_text(out: dict[str, Any]) -> str:
 def compare_text(out: dict[str, Any]) -> str:
     lines = [
         f"delta = {out['delta']:g}; each scheme at the steps of its own rule; 'best' is the guarantee (proven"
-        " bounds only), shown as"
-        " the certified interval [lower, upper] where a rigorous lower bound is known; exact"
-        " and upper rows are proven, 'numerical' rows are verified numerically only (opt-in: --allow-numerical),"
-        " lower rows show the smallest epsilon an RDP accountant could certify (not a lower bound on the true"
-        " epsilon); the evidence of each bound follows the table",
+        " bounds only, every route), shown as the certified interval [lower, upper] where a rigorous lower bound is"
+        " known: the true epsilon lies in it; exact and upper rows are the upper bounds of one RDP bound each,"
+        " 'numerical' rows are verified numerically only (opt-in: --allow-numerical), rdp-floor rows the smallest"
+        " epsilon an RDP accountant could certify with that bound's RDP curve (not a lower bound on the true epsilon,"
+        " which may lie below it); the evidence of each bound follows the table",
         _describe_inputs(out["inputs"]),
         *(f"steps, {name}: {n} ({out['steps_rule'][name]})" for name, n in out["steps"].items()),
         f"{'sampling':20s} {'neighboring':12s} {'bound':30s} {'kind':9s} {'epsilon':>22s} {'alpha':>9s}",

@@ -29,6 +29,7 @@ from privamp.cli.options import (
     add_gaussian,
     add_json,
     add_mechanism,
+    add_progress,
     add_sampling,
     add_steps,
     add_tight,
@@ -80,6 +81,7 @@ def _compare_command(sub: Subparsers[Parser]) -> None:
     add_delta(cmd)
     add_conversion(cmd)
     add_tight(cmd)
+    add_progress(cmd)
     add_json(cmd)
 
 
@@ -106,6 +108,7 @@ def _calibrate_command(sub: Subparsers[Parser]) -> None:
     add_delta(cmd, "delta; in the open interval (0, 1)")
     add_bound(cmd, DPSGD_BOUND_HELP)
     add_tight(cmd)
+    add_progress(cmd)
     add_json(cmd)
 
 
@@ -129,6 +132,7 @@ def _check_command(sub: Subparsers[Parser]) -> None:
     add_delta(cmd, "the claimed delta; in the open interval (0, 1)", schedule=True)
     add_bound(cmd, DPSGD_BOUND_HELP)
     add_tight(cmd)
+    add_progress(cmd)
     add_json(cmd)
 
 
@@ -151,6 +155,7 @@ def _statement_command(sub: Subparsers[Parser]) -> None:
     )
     add_bound(cmd, DPSGD_BOUND_HELP)
     add_tight(cmd)
+    add_progress(cmd)
     add_json(cmd)
 
 

@@ -28,6 +28,7 @@ from privamp.registry import BEST, LOWER
 from privamp.rounding import SAFETY_MARGIN, round_up
 from privamp.routes.base import Answer, Floor, Route
 from privamp.routes.composition import RDP_COMPOSITION, Composition
+from privamp.routes.guard import order_search_capped
 from privamp.validation import MAX_FINITE_ORDER, check_orders
 
 if TYPE_CHECKING:  # the type checker sees the module; at run time it is imported on first use
@@ -280,6 +281,7 @@ class RdpRoute(Route):
         points, scores = self._grid_scores(grid, score)
         i = int(np.argmin(scores))
         if i == len(points) - 1 and self.refine:
+            score = order_search_capped(score)  # beyond the grid: within a cap (compare's), raises above it
             a = grid[-1]
             while a < MAX_ORDER:
                 a = min(2 * a, MAX_ORDER)
