@@ -900,7 +900,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/_real_orders.py": ["tests/bounds/test_numerics.py"],
     "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
-    "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
+    "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py", "tests/soundness/test_kill_adaptive.py"],
     "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
     "src/privamp/pld/discretise.py": [
         "tests/pld/test_discretise.py",
