@@ -909,7 +909,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     ],
     "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
     "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
-    "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
+    "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
