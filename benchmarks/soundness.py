@@ -907,7 +907,11 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/pld/test_merge.py",
         "tests/soundness/test_review_discretise.py",
     ],
-    "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py", "tests/soundness/test_kill_pmf.py"],
+    "src/privamp/pld/pmf.py": [
+        "tests/pld/test_pmf.py",
+        "tests/pld/test_readout.py",
+        "tests/soundness/test_kill_pmf.py",
+    ],
     "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
