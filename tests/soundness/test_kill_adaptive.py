@@ -6,6 +6,7 @@ prefix's δ, an mpmath sum) and its +∞ atom, the window's spacing rule, the er
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
@@ -132,3 +133,26 @@ def test_adaptive_errors_by_name_value_and_range() -> None:
         "below", 0.0, "> 0")
     assert ad.tail_adaptive_epsilon_lower(G, G, 3, 0.1, 0.05, 0.0, 0.5, 0.05, 1) is not None
     assert _error(lambda: ad.tail_length(G, 0)) == ("count", 0, "an integer >= 1")
+
+
+def test_grid_search_offset_fallback_when_the_next_point_certifies_nothing() -> None:
+    """δ(x) exact (Gaussian) up to x = E and 0 beyond (a programme that certifies nothing there): the next grid point's
+    δ is 0, so no interpolation — the offset is h/2, certified here, and the answer is k·h + h/2 rounded down."""
+    h, delta = 0.05, 1e-2
+    k_star = 20
+    top = (k_star + 0.7) * h
+
+    def delta_at(f: float) -> Callable[[int], float]:
+        return lambda k: _gaussian_delta(f + k * h) if f + k * h <= top else 0.0
+
+    assert _gaussian_delta(top) > delta
+    assert ad._grid_epsilon(delta_at, delta, 0.0, h, 400) == math.nextafter(k_star * h + 0.5 * h, -math.inf)
+
+
+def test_value_function_subtracts_its_round_off_where_the_truth_is_tiny() -> None:
+    """Two steps of N(0.5) (both choices the same pair: the composition N(0.5·√2)) at ε = 5 and 6, where the exact δ
+    (4e-13, 1e-16) is below the FFT round-off bound of the programme: the certified value stays below it (the bound
+    subtracted and the value clipped at 0, never added)."""
+    for eps in (5.0, 6.0):
+        exact = _gaussian_delta(eps, 0.5 * math.sqrt(2.0))
+        assert 0.0 <= ad.adaptive_delta_lower(G, G, 2, eps, 0.05, eps + 3.0) <= exact
