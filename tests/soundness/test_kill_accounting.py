@@ -57,3 +57,22 @@ def test_query_errors_by_name_value_and_range() -> None:
         with pytest.raises(InvalidParameterError) as info:
             acc.delta(bad)
         assert (info.value.name, info.value.allowed) == ("epsilon", "finite values >= 0")
+
+
+def test_a_direction_is_skipped_only_when_its_screen_passes() -> None:
+    """_over_directions with stub directions: the one with the larger saddle-point guess runs first; another whose
+    certified screen exceeds the bar (its upper 3 > 1) must run, and the maximum of the uppers and of the lowers over
+    the directions is reported (skipping it would report 1: an upper below a direction's value)."""
+    acc = PLDAccountant([[(pairs.gaussian(1.0), 1)]], grid_spacing=2.0**-8)
+    a, b, c = object(), object(), object()
+    acc.directions = [a, b, c]  # type: ignore[list-item]
+    guess = {a: 2.0, b: 1.0, c: 0.5}
+    values = {a: (1.0, 0.9), b: (3.0, 2.5), c: (0.5, 0.4)}
+    ran = []
+
+    def run(d: object) -> tuple[float, float]:
+        ran.append(d)
+        return values[d]
+
+    up, lo = acc._over_directions(run, lambda d, bar: values[d][0] <= bar, guess.__getitem__)  # type: ignore[arg-type]
+    assert (up, lo) == (3.0, 2.5) and ran == [a, b]
