@@ -212,3 +212,109 @@ def test_failed_closed_form_falls_back_to_the_cell_ends(pessimistic: bool, monke
             assert got == (ell[len(above)] if above else ell[0]), case
         else:
             assert got == (max(above) if above else -math.inf), case
+
+
+# ------------------------------------------------------------------------------------------------ the kill checks
+# (mutation testing, benchmarks/soundness.md: the hint's use, exact ties at grid points, the fall-backs reached after a
+# bisection or after every outward step failed, the round-off stand-in below a wide grid, empty atoms)
+
+MORE_CASES = {
+    # below a grid of spacing 2: the round-off term's stand-in is taken at ℓ_0 − 1, not at ℓ_1 − 1 (past ℓ_0's weight)
+    "round-off, below a wide grid": ({"h": 2.0, "offset": 3, "rel": 1e-6, "err": 1e-7, "err1": 3e-7}, 0.95),
+    # atoms of mass 0 above the crossing (log 0 in the closed form's sums; optimistic: v·(1 − 2rel) − err < 0 too)
+    "empty atoms": ({"err": 0.06}, 0.3),
+}
+ZERO_V = [0.05, 0.1, 0.0, 0.3, 0.2, 0.0, 0.05, 0.3]
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+@pytest.mark.parametrize("case", list(MORE_CASES))
+def test_more_epsilons_on_the_safe_side_and_tight(case: str, pessimistic: bool) -> None:
+    kwargs, delta = MORE_CASES[case]
+    x = tilted(ZERO_V if case == "empty atoms" else V, pessimistic=pessimistic, **kwargs)
+    exact, frozen = reference_epsilon(x, delta)
+    got = epsilon_of(x, delta, upper=pessimistic)
+    margin = TIGHT * max(1.0, abs(float(exact)))
+    if pessimistic:
+        assert exact <= got <= max(exact, frozen) + margin
+    else:
+        assert exact - margin <= got <= exact
+
+
+def _no_bisection(*args: object) -> tuple[int, int]:
+    raise AssertionError("the bisection ran although the hint was right")
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_a_right_hint_is_used_and_ties_at_grid_points(pessimistic: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the estimates' cell k is the crossing by the certified δ of the PMF (δ(ℓ_{k−1}) > δ ≥ δ(ℓ_k)), the
+    readout takes it without a bisection (one pass per δ), also at an exact tie δ = δ(ℓ_k); at a tie the grid point
+    is certified, so the upper ε is at most ℓ_k; and δ equal to δ at the grid's last point (only the +∞ atom above
+    it) has a finite ε."""
+    monkeypatch.setattr(readout, "_crossing", _no_bisection)
+    used = 0
+    x = tilted(V, pessimistic=pessimistic, p_inf=1e-3)
+    ell = x.losses.tolist()
+    queries = [(tilted(V, pessimistic=pessimistic, **kwargs), delta) for kwargs, delta in CASES.values()]
+    queries += [(x, x.delta(e)) for e in ell]  # exact ties (the last one: δ = P(L = ∞) + round-off = δ(ℓ_{n−1}))
+    for y, delta in queries:
+        k = y.first_at_most(delta)
+        grid = y.losses.tolist()
+        right = k is not None and (k == 0 or y.delta(grid[k - 1]) > delta) and y.delta(grid[k]) <= delta
+        if not right:
+            continue
+        got = epsilon_of(y, delta, upper=pessimistic)
+        used += 1
+        if pessimistic and y.delta(grid[k]) == delta:
+            assert got <= grid[k]
+    assert used >= len(CASES) + 3
+    assert math.isfinite(epsilon_of(x, x.delta(ell[-1]), upper=pessimistic))
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_failed_closed_form_after_a_bisection_below_the_grid(pessimistic: bool,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection as above, the cell located by the bisection (no hint): below the grid the upper ε is ℓ_0, the
+    lower −∞."""
+    monkeypatch.setattr(readout, "logsumexp", lambda *args, **kwargs: np.float64(-np.inf))
+    monkeypatch.setattr(TiltedPMF, "first_at_most", lambda self, delta: None)
+    kwargs, delta = CASES["below the grid"]
+    x = tilted(V, pessimistic=pessimistic, **kwargs)
+    assert epsilon_of(x, delta, upper=pessimistic) == (x.losses[0] if pessimistic else -math.inf)
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_closed_form_at_the_wrong_end_falls_back_to_the_safe_end(pessimistic: bool,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the closed form's ε lands at the unsafe end of the crossing cell (its sums read as
+    S0 = 1, S1 = e^{∓50}), every outward step then fails the check with the certified δ, and the readout returns the
+    cell's safe end: the right end for the upper side, the left for the lower one."""
+    values = iter([0.0, 50.0 if pessimistic else -50.0] * 20)
+    monkeypatch.setattr(readout, "logsumexp", lambda *args, **kwargs: np.float64(next(values)))
+    for case in ("middle cell", "second cell"):
+        kwargs, delta = CASES[case]
+        x = tilted(V, pessimistic=pessimistic, **kwargs)
+        ell = [(x.offset + j) * x.h for j in range(x.v.size)]
+        above = [e for e in ell if reference_delta(x, mp.mpf(e)) > delta]
+        expected = ell[len(above)] if pessimistic else max(above)
+        assert epsilon_of(x, delta, upper=pessimistic) == expected, case
+
+
+@pytest.mark.parametrize("pessimistic", [True, False], ids=["upper", "lower"])
+def test_closed_form_off_by_a_few_ulps_is_confirmed_by_growing_steps(pessimistic: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the closed form's ε moved 4e-14 to the unsafe side (its sum S1 scaled by e^{±4e-14}); the
+    outward steps, growing 16-fold from 1e-15·max(1, |ε|), still find a certified ε within 1e-12 of the root."""
+    real = readout.logsumexp
+    calls = iter(range(1000))
+
+    def shifted(*args: object, **kwargs: object) -> np.float64:
+        value = real(*args, **kwargs)  # type: ignore[arg-type]
+        return np.float64(value + ((4e-14 if pessimistic else -4e-14) if next(calls) % 2 else 0.0))
+
+    monkeypatch.setattr(readout, "logsumexp", shifted)
+    kwargs, delta = CASES["tilted"]
+    x = tilted(V, pessimistic=pessimistic, **kwargs)
+    exact, _ = reference_epsilon(x, delta)
+    got = epsilon_of(x, delta, upper=pessimistic)
+    assert (exact <= got <= exact + 1e-12) if pessimistic else (exact - 1e-12 <= got <= exact)

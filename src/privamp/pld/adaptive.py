@@ -112,8 +112,7 @@ class _Step:
 
     def __init__(self, pair: Pair, h: float) -> None:
         g = discretise(pair, h, pessimistic=False, tail=TAIL)
-        with np.errstate(under="ignore"):
-            self.mass: FloatArray = np.exp(g.log_mass) * (1 - 4 * U)
+        self.mass: FloatArray = np.exp(g.log_mass) * (1 - 4 * U)  # (underflow is ignored by numpy's default)
         self.offset = g.offset
         self.p_inf = g.p_inf * (1 - 4 * U)
 
@@ -153,9 +152,8 @@ def _value_function(choices: Sequence[Pair], count: int, epsilon: float, h: floa
 
 def _hinge(ell: ArrayLike, eps: float) -> FloatArray:
     """(1 − e^{ε−ℓ})_+, rounded down."""
-    x = np.asarray(ell, dtype=np.float64)
-    with np.errstate(over="ignore"):
-        return np.asarray(np.where(x > eps, -np.expm1(np.minimum(eps - x, 0.0)) * (1 - 2 * U), 0.0))
+    x = np.asarray(ell)  # float64 losses (k·h) from every caller; the minimum keeps expm1 from overflowing
+    return np.asarray(np.where(x > eps, -np.expm1(np.minimum(eps - x, 0.0)) * (1 - 2 * U), 0.0))
 
 
 def adaptive_delta_lower(first: Pair, second: Pair, count: int, epsilon: float, h: float,
@@ -163,7 +161,7 @@ def adaptive_delta_lower(first: Pair, second: Pair, count: int, epsilon: float, 
     """A certified lower bound on δ(ε) of ``count`` steps against the adversary choosing ``first`` or ``second`` at
     every step (module docstring), on the loss grid of spacing ``h``; accumulated losses below ε − ``below`` are
     valued 0 (``below`` > ε, so that the start, loss 0, is inside the window)."""
-    n_steps = check_int("count", count, minimum=1)
+    n_steps = check_int("count", count)
     h = check_positive("h", h)
     if not below > epsilon:
         raise InvalidParameterError("below", below, f"greater than epsilon ({float(epsilon):g})")
@@ -177,7 +175,7 @@ def adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: float, 
     lower bound exceeds ``delta``: a certified lower bound on the true ε(δ), from one programme on the window of
     relative losses [−``below``, ABOVE] (module docstring, *One programme per query*). ``None`` if not even the grid
     point at or below ``start`` is certified."""
-    n_steps = check_int("count", count, minimum=1)
+    n_steps = check_int("count", count)
     if not below > start + 1:
         raise InvalidParameterError("below", below, f"greater than start + 1 ({float(start) + 1:g})")
     hh = grid_spacing(first, second, check_positive("h", h), below)
@@ -196,7 +194,7 @@ def static_prefix(pair: Pair, count: int, h: float, lam: float, tau: float = PRE
     cut per side at every convolution; the engine may coarsen it): a certified sub-measure of the composition of
     optimistic single steps (:mod:`privamp.pld.pmf`)."""
     g = discretise(pair, check_positive("h", h), pessimistic=False, tail=TAIL)
-    n = check_int("count", count, minimum=1)
+    n = check_int("count", count)
     return compose([(tilt(g, lam), n)], math.log(check_positive("tau", tau)), MAX_PREFIX_POINTS)
 
 
@@ -213,7 +211,7 @@ def tail_length(pair: Pair, count: int) -> int:
     MAX_TAIL_STEPS and ``count`` (at least 1)."""
     var = float(pair.loss_moments([0.0])[2])
     steps = math.ceil(TAIL_VARIANCE / var) if var > TAIL_VARIANCE / MAX_TAIL_STEPS else MAX_TAIL_STEPS
-    return max(1, min(steps, check_int("count", count, minimum=1)))
+    return max(1, min(steps, check_int("count", count)))
 
 
 def tail_adaptive_delta_lower(prefix: TiltedPMF, choices: Sequence[Pair], count: int, epsilon: float,
@@ -250,7 +248,7 @@ def tail_adaptive_epsilon_lower(first: Pair, second: Pair, count: int, delta: fl
     it beyond MAX_PREFIX_POINTS), the tail on spacing ≥ ``h``. ``None`` if the grid point at or below ``start`` is not
     certified."""
     n = check_int("count", count, minimum=2)
-    k = check_int("tail_steps", tail_steps, minimum=1)
+    k = check_int("tail_steps", tail_steps)
     if not n > k:
         raise InvalidParameterError("tail_steps", tail_steps, f"less than count ({n})")
     if not below > 0:

@@ -65,7 +65,7 @@ def _combine_sorted(z: FloatArray, t: FloatArray) -> FloatArray:
 
 def _log_interval(family: str, a: FloatArray, b: FloatArray) -> FloatArray:
     """log of the unit-scale CDF difference F(b) − F(a) for a ≤ b, accurate in both tails."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    a, b = np.broadcast_arrays(a, b)  # float64 already (Mixture.log_mass's a − m, b − m)
     return _combine(a, b, _log_tail(family, a), _log_tail(family, b))
 
 

@@ -20,10 +20,9 @@ def _crossing(x: TiltedPMF, delta: float, f: Callable[[float], float]) -> tuple[
     """Bisection for the grid cell where ``f`` (δ(ε), non-increasing) crosses δ: f(ℓ_lo) > δ ≥ f(ℓ_hi), lo = −1 when
     f(ℓ_0) ≤ δ (the caller has checked f(ℓ_{n−1}) ≤ δ)."""
     ell = x.losses
-    lo, hi = -1, ell.size - 1
     if f(float(ell[0])) <= delta:
         return -1, 0
-    lo = 0
+    lo, hi = 0, ell.size - 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if f(float(ell[mid])) > delta:
