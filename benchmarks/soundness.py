@@ -911,6 +911,11 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
+    "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
+    "src/privamp/pld/truncated_draw_pairs.py": ["tests/pld/test_truncated_pairs.py"],
+    "src/privamp/pld/truncated_pairs.py": ["tests/pld/test_truncated_pairs.py"],
+    "src/privamp/pld/allocation_pairs.py": ["tests/pld/test_allocation_pairs.py"],
+    "src/privamp/pld/allocation_pld.py": ["tests/pld/test_allocation_pld.py"],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
