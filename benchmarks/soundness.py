@@ -903,6 +903,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py"],
     "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
     "src/privamp/pld/discretise.py": [
+        "tests/soundness/test_kill_discretise.py",
         "tests/pld/test_discretise.py",
         "tests/pld/test_merge.py",
         "tests/soundness/test_review_discretise.py",

@@ -1,0 +1,155 @@
+"""The pairwise merge of pld/discretise.py pinned to its documented behaviour (mutation testing, issue 18 item 6).
+
+Any split of a cell's outcome is a valid post-processing, so the soundness checks of tests/pld/test_merge.py cannot
+see a wrong split; these checks see it:
+
+* exactness where the docstring claims it: cells at the same relative position x_c = g_c + t·h with ψ_c geometric
+  (φ exponential) are matched completely at every interior grid point, so the output is, in closed form (40 digits),
+  out_{c+1} = K_c (1/α + 1/β) with K_c = ψ_c (α + β) e^{κ/2} / (α e^{κ/2} + β e^{−κ/2}), the end cells' rests rounded
+  down;
+* a brute-force transcription of the docstring in scalar 30-digit arithmetic (the split ∝ φ(g_{c+1})/β_c, φ(g_c)/α_c,
+  the matching at the interior points with α⁻ = α − LOSS_SLACK, β⁺ = β + LOSS_SLACK, the conflict-free rounds on the
+  rests of cells c and c + d, d = 1, 2, the rests rounded down or kept on their upper grid point) on inputs with
+  outcomes exactly on grid points, empty cells and a subnormal product (which must not warn: any warning fails).
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld.discretise import LOSS_SLACK, pairwise_merge
+
+
+def _reference(grid: np.ndarray, mass: np.ndarray, loss: np.ndarray) -> list[mp.mpf]:
+    """The docstring's pairwise merge, one scalar at a time in 30 digits."""
+    n = len(grid)
+    g = [mp.mpf(float(v)) for v in grid]
+    out = [mp.mpf(0)] * n
+    if n < 2:
+        return out
+    s = mp.mpf(LOSS_SLACK)
+    big_m = [mp.mpf(float(v)) for v in mass]
+    x = [min(max(mp.mpf(float(v)), g[c]), g[c + 1]) for c, v in enumerate(loss)]
+    al = [1 - mp.exp(g[c] - x[c]) for c in range(n - 1)]
+    be = [mp.exp(g[c + 1] - x[c]) - 1 for c in range(n - 1)]
+    psi = [big_m[c] * al[c] * be[c] / (al[c] + be[c]) if big_m[c] > 0 else mp.mpf(0) for c in range(n - 1)]
+    z = [mp.mpf(0)] + [mp.sqrt(psi[c] * psi[c + 1]) for c in range(n - 2)] + [mp.mpf(0)]
+    up, down = [], []
+    for c in range(n - 1):
+        w_up = z[c + 1] / be[c] if be[c] > 0 else (mp.inf if big_m[c] > 0 else mp.mpf(0))
+        w_down = z[c] / al[c] if al[c] > 0 else (mp.inf if big_m[c] > 0 else mp.mpf(0))
+        if w_up == mp.inf:
+            share = mp.mpf(1)
+        elif w_down == mp.inf or not w_up + w_down > 0:
+            share = mp.mpf(0)
+        else:
+            share = w_up / (w_up + w_down)
+        up.append(big_m[c] * share)
+        down.append(max(big_m[c] - big_m[c] * share, mp.mpf(0)))
+    left = [mp.mpf(0)] * (n - 1)
+    for c in range(n - 2):  # the up share of cell c and the down share of cell c + 1 at g_{c+1}
+        b, a = up[c], down[c + 1]
+        if be[c] == 0:
+            bm, am = b, mp.mpf(0)
+        elif al[c + 1] - s > 0:
+            r = (be[c] + s) / (al[c + 1] - s) * (1 + mp.mpf(1e-13))
+            bm = min(b, a / (r * (1 + mp.mpf(1e-12))))
+            am = bm * r
+        else:
+            bm = am = mp.mpf(0)
+        out[c + 1] += am + bm
+        left[c] += max(b - bm, mp.mpf(0))
+        left[c + 1] += max(a - am, mp.mpf(0))
+    left[0] += down[0]
+    left[-1] += up[-1]
+    for d in (1, 2):
+        if n - 1 - d <= 0:
+            break
+        for parity in (0, 1):
+            for c in range(n - 1 - d):
+                if (c // d) % 2 != parity:
+                    continue
+                al_d = 1 - mp.exp(g[c + 1] - x[c + d]) - s
+                if not al_d > 0:
+                    continue
+                r = (be[c] + s) / al_d * (1 + mp.mpf(1e-13))
+                b2 = min(left[c], left[c + d] / (r * (1 + mp.mpf(1e-12))))
+                a2 = b2 * r
+                out[c + 1] += a2 + b2
+                left[c] = max(left[c] - b2, mp.mpf(0))
+                left[c + d] = max(left[c + d] - a2, mp.mpf(0))
+    for c in range(n - 1):
+        out[c + 1 if be[c] == 0 else c] += left[c]
+    return out
+
+
+def _inputs(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """14 grid points (h = 0.1 or 0.5) with O(1) masses at random positions, some cells empty, some outcomes exactly
+    on their lower or upper grid point, and (seed 0) a mass of 1e-306 whose ψ is subnormal."""
+    rng = np.random.default_rng(seed)
+    n, h = 14, (0.1, 0.5)[seed % 2]
+    grid = (np.arange(n) - 5) * h
+    mass = 0.2 + rng.random(n - 1)
+    loss = grid[:-1] + rng.random(n - 1) * h
+    mass[[3, 9]] = 0.0
+    loss[[2, 7]] = grid[[2, 7]]  # on the lower grid point: α = 0, all of it down
+    loss[[5, 11]] = grid[[6, 12]]  # on the upper grid point: β = 0, all of it up, matched as it is
+    if seed == 0:
+        mass[10] = 1e-306
+    if seed == 3:  # a long smooth stretch: rests for the rounds d = 1, 2 of both parities
+        loss[:] = grid[:-1] + 0.3 * h + 0.4 * h * np.sin(np.arange(n - 1))
+        mass = np.exp(-0.5 * (np.arange(n - 1) - 6.0) ** 2 / 4) + 0.05 * rng.random(n - 1)
+    return grid, mass, loss
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairwise_merge_is_the_documented_one(seed: int) -> None:
+    grid, mass, loss = _inputs(seed)
+    got = pairwise_merge(grid, mass, loss)
+    with mp.workdps(30):
+        ref = _reference(grid, mass, loss)
+    scale = float(mass.max())
+    for j, (a, b) in enumerate(zip(got, ref, strict=True)):
+        assert abs(a - float(b)) <= 2e-15 * scale + 1e-14 * abs(float(b)), (j, a, float(b))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_pairwise_merge_on_tiny_grids(n: int) -> None:
+    """1 to 4 grid points: nothing (n = 1), no interior point (n = 2: the one cell rounded down), no rounds beyond the
+    first (n = 3), one round d = 1 (n = 4)."""
+    grid = np.arange(n) * 0.25
+    mass = np.array([0.7, 0.2, 0.4][: n - 1])
+    loss = grid[:-1] + np.array([0.1, 0.05, 0.2][: n - 1])
+    got = pairwise_merge(grid, mass, loss)
+    with mp.workdps(30):
+        ref = _reference(grid, mass, loss)
+    assert got.shape == (n,)
+    assert got.tolist() == pytest.approx([float(v) for v in ref], abs=1e-15)
+    if n == 2:
+        assert got.tolist() == [0.7, 0.0]
+
+
+@pytest.mark.parametrize(("t", "kappa"), [(0.5, 0.3), (0.2, -0.7), (0.85, 0.0)])
+def test_pairwise_merge_is_exact_for_an_exponential_phi(t: float, kappa: float) -> None:
+    n, h = 12, 0.1
+    grid = (np.arange(n) - 4) * h
+    loss = grid[:-1] + t * h
+    with mp.workdps(40):
+        a = 1 - mp.exp(-mp.mpf(t) * mp.mpf(h))
+        b = mp.exp((1 - mp.mpf(t)) * mp.mpf(h)) - 1
+        k = mp.mpf(kappa)
+        psi = [mp.exp(k * c) for c in range(n - 1)]
+        mass = np.array([float(p * (a + b) / (a * b)) for p in psi])
+        kc = [psi[c] * (a + b) * mp.exp(k / 2) / (a * mp.exp(k / 2) + b * mp.exp(-k / 2)) for c in range(n - 2)]
+        # the end cells are split wholly up (cell 0) or down (cell n − 2): their rests, M_0 − K_0/β and
+        # M_{n−2} − K_{n−3}/α, are rounded down to g_0 and g_{n−2}
+        want = [kc_i * (1 / a + 1 / b) for kc_i in kc] + [mp.mpf(0)]
+        want[-2] += psi[-1] * (a + b) / (a * b) - kc[-1] / a
+        want = [float(psi[0] * (a + b) / (a * b) - kc[0] / b)] + [float(v) for v in want]
+    got = pairwise_merge(grid, mass, loss)
+    scale = float(mass.max())
+    # everything is matched; the slacks leave ~LOSS_SLACK/β of each point's mass over (for rounding or the rounds)
+    assert got.tolist() == pytest.approx(want, rel=1e-8, abs=1e-9 * scale)
+    assert float(np.sum(got)) == pytest.approx(float(np.sum(mass)), rel=1e-13)
