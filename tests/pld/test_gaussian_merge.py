@@ -67,6 +67,7 @@ def test_gaussians_merge_to_the_closed_form() -> None:
     piece = pair.pieces[0]
     assert piece.p.means[0] == pytest.approx(mu, rel=1e-15) and piece.q.means == (0.0,)
     assert (piece.lo, piece.hi) == (-math.inf, math.inf)
+    assert pair.name == f"gaussian(mu={piece.p.means[0]!r})"
     for eps in (0.0, 0.5, 1.0, 2.5):
         assert float(pair.delta([eps])[0]) == pytest.approx(_gaussian_delta(mu, eps), rel=1e-10)
 
