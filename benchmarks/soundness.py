@@ -911,7 +911,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
     "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
-    "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
+    "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
     "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
     "src/privamp/pld/truncated_draw_pairs.py": ["tests/pld/test_truncated_pairs.py"],
     "src/privamp/pld/truncated_pairs.py": ["tests/pld/test_truncated_pairs.py"],

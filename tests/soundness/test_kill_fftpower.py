@@ -1,0 +1,83 @@
+"""The helpers of pld/fftpower.py against 40-digit references (mutation testing, issue 18 item 6).
+
+* ``_power_inf``: the +∞ mass (F + p)^T − F^T of the T-fold, rounded up (pessimistic) or down (optimistic) by at most
+  a relative 2e-9, including F = 0 (log F = −∞: p^T) and p = 0;
+* ``_binary_power``: z^T by binary powering within a few ulps per squaring of the 40-digit power;
+* ``_outside``: the Chernoff bound min_θ (Σ v e^{θℓ})^T e^{−θ·edge} over the θ > 0 (above) and θ < 0 (below) only,
+  each side capped at 1, zero on a side flagged empty; and it bounds the brute-force mass of v^{*T} outside.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld.fftpower import _binary_power, _outside, _power_inf
+
+
+@pytest.mark.parametrize(
+    ("fin", "p", "count"),
+    [(0.999, 1e-3, 1), (0.999, 1e-3, 50), (0.5, 0.2, 7), (1.0 + 1e-12, 1e-9, 1000), (1e-3, 0.3, 3), (0.0, 0.25, 4)],
+)
+def test_power_inf_against_40_digits(fin: float, p: float, count: int) -> None:
+    log_fin = math.log(fin) if fin > 0 else -math.inf
+    with mp.workdps(40):
+        exact = float((mp.mpf(fin) + mp.mpf(p)) ** count - mp.mpf(fin) ** count)
+    up = _power_inf(log_fin, p, count, upper=True)
+    lo = _power_inf(log_fin, p, count, upper=False)
+    assert lo <= exact <= up
+    assert up <= exact * (1 + 2e-9) and lo >= exact * (1 - 2e-9)
+
+
+def test_power_inf_of_no_mass_is_zero() -> None:
+    assert _power_inf(math.log(0.9), 0.0, 10, upper=True) == 0.0
+    assert _power_inf(math.log(0.9), 0.0, 10, upper=False) == 0.0
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 8, 13, 64, 100])
+def test_binary_power_against_40_digits(count: int) -> None:
+    rng = np.random.default_rng(count)
+    z = (rng.random(6) - 0.5 + 1j * (rng.random(6) - 0.5)) * 1.6
+    got = _binary_power(z, count)
+    assert got.shape == z.shape
+    with mp.workdps(40):
+        for zi, gi in zip(z, got, strict=True):
+            ref = mp.mpc(zi.real, zi.imag) ** count
+            assert abs(mp.mpc(gi.real, gi.imag) - ref) <= 1e-15 * count * abs(ref) + 1e-300
+
+
+def _chernoff(thetas: np.ndarray, mgf: np.ndarray, count: int, edge: float, sign: int) -> float:
+    with mp.workdps(40):
+        vals = [count * mp.mpf(m) - mp.mpf(t) * edge for t, m in zip(thetas, mgf, strict=True) if sign * t > 0]
+        return float(mp.exp(min(min(vals), 0)))
+
+
+def test_outside_is_the_two_sided_chernoff_bound() -> None:
+    h, count = 0.1, 6
+    ell = (np.arange(30) - 12) * h
+    rng = np.random.default_rng(5)
+    v = rng.random(30) ** 2
+    v /= v.sum()
+    thetas = np.array([-2.0, -0.7, -0.2, 0.0, 0.3, 1.1, 2.5])
+    mgf = np.log(np.array([float(np.sum(v * np.exp(t * ell))) for t in thetas]))
+    mean = count * float(np.sum(v * ell))
+    lo, hi = mean - 2.0, mean + 2.0
+    above, below = _chernoff(thetas, mgf, count, hi, 1), _chernoff(thetas, mgf, count, lo, -1)
+    assert 0 < above < 1 and 0 < below < 1
+    assert _outside(thetas, mgf, count, lo, hi) == pytest.approx(above + below, rel=2e-12)
+    assert _outside(thetas, mgf, count, lo, hi) >= above + below
+    assert _outside(thetas, mgf, count, lo, hi, none_below=True) == pytest.approx(above, rel=2e-12)
+    assert _outside(thetas, mgf, count, lo, hi, none_above=True) == pytest.approx(below, rel=2e-12)
+    assert _outside(thetas, mgf, count, lo, hi, none_below=True, none_above=True) == 0.0
+    # the brute-force mass of v^{*T} below lo and at or above hi (grid losses of the T-fold: (T·(−12) + m)·h)
+    fold = v
+    for _ in range(count - 1):
+        fold = np.convolve(fold, v)
+    losses = (count * -12 + np.arange(fold.size)) * h
+    outside = float(np.sum(fold[(losses < lo) | (losses >= hi)]))
+    assert outside <= _outside(thetas, mgf, count, lo, hi)
+    # each side is capped at 1 (an edge inside the bulk)
+    assert _outside(thetas, mgf, count, mean + 0.5, mean - 0.5) == pytest.approx(2.0, rel=1e-11)
