@@ -909,7 +909,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_review_discretise.py",
     ],
     "src/privamp/pld/pmf.py": ["tests/pld/test_pmf.py", "tests/pld/test_readout.py"],
-    "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
+    "src/privamp/pld/convolution.py": ["tests/soundness/test_kill_convolution.py", "tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
     "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],

@@ -1,0 +1,129 @@
+"""The error bookkeeping of pld/convolution.py against its derivations (mutation testing, issue 18 item 6).
+
+* convolve: with |ṽ − v(1 + r)| ≤ err entrywise (‖·‖₁ ≤ err1) on each input, the product's errors are
+  err = err_a·‖ṽ_b‖₁ + (1 + r_a)·err_b·M_a + e and err1 likewise (e ≤ 1e-13: the FFT's own bound, here ~1e-15),
+  r = r_a + r_b + r_a r_b, M_a = min(‖ṽ_a‖₁(1 + r_a) + min(n·err_a, err1_a), e^{−log_scale}·M(λ)) (the tracked
+  generating function where λ is one of its θ's); optimistic inputs are first made exact sub-measures (no error
+  carried); the log-MGFs add; the transform's length is not assumed even (n = 45 = fast_length(45));
+* coarsen, pessimistic: an odd point's mass split to its neighbours with untilted fractions f_up = 1/(1 + e^{−h}),
+  f_lo = 1 − f_up, i.e. tilted weights a = e^{λh}f_up, b = e^{−λh}f_lo: err·(1 + a + b), err1·max(1, a + b);
+  its log-MGF raised by max(log((e^{−h−θh} + e^{θh})/(1 + e^{−h})), 0), exact when all the mass is on odd points
+  (checked against the coarse PMF's own generating function in 40 digits: bound, and tight);
+* coarsen, optimistic: no error carried, rel + 16u.
+All values are compared in untilted units (the outputs are normalised).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld.convolution import coarsen, convolve
+from privamp.pld.pmf import THETAS, U, TiltedPMF
+
+H = 0.05
+
+
+def _pmf(n: int, total: float, lam: float, pessimistic: bool, err: float, err1: float, rel: float, seed: int,
+         log_scale: float = 0.0, mgf_at_lam: float | None = None, offset: int = -3) -> TiltedPMF:
+    rng = np.random.default_rng(seed)
+    v = rng.random(n) + 0.1
+    v *= total / v.sum()
+    log_mgf = np.full(THETAS.size, 50.0)  # (generous: only the entry at θ = λ is read by the mass bound)
+    if mgf_at_lam is not None:
+        log_mgf[THETAS == lam] = log_scale + math.log(mgf_at_lam)
+    return TiltedPMF(H, offset, lam, v, log_scale, 0.0, err, log_mgf, pessimistic, rel, err1)
+
+
+@pytest.mark.parametrize("lam", [0.37, 1.0])
+def test_convolve_carries_the_derived_errors(lam: float) -> None:
+    a = _pmf(20, 0.5, lam, True, 1e-7, 3e-7, 1e-3, 1, log_scale=0.2,
+             mgf_at_lam=0.5 * (1 + 1e-5) if lam == 1.0 else None)
+    b = _pmf(26, 0.8, lam, True, 2e-7, 5e-7, 2e-3, 2)
+    out = convolve(a, b, -math.inf)
+    assert out.v.size == 45 and out.offset == -6 and out.pessimistic
+    scale = math.exp(out.log_scale - a.log_scale - b.log_scale)  # the normalisation: Σ of the product ≈ 0.4
+    assert scale == pytest.approx(0.4, rel=1e-12)
+    mass_a = 0.5 * (1 + 1e-3) + min(20 * 1e-7, 3e-7) if lam != 1.0 else 0.5 * (1 + 1e-5)
+    err = 1e-7 * 0.8 + (1 + 1e-3) * 2e-7 * mass_a
+    err1 = 3e-7 * 0.8 + (1 + 1e-3) * 5e-7 * mass_a
+    assert err <= out.err * scale <= err * (1 + 1e-12) + 1e-13
+    assert err1 <= out.err1 * scale <= err1 * (1 + 1e-12) + 1e-12
+    assert out.rel == pytest.approx(1e-3 + 2e-3 + 2e-6, rel=1e-13)
+    assert out.rel >= 1e-3 + 2e-3 + 2e-6
+    assert np.array_equal(out.log_mgf, a.log_mgf + b.log_mgf)
+
+
+def test_convolve_optimistic_inputs_carry_no_error() -> None:
+    a = _pmf(20, 0.5, 0.37, False, 1e-7, 3e-7, 1e-3, 1)
+    b = _pmf(26, 0.8, 0.37, False, 2e-7, 5e-7, 2e-3, 2)
+    out = convolve(a, b, -math.inf)
+    assert not out.pessimistic
+    assert out.err < 1e-13 and out.err1 < 1e-12 and out.rel < 1e-14
+    # the values are the product of the certified sub-measures
+    ref = np.convolve(a.certified(), b.certified())
+    assert out.v * math.exp(out.log_scale) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+
+
+def test_convolve_refusal_names_the_mismatch() -> None:
+    a = _pmf(5, 1.0, 0.37, True, 0.0, 0.0, 0.0, 1)
+    b = _pmf(5, 1.0, 0.5, True, 0.0, 0.0, 0.0, 1)
+    with pytest.raises(ValueError, match=r"^convolve: PMFs on different grids, tilts or sides$"):
+        convolve(a, b, -math.inf)
+
+
+def _weights(lam: float, h: float) -> tuple[float, float]:
+    f_up = 1 / (1 + math.exp(-h))
+    return math.exp(lam * h) * f_up, math.exp(-lam * h) * (1 - f_up)
+
+
+def test_coarsen_pessimistic_carries_the_derived_errors() -> None:
+    lam = 0.8
+    x = _pmf(31, 1.0, lam, True, 1e-7, 2e-7, 1e-3, 3, offset=-4)
+    out = coarsen(x)
+    a, b = _weights(lam, H)
+    scale = math.exp(out.log_scale - x.log_scale)
+    assert out.h == 2 * H and out.offset == -2
+    assert out.err * scale == pytest.approx(1e-7 * (1 + a + b), rel=1e-12)
+    assert out.err1 * scale == pytest.approx(2e-7 * max(1.0, a + b), rel=1e-12)
+    assert out.rel == pytest.approx(1e-3 + 6 * U, rel=5e-14)
+
+
+def test_coarsen_optimistic_carries_no_error() -> None:
+    x = _pmf(31, 1.0, 0.8, False, 1e-7, 2e-7, 1e-3, 3, offset=-4)
+    out = coarsen(x)
+    assert out.err == 0.0 and out.err1 == 0.0
+    assert out.rel == pytest.approx(1e-3 + 18 * U, rel=5e-14)
+
+
+@pytest.mark.parametrize("h", [0.05, 0.7])
+def test_coarsen_pessimistic_log_mgf_is_a_tight_bound(h: float) -> None:
+    """All the mass on odd global indices (−3, −1, …, 9): the coarse PMF's generating function is the fine one's times
+    (e^{−h−θh} + e^{θh})/(1 + e^{−h}) exactly; the tracked one is the fine one's times max(that, 1)."""
+    lam = 0.0
+    losses = np.arange(-3, 10, 2) * h
+    masses = np.linspace(1.0, 2.0, losses.size)
+    masses /= masses.sum()
+    v = np.zeros(13)
+    v[0::2] = masses
+    with mp.workdps(40):
+        fine = [mp.log(mp.fsum(mp.mpf(m) * mp.exp(mp.mpf(t) * mp.mpf(ell)) for m, ell in zip(masses, losses,
+                                                                                             strict=True)))
+                for t in THETAS[:64]]
+    log_mgf = np.full(THETAS.size, 1e3)
+    log_mgf[:64] = [float(f) for f in fine]
+    x = TiltedPMF(h, -3, lam, v, 0.0, 0.0, 0.0, log_mgf, True, 0.0, 0.0)
+    out = coarsen(x)
+    coarse_losses = out.losses
+    coarse = out.v * math.exp(out.log_scale)
+    with mp.workdps(40):
+        for i, t in enumerate(THETAS[:64]):
+            if abs(t * h) > 20:
+                continue
+            own = mp.log(mp.fsum(mp.mpf(m) * mp.exp(mp.mpf(t) * mp.mpf(ell)) for m, ell in zip(coarse, coarse_losses,
+                                                                                                strict=True)))
+            assert out.log_mgf[i] >= float(own) - 1e-12 * max(1.0, abs(float(own)))
+            assert out.log_mgf[i] <= float(max(own, fine[i])) + 1e-12 * max(1.0, abs(float(own)))
