@@ -10,7 +10,9 @@ see a wrong split; these checks see it:
 * a brute-force transcription of the docstring in scalar 30-digit arithmetic (the split ∝ φ(g_{c+1})/β_c, φ(g_c)/α_c,
   the matching at the interior points with α⁻ = α − LOSS_SLACK, β⁺ = β + LOSS_SLACK, the conflict-free rounds on the
   rests of cells c and c + d, d = 1, 2, the rests rounded down or kept on their upper grid point) on inputs with
-  outcomes exactly on grid points, empty cells and a subnormal product (which must not warn: any warning fails).
+  outcomes exactly on grid points, empty cells and a subnormal product (which must not warn: any warning fails);
+* the sequential merge on hand-worked cells: a run closing on outcomes at its target, outcomes given outside their
+  cells (read at the cells' nearest ends).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from privamp.pld.discretise import LOSS_SLACK, pairwise_merge
+from privamp.pld.discretise import LOSS_SLACK, pairwise_merge, sequential_merge
 
 
 def _reference(grid: np.ndarray, mass: np.ndarray, loss: np.ndarray) -> list[mp.mpf]:
@@ -153,3 +155,27 @@ def test_pairwise_merge_is_exact_for_an_exponential_phi(t: float, kappa: float) 
     # everything is matched; the slacks leave ~LOSS_SLACK/β of each point's mass over (for rounding or the rounds)
     assert got.tolist() == pytest.approx(want, rel=1e-8, abs=1e-9 * scale)
     assert float(np.sum(got)) == pytest.approx(float(np.sum(mass)), rel=1e-13)
+
+
+def test_sequential_merge_closes_a_run_on_an_outcome_at_its_target() -> None:
+    """Cells (0, .1], (.1, .2], (.2, .3] with outcomes at 0.1 (P 0.3), 0.1 (P 0.4) and 0.25 (P 0.3): the run from cell 0
+    targets 0.1 and both outcomes lie on it (no excess either way): it closes there with the whole of cell 1; the last
+    outcome cannot close a run and is moved down to 0.2. Exactly (0, 0.7, 0.3, 0)."""
+    grid = np.array([0.0, 0.1, 0.2, 0.3])
+    out = sequential_merge(grid, np.array([0.3, 0.4, 0.3]), np.array([0.1, 0.1, 0.25]))
+    assert out.tolist() == pytest.approx([0.0, 0.7, 0.3, 0.0], abs=1e-15)
+
+
+def test_sequential_merge_reads_every_loss_inside_its_cell() -> None:
+    """Outcomes given outside their cells (−0.3 for (0, .1], 0.5 for (.1, .2], 0.05 for (.2, .3]) are merged as if at
+    their cells' nearest ends (0, 0.2, 0.2): the run from cell 0 (excess 0.3(1 − e^{0.1}) < 0 at target 0.1) closes
+    with a fraction f = 0.3(e^{0.1} − 1)/(0.7(1 − e^{−0.1})) of cell 1 (plus its 1e-12 margins); the rest of cell 1 and
+    cell 2, both at 0.2, close the next run on 0.2."""
+    grid = np.array([0.0, 0.1, 0.2, 0.3])
+    out = sequential_merge(grid, np.array([0.3, 0.7, 0.2]), np.array([-0.3, 0.5, 0.05]))
+    with mp.workdps(30):
+        f = 0.3 * mp.expm1(mp.mpf("0.1")) / (0.7 * -mp.expm1(-mp.mpf("0.1")))
+        first = float(0.3 + f * 0.7)
+    assert out[0] == 0.0 and out[3] == 0.0
+    assert out[1] == pytest.approx(first, abs=1e-11) and out[1] >= first
+    assert out[2] == pytest.approx(1.2 - first, abs=1e-11)
