@@ -4,18 +4,22 @@
   a relative 2e-9, including F = 0 (log F = −∞: p^T) and p = 0;
 * ``_binary_power``: z^T by binary powering within a few ulps per squaring of the 40-digit power;
 * ``_outside``: the Chernoff bound min_θ (Σ v e^{θℓ})^T e^{−θ·edge} over the θ > 0 (above) and θ < 0 (below) only,
-  each side capped at 1, zero on a side flagged empty; and it bounds the brute-force mass of v^{*T} outside.
+  each side capped at 1, zero on a side flagged empty; and it bounds the brute-force mass of v^{*T} outside;
+* ``fft_power``: a pessimistic step's declared input errors carried to its T-fold as the module docstring derives.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import mpmath as mp
 import numpy as np
 import pytest
 
-from privamp.pld.fftpower import _binary_power, _outside, _power_inf
+from privamp.pld.discretise import GridPMF
+from privamp.pld.fftpower import _binary_power, _outside, _power_inf, fft_power
+from privamp.pld.pmf import U, tilt
 
 
 @pytest.mark.parametrize(
@@ -81,3 +85,25 @@ def test_outside_is_the_two_sided_chernoff_bound() -> None:
     assert outside <= _outside(thetas, mgf, count, lo, hi)
     # each side is capped at 1 (an edge inside the bulk)
     assert _outside(thetas, mgf, count, mean + 0.5, mean - 0.5) == pytest.approx(2.0, rel=1e-11)
+
+
+def test_pessimistic_input_errors_are_carried_as_derived() -> None:
+    """A pessimistic step (λ = 0, Σv = 1) declaring |ṽ − v(1 + r)| ≤ Δ with r = 1e-6 and ‖Δ‖₁ = 1e-7: its 5-fold
+    carries the relative error (1 + r)^5 − 1 (rounded up by at most 1e-6 of itself) and, entrywise and in sum, the
+    terms with at least one Δ, d1 = T·err1·(M + err1)^{T−1} with M = Σṽ + err1 (module docstring); the transform's own
+    error bounds add ~1e-14."""
+    rng = np.random.default_rng(4)
+    mass = rng.random(25) ** 3 + 1e-6
+    mass /= mass.sum() * (1 + 1e-3)
+    step = dataclasses.replace(tilt(GridPMF(0.05, -4, np.log(mass), 1e-3 / (1 + 1e-3), True), 0.0), rel=1e-6,
+                               err=1e-9, err1=1e-7)
+    count = 5
+    out = fft_power(step, count, math.log(1e-300))
+    assert out is not None and out.pessimistic
+    r = math.expm1(count * math.log1p(1e-6))
+    assert r <= out.rel <= r * (1 + 2e-6) + 16 * U
+    total = float(np.sum(step.v))
+    d1 = count * 1e-7 * (total + 2e-7) ** (count - 1)
+    scale = math.exp(out.log_scale - count * step.log_scale)
+    assert d1 <= out.err * scale <= d1 * (1 + 5e-8)  # (measured 5e-9 above)
+    assert d1 <= out.err1 * scale <= d1 * (1 + 1e-6)
