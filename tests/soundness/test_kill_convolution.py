@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from privamp.pld.convolution import coarsen, convolve
-from privamp.pld.pmf import THETAS, U, TiltedPMF
+from privamp.pld.pmf import THETAS, TiltedPMF, U
 
 H = 0.05
 
@@ -34,7 +34,7 @@ def _pmf(n: int, total: float, lam: float, pessimistic: bool, err: float, err1: 
     v *= total / v.sum()
     log_mgf = np.full(THETAS.size, 50.0)  # (generous: only the entry at θ = λ is read by the mass bound)
     if mgf_at_lam is not None:
-        log_mgf[THETAS == lam] = log_scale + math.log(mgf_at_lam)
+        log_mgf[lam == THETAS] = log_scale + math.log(mgf_at_lam)
     return TiltedPMF(H, offset, lam, v, log_scale, 0.0, err, log_mgf, pessimistic, rel, err1)
 
 
