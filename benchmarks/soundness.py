@@ -932,7 +932,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
     "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
-    "src/privamp/pld/truncated_draw_pairs.py": ["tests/pld/test_truncated_draw_pairs.py", "tests/pld/test_truncated_pairs.py"],
+    "src/privamp/pld/truncated_draw_pairs.py": [
+        "tests/pld/test_truncated_draw_pairs.py",
+        "tests/pld/test_truncated_pairs.py",
+    ],
     "src/privamp/pld/truncated_pairs.py": ["tests/pld/test_truncated_pairs.py"],
     "src/privamp/pld/allocation_pairs.py": ["tests/pld/test_allocation_pairs.py"],
     "src/privamp/pld/allocation_pld.py": ["tests/pld/test_allocation_pld.py"],
