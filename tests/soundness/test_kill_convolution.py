@@ -9,7 +9,9 @@
   f_lo = 1 − f_up, i.e. tilted weights a = e^{λh}f_up, b = e^{−λh}f_lo: err·(1 + a + b), err1·max(1, a + b);
   its log-MGF raised by max(log((e^{−h−θh} + e^{θh})/(1 + e^{−h})), 0), exact when all the mass is on odd points
   (checked against the coarse PMF's own generating function in 40 digits: bound, and tight);
-* coarsen, optimistic: no error carried, rel + 16u.
+* coarsen, pessimistic values: each even point plus b·(odd above) + a·(odd below), from the stored values; an
+  integer offset; optimistic: no error carried, rel + 16u;
+* finite_log_mass, pessimistic: log Σ (v(1 + 2rel) + err)e^{log_scale − λℓ} + log1p(2rel) + 1e-12 + 4u·n.
 All values are compared in untilted units (the outputs are normalised).
 """
 
@@ -21,7 +23,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from privamp.pld.convolution import coarsen, convolve
+from privamp.pld.convolution import coarsen, convolve, finite_log_mass
 from privamp.pld.pmf import THETAS, TiltedPMF, U
 
 H = 0.05
@@ -127,3 +129,31 @@ def test_coarsen_pessimistic_log_mgf_is_a_tight_bound(h: float) -> None:
                                                                                                 strict=True)))
             assert out.log_mgf[i] >= float(own) - 1e-12 * max(1.0, abs(float(own)))
             assert out.log_mgf[i] <= float(max(own, fine[i])) + 1e-12 * max(1.0, abs(float(own)))
+
+
+def test_coarsen_pessimistic_values_split_the_odd_points() -> None:
+    """Each coarse point (even global index 2k) holds its own fine value plus b·(the odd point above) and a·(the odd
+    point below) in tilted units, from the stored values (their error is carried by err, rel)."""
+    lam = 0.8
+    x = _pmf(31, 1.0, lam, True, 1e-7, 2e-7, 1e-3, 3, offset=-4)
+    out = coarsen(x)
+    a, b = _weights(lam, H)
+    v = x.v  # global indices −4 … 26: even ones at positions 0, 2, …
+    want = v[0::2].copy()
+    want[:-1] += b * v[1::2]
+    want[1:] += a * v[1::2]
+    assert type(out.offset) is int and out.offset == -2
+    assert out.v * math.exp(out.log_scale - x.log_scale) == pytest.approx(want, rel=1e-13)
+    opt = coarsen(_pmf(31, 1.0, lam, False, 0.0, 0.0, 0.0, 3, offset=-4))
+    assert type(opt.offset) is int and opt.offset == -2
+
+
+def test_finite_log_mass_of_a_pessimistic_pmf_is_the_documented_bound() -> None:
+    """log Σ (v(1 + 2rel) + err)·e^{log_scale − λℓ} + log1p(2rel) + 1e-12 + 4u·n (the tracked MGF at θ = 0 larger)."""
+    x = _pmf(20, 0.9, 0.37, True, 1e-7, 3e-7, 1e-3, 5, log_scale=0.3)
+    with mp.workdps(40):
+        terms = [(mp.mpf(float(v)) * (1 + 2 * mp.mpf(1e-3)) + mp.mpf(1e-7)) * mp.exp(0.3 - mp.mpf(0.37) * float(ell))
+                 for v, ell in zip(x.v, x.losses, strict=True)]
+        want = float(mp.log(mp.fsum(terms)) + mp.log1p(2 * mp.mpf(1e-3)))
+    got = finite_log_mass(x)
+    assert got >= want + 1e-12 and got == pytest.approx(want + 1e-12, abs=1e-13)
