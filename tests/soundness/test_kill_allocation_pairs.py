@@ -76,9 +76,12 @@ def test_log_suffix_is_the_suffix_sum() -> None:
     assert np.exp(got[:-1]) == pytest.approx([1.0, 0.9, 0.7, 0.4], rel=1e-14)
 
 
-@pytest.mark.parametrize(("mu", "t", "w", "counts"), [(1.3, 4, None, None), (0.7, 5, 0.15, None), (2.0, 6, None, (6, 2, 3))])
-def test_max_statistic_cdfs_against_40_digits(mu: float, t: int, w: float | None, counts: tuple[int, int, int] | None
-                                              ) -> None:
+CDF_CASES = [(1.3, 4, None, None), (0.7, 5, 0.15, None), (2.0, 6, None, (6, 2, 3))]
+
+
+@pytest.mark.parametrize(("mu", "t", "w", "counts"), CDF_CASES)
+def test_max_statistic_cdfs_against_40_digits(mu: float, t: int, w: float | None,
+                                              counts: tuple[int, int, int] | None) -> None:
     s = np.array([-2.5, -0.3, 0.4, 1.7, 3.9])
     log_counts = None if counts is None else ap.allocation_counts(*counts)
     lp, lq = ap.max_statistic_cdfs(s, mu, t, w, log_counts=log_counts)
