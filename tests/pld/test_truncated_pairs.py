@@ -15,8 +15,11 @@ from scipy import optimize, stats
 
 from privamp import Accountant, Gaussian
 from privamp.errors import InvalidParameterError
+from privamp.pld.distributions import Atom
 from privamp.pld.truncated_pairs import (
     SPLITS,
+    Label,
+    _part,
     kept_rate,
     masses,
     split,
@@ -289,3 +292,33 @@ def test_a_full_cap_with_certain_draws_is_the_displacement(direction: str) -> No
     got = truncated_poisson_gaussian(mu, 1.0, 1, 1, direction).delta(list(EPSILONS))
     for eps, value in zip(EPSILONS, got, strict=True):
         assert float(_poisson_hockey(0.5, 2 * mu, eps, direction)) <= value
+
+
+def test_labels_without_a_shifted_part_or_a_cover_are_atoms() -> None:
+    """A label whose mixture with x has no shifted part, or whose measure without x is empty, is an atom of masses
+    (p0 + p1 + p2, without) in the pair's order (with x first for remove); an empty label is dropped."""
+    mu = 0.9
+    cases = [
+        (Label((0.3, 0.0, 0.0), 0.5), (0.3, 0.5)),
+        (Label((0.2, 0.1, 0.05), 0.0), (0.35, 0.0)),
+        (Label((0.0, 0.0, 0.0), 0.4), (0.0, 0.4)),
+    ]
+    for label, (with_x, without) in cases:
+        for with_first in (True, False):
+            part = _part(label, mu, with_first)
+            assert isinstance(part, Atom)
+            first, second = (with_x, without) if with_first else (without, with_x)
+            assert math.exp(part.log_p) == pytest.approx(first, rel=1e-15, abs=0.0)
+            assert math.exp(part.log_q) == pytest.approx(second, rel=1e-15, abs=0.0)
+            assert (part.log_p == -math.inf) == (first == 0) and (part.log_q == -math.inf) == (second == 0)
+    assert _part(Label((0.0, 0.0, 0.0), 0.0), mu, True) is None
+    piece = _part(Label((0.2, 0.0, 0.1), 0.3), mu, True)  # shifted part at 2μ only: a piece
+    assert not isinstance(piece, Atom) and piece is not None
+    assert piece.p.means == (0.0, 1.8) and piece.q.log_weights == (math.log(0.3),)
+
+
+def test_realisable_pair_is_named_and_flagged_lower() -> None:
+    pair = truncated_poisson_realisable(0.5, 0.01, 30, 1000)
+    assert pair.name == "truncated_poisson_realisable_remove(mu=0.5, q=0.01, B=30, N=1000)"
+    assert pair.evidence == "realisable pair (lower bound only)"
+    assert pair.upper_bound is False
