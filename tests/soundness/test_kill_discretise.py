@@ -103,10 +103,16 @@ def _inputs(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if seed == 3:  # a long smooth stretch: rests for the rounds d = 1, 2 of both parities
         loss[:] = grid[:-1] + 0.3 * h + 0.4 * h * np.sin(np.arange(n - 1))
         mass = np.exp(-0.5 * (np.arange(n - 1) - 6.0) ** 2 / 4) + 0.05 * rng.random(n - 1)
+    if seed == 4:  # empty cells between generic ones, the last outcome on the top grid point, losses given outside
+        loss[:] = grid[:-1] + (0.2 + 0.6 * rng.random(n - 1)) * h  # their cells (read at the nearest end)
+        mass[[3, 9]] = 0.0
+        loss[-1] = grid[-1]
+        loss[5] = grid[5] - 0.3 * h
+        loss[8] = grid[9] + 0.4 * h
     return grid, mass, loss
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(5))
 def test_pairwise_merge_is_the_documented_one(seed: int) -> None:
     grid, mass, loss = _inputs(seed)
     got = pairwise_merge(grid, mass, loss)
