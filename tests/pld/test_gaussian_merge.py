@@ -65,11 +65,11 @@ def test_gaussians_merge_to_the_closed_form() -> None:
     pair = merged[0][0]
     assert pair.evidence == GAUSSIAN_MERGE_EVIDENCE and not pair.atoms and len(pair.pieces) == 1
     piece = pair.pieces[0]
-    assert piece.p.means[0] == pytest.approx(mu, rel=1e-15) and piece.q.means == (0.0,)
+    assert piece.p.means[0] == pytest.approx(mu, rel=1e-15, abs=0.0) and piece.q.means == (0.0,)
     assert (piece.lo, piece.hi) == (-math.inf, math.inf)
     assert pair.name == f"gaussian(mu={piece.p.means[0]!r})"
     for eps in (0.0, 0.5, 1.0, 2.5):
-        assert float(pair.delta([eps])[0]) == pytest.approx(_gaussian_delta(mu, eps), rel=1e-10)
+        assert float(pair.delta([eps])[0]) == pytest.approx(_gaussian_delta(mu, eps), rel=1e-10, abs=0.0)
 
 
 def test_one_gaussian_step_is_kept_and_a_repeated_one_merged() -> None:
@@ -81,10 +81,10 @@ def test_one_gaussian_step_is_kept_and_a_repeated_one_merged() -> None:
     assert merge_gaussians(only) is only
     merged = merge_gaussians([(g, 9)])
     assert len(merged) == 1 and merged[0][1] == 1
-    assert merged[0][0].pieces[0].p.means[0] == pytest.approx(2.1, rel=1e-15)
+    assert merged[0][0].pieces[0].p.means[0] == pytest.approx(2.1, rel=1e-15, abs=0.0)
     two = merge_gaussians([(g, 1), (pairs.gaussian(2.4), 1)])  # two single steps: merged (μ = 2.5)
-    assert len(two) == 1 and two[0][0].pieces[0].p.means[0] == pytest.approx(2.5, rel=1e-15)
-    assert float(two[0][0].delta([1.0])[0]) == pytest.approx(_gaussian_delta(2.5, 1.0), rel=1e-10)
+    assert len(two) == 1 and two[0][0].pieces[0].p.means[0] == pytest.approx(2.5, rel=1e-15, abs=0.0)
+    assert float(two[0][0].delta([1.0])[0]) == pytest.approx(_gaussian_delta(2.5, 1.0), rel=1e-10, abs=0.0)
 
 
 @pytest.mark.parametrize("name", list(NOT_GAUSSIAN))
@@ -94,4 +94,4 @@ def test_a_pair_that_is_not_exactly_gaussian_is_kept(name: str) -> None:
     merged = merge_gaussians([(other, 2), (g, 3)])
     assert len(merged) == 2
     assert merged[1] == (other, 2)
-    assert merged[0][0].pieces[0].p.means[0] == pytest.approx(0.6 * math.sqrt(3), rel=1e-15)
+    assert merged[0][0].pieces[0].p.means[0] == pytest.approx(0.6 * math.sqrt(3), rel=1e-15, abs=0.0)

@@ -69,8 +69,8 @@ def test_binomial_mass_beyond_the_window_adds_bernstein() -> None:
     up = b.mass(6990, 10_000, 1)
     assert up >= exact_body + bern * (1 - 1e-12)
     assert up <= exact_body * (1 + 1e-10) + bern * (1 + 1e-12)
-    assert b._beyond(b.top + 1, above=True) == pytest.approx(bern, rel=1e-14)
-    assert b._beyond(b.bottom - 1, above=False) == pytest.approx(bern, rel=1e-14)  # symmetric at q = 1/2
+    assert b._beyond(b.top + 1, above=True) == pytest.approx(bern, rel=1e-14, abs=0.0)
+    assert b._beyond(b.bottom - 1, above=False) == pytest.approx(bern, rel=1e-14, abs=0.0)  # symmetric at q = 1/2
     assert b._beyond(4000, above=True) == 1.0 and b._beyond(6000, above=False) == 1.0
     # Bernstein bounds the exact tail (a closer point: the tail is not astronomically small)
     small = Binomial(400, 0.2)
@@ -82,7 +82,7 @@ def test_binomial_mass_beyond_the_window_adds_bernstein() -> None:
 
 def test_binomial_of_rate_one() -> None:
     b = Binomial(20, 1.0)
-    assert b.mass(0, 19, 1) == 0.0 and b.mass(0, 20, -1) == pytest.approx(1.0, rel=1e-11)
+    assert b.mass(0, 19, 1) == 0.0 and b.mass(0, 20, -1) == pytest.approx(1.0, rel=1e-11, abs=0.0)
     assert b.log_mass(20, 20) == 0.0 and b.log_mass(0, 19) == -math.inf
     assert b.negligible_from(5) == 20
 
@@ -122,7 +122,7 @@ def test_components_are_the_labels_by_draw(q: float, cap: int, n: int) -> None:
         assert w0 * (1 - 1e-10) <= math.exp(comps[0].log_weight) <= w0
         runs = comps[1:-1]  # the labels k ≥ B in runs, in order, each at its largest rate q·B/(lo + 1), shift 2μ
         if cap <= n - 1:
-            assert runs and runs[0].rate == pytest.approx(q * cap / (cap + 1), rel=1e-15)
+            assert runs and runs[0].rate == pytest.approx(q * cap / (cap + 1), rel=1e-15, abs=0.0)
             above = _sum(n - 1, q, cap, n - 1) * (1 - mp.mpf(WEIGHT_SLACK))
             total = math.fsum(math.exp(c.log_weight) for c in runs)
             assert float(above) * (1 - 1e-10) <= total <= float(above)
@@ -145,7 +145,7 @@ def test_pieces_in_both_directions() -> None:
     (rem,), (add,) = draw_pieces([c], "remove"), draw_pieces([c], "add")
     w = math.log(0.25)
     assert rem.p.means == (0.0, 1.5) and rem.q.means == (0.0,) and rem.q.log_weights == (w,)
-    assert rem.p.log_weights == pytest.approx((w + math.log(0.9), w + math.log(0.1)), rel=1e-15)
+    assert rem.p.log_weights == pytest.approx((w + math.log(0.9), w + math.log(0.1)), rel=1e-15, abs=0.0)
     assert add.q.means == (0.0, -1.5) and add.p.means == (0.0,) and add.p.log_weights == (w,)
     assert add.q.log_weights == rem.p.log_weights
     assert (rem.lo, rem.hi, add.lo, add.hi) == (-math.inf, math.inf, -math.inf, math.inf)
@@ -161,4 +161,4 @@ def test_draw_proxy_against_its_closed_form() -> None:
                                * mp.exp(j * (j - 1) * mp.mpf(m) ** 2 / 2) for j in range(7))
             for w, p, m in ((0.7, 0.05, 0.9), (0.3, 0.02, 1.8))
         )
-    assert draw_proxy(comps, 6) == pytest.approx(float(ref), rel=1e-12)
+    assert draw_proxy(comps, 6) == pytest.approx(float(ref), rel=1e-12, abs=0.0)

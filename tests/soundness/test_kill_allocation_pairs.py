@@ -42,7 +42,7 @@ def test_atoms_pair_lookups_are_the_sums_over_its_atoms() -> None:
     tp, tq = pair.tail_log_masses(eps)
     for e, a, b in zip(eps, tp, tq, strict=True):
         above = [k for k, x in enumerate(loss) if x > e]
-        assert math.exp(a) == pytest.approx(sum(math.exp(ATOMS[k].log_p) for k in above), rel=1e-14)
+        assert math.exp(a) == pytest.approx(sum(math.exp(ATOMS[k].log_p) for k in above), rel=1e-14, abs=0.0)
         assert math.exp(b) == pytest.approx(sum(math.exp(ATOMS[k].log_q) for k in above), rel=1e-14, abs=1e-300)
     assert pair.loss_window(1e-10) == (pytest.approx(math.log(2 / 3)), pytest.approx(math.log(2.0)))
     assert pair == pair and pair != _pair() and hash(pair) == id(pair)
@@ -56,10 +56,10 @@ def test_atoms_pair_loss_moments_are_the_sums_over_its_finite_atoms() -> None:
     for lam, k_i, dk_i in zip(lams, k, dk, strict=True):
         z = sum(p * math.exp(lam * x) for p, x in fin)
         assert k_i == pytest.approx(math.log(z), rel=1e-13, abs=1e-15)
-        assert dk_i == pytest.approx(sum(p * x * math.exp(lam * x) for p, x in fin) / z, rel=1e-13)
+        assert dk_i == pytest.approx(sum(p * x * math.exp(lam * x) for p, x in fin) / z, rel=1e-13, abs=0.0)
     tot = sum(p for p, _ in fin)
     mean = sum(p * x for p, x in fin) / tot
-    assert var == pytest.approx(sum(p * (x - mean) ** 2 for p, x in fin) / tot, rel=1e-13)
+    assert var == pytest.approx(sum(p * (x - mean) ** 2 for p, x in fin) / tot, rel=1e-13, abs=0.0)
 
 
 def test_atoms_pair_without_finite_losses_and_with_pieces() -> None:
@@ -73,7 +73,7 @@ def test_log_suffix_is_the_suffix_sum() -> None:
     lm = np.log(np.array([0.1, 0.2, 0.3, 0.4]))
     got = ap._log_suffix(lm)
     assert got.size == 5 and got[-1] == -np.inf
-    assert np.exp(got[:-1]) == pytest.approx([1.0, 0.9, 0.7, 0.4], rel=1e-14)
+    assert np.exp(got[:-1]) == pytest.approx([1.0, 0.9, 0.7, 0.4], rel=1e-14, abs=0.0)
 
 
 CDF_CASES = [(1.3, 4, None, None), (0.7, 5, 0.15, None), (2.0, 6, None, (6, 2, 3))]
@@ -92,21 +92,21 @@ def test_max_statistic_cdfs_against_40_digits(mu: float, t: int, w: float | None
         else:
             steps, k, run = counts
             h = [mp.binomial(k, j) * mp.binomial(steps - k, run - j) / mp.binomial(steps, run) for j in range(k + 1)]
-            assert np.exp(log_counts) == pytest.approx([float(x) for x in h], rel=1e-12)
+            assert np.exp(log_counts) == pytest.approx([float(x) for x in h], rel=1e-12, abs=0.0)
         for x, a, b in zip(s, lp, lq, strict=True):
             phi, shifted = mp.ncdf(x), mp.ncdf(x - mu)
             p = mp.fsum(hj * shifted**j * phi ** (t - j) for j, hj in enumerate(h))
-            assert a == pytest.approx(float(mp.log(p)), rel=1e-12)
-            assert b == pytest.approx(float(t * mp.log(phi)), rel=1e-12)
+            assert a == pytest.approx(float(mp.log(p)), rel=1e-12, abs=0.0)
+            assert b == pytest.approx(float(t * mp.log(phi)), rel=1e-12, abs=0.0)
 
 
 def test_quantile_of_power_and_interval_masses() -> None:
     s = ap._quantile_of_power(7, 1e-30)
     with mp.workdps(40):
-        assert float(7 * mp.log(mp.ncdf(s))) == pytest.approx(math.log(1e-30), rel=1e-9)
+        assert float(7 * mp.log(mp.ncdf(s))) == pytest.approx(math.log(1e-30), rel=1e-9, abs=0.0)
     cdf = np.log(np.array([0.1, 0.35, 0.9]))
     got = np.exp(ap._interval_log_masses(cdf))
-    assert got == pytest.approx([0.1, 0.25, 0.55, 0.1], rel=1e-13)
+    assert got == pytest.approx([0.1, 0.25, 0.55, 0.1], rel=1e-13, abs=0.0)
 
 
 @pytest.mark.parametrize("direction", ["remove", "add"])
@@ -125,8 +125,8 @@ def test_pair_atoms_are_the_intervals_of_the_maximum_moved_by_mass_slack(directi
     assert len(pair.atoms) == int(np.sum(keep)) == cells + 2
     got_first = np.array([math.exp(a.log_p) for a in pair.atoms])
     got_second = np.array([math.exp(a.log_q) for a in pair.atoms])
-    assert got_first == pytest.approx(first[keep] * (1 - ap.MASS_SLACK), rel=1e-14)
-    assert got_second == pytest.approx(second[keep] * (1 + ap.MASS_SLACK), rel=1e-14)
+    assert got_first == pytest.approx(first[keep] * (1 - ap.MASS_SLACK), rel=1e-14, abs=0.0)
+    assert got_second == pytest.approx(second[keep] * (1 + ap.MASS_SLACK), rel=1e-14, abs=0.0)
     assert np.all(got_first <= first[keep] * (1 - 0.9 * ap.MASS_SLACK))
     assert np.all(got_second >= second[keep] * (1 + 0.9 * ap.MASS_SLACK))
 
@@ -140,4 +140,4 @@ def test_schemes_use_the_documented_steps_weights_and_shifts() -> None:
     assert sh[0][0][0].name == "max_statistic_remove(mu=1, steps=3, weight=0.3)"
     one = ap.max_statistic_pair(1.0, 1)  # t = 1: the window starts at −√(2 log 1e30)
     assert math.exp(one.atoms[0].log_q) == pytest.approx(float(mp.ncdf(-math.sqrt(2 * math.log(1e30)))) * (1 + 1e-10),
-                                                         rel=1e-9)
+                                                         rel=1e-9, abs=0.0)

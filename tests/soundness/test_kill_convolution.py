@@ -48,13 +48,13 @@ def test_convolve_carries_the_derived_errors(lam: float) -> None:
     out = convolve(a, b, -math.inf)
     assert out.v.size == 45 and out.offset == -6 and out.pessimistic
     scale = math.exp(out.log_scale - a.log_scale - b.log_scale)  # the normalisation: Σ of the product ≈ 0.4
-    assert scale == pytest.approx(0.4, rel=1e-12)
+    assert scale == pytest.approx(0.4, rel=1e-12, abs=0.0)
     mass_a = 0.5 * (1 + 1e-3) + min(20 * 1e-7, 3e-7) if lam != 1.0 else 0.5 * (1 + 1e-5)
     err = 1e-7 * 0.8 + (1 + 1e-3) * 2e-7 * mass_a
     err1 = 3e-7 * 0.8 + (1 + 1e-3) * 5e-7 * mass_a
     assert err <= out.err * scale <= err * (1 + 1e-12) + 1e-13
     assert err1 <= out.err1 * scale <= err1 * (1 + 1e-12) + 1e-12
-    assert out.rel == pytest.approx(1e-3 + 2e-3 + 2e-6, rel=1e-13)
+    assert out.rel == pytest.approx(1e-3 + 2e-3 + 2e-6, rel=1e-13, abs=0.0)
     assert out.rel >= 1e-3 + 2e-3 + 2e-6
     assert np.array_equal(out.log_mgf, a.log_mgf + b.log_mgf)
 
@@ -89,16 +89,16 @@ def test_coarsen_pessimistic_carries_the_derived_errors() -> None:
     a, b = _weights(lam, H)
     scale = math.exp(out.log_scale - x.log_scale)
     assert out.h == 2 * H and out.offset == -2
-    assert out.err * scale == pytest.approx(1e-7 * (1 + a + b), rel=1e-12)
-    assert out.err1 * scale == pytest.approx(2e-7 * max(1.0, a + b), rel=1e-12)
-    assert out.rel == pytest.approx(1e-3 + 6 * U, rel=5e-14)
+    assert out.err * scale == pytest.approx(1e-7 * (1 + a + b), rel=1e-12, abs=0.0)
+    assert out.err1 * scale == pytest.approx(2e-7 * max(1.0, a + b), rel=1e-12, abs=0.0)
+    assert out.rel == pytest.approx(1e-3 + 6 * U, rel=5e-14, abs=0.0)
 
 
 def test_coarsen_optimistic_carries_no_error() -> None:
     x = _pmf(31, 1.0, 0.8, False, 1e-7, 2e-7, 1e-3, 3, offset=-4)
     out = coarsen(x)
     assert out.err == 0.0 and out.err1 == 0.0
-    assert out.rel == pytest.approx(1e-3 + 18 * U, rel=5e-14)
+    assert out.rel == pytest.approx(1e-3 + 18 * U, rel=5e-14, abs=0.0)
 
 
 @pytest.mark.parametrize("h", [0.05, 0.7])
@@ -143,7 +143,7 @@ def test_coarsen_pessimistic_values_split_the_odd_points() -> None:
     want[:-1] += b * v[1::2]
     want[1:] += a * v[1::2]
     assert type(out.offset) is int and out.offset == -2
-    assert out.v * math.exp(out.log_scale - x.log_scale) == pytest.approx(want, rel=1e-13)
+    assert out.v * math.exp(out.log_scale - x.log_scale) == pytest.approx(want, rel=1e-13, abs=0.0)
     opt = coarsen(_pmf(31, 1.0, lam, False, 0.0, 0.0, 0.0, 3, offset=-4))
     assert type(opt.offset) is int and opt.offset == -2
 

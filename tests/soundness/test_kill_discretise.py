@@ -160,7 +160,7 @@ def test_pairwise_merge_is_exact_for_an_exponential_phi(t: float, kappa: float) 
     scale = float(mass.max())
     # everything is matched; the slacks leave ~LOSS_SLACK/β of each point's mass over (for rounding or the rounds)
     assert got.tolist() == pytest.approx(want, rel=1e-8, abs=1e-9 * scale)
-    assert float(np.sum(got)) == pytest.approx(float(np.sum(mass)), rel=1e-13)
+    assert float(np.sum(got)) == pytest.approx(float(np.sum(mass)), rel=1e-13, abs=0.0)
 
 
 def test_sequential_merge_closes_a_run_on_an_outcome_at_its_target() -> None:
