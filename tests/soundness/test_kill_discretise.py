@@ -21,7 +21,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from privamp.pld.discretise import LOSS_SLACK, pairwise_merge, sequential_merge
+from privamp.pld.discretise import LOSS_SLACK, _group, _profile_area, pairwise_merge, sequential_merge
 
 
 def _reference(grid: np.ndarray, mass: np.ndarray, loss: np.ndarray) -> list[mp.mpf]:
@@ -185,3 +185,26 @@ def test_sequential_merge_reads_every_loss_inside_its_cell() -> None:
     assert out[0] == 0.0 and out[3] == 0.0
     assert out[1] == pytest.approx(first, abs=1e-11) and out[1] >= first
     assert out[2] == pytest.approx(1.2 - first, abs=1e-11)
+
+
+def test_profile_area_is_the_integral_of_delta_over_positive_epsilon() -> None:
+    """∫_0^∞ δ(ε) dε = Σ_{ℓ_j > 0} m_j (ℓ_j − 1 + e^{−ℓ_j}) (40 digits), the losses ≤ 0 contributing nothing."""
+    grid = np.array([-1.5, -0.2, 0.0, 0.3, 1.1, 2.5])
+    mass = np.array([0.1, 0.2, 0.15, 0.25, 0.2, 0.1])
+    with mp.workdps(40):
+        want = mp.fsum(mp.mpf(m) * (mp.mpf(x) - 1 + mp.exp(-mp.mpf(x))) for m, x in zip(mass, grid, strict=True)
+                       if x > 0)
+    assert _profile_area(mass, grid) == pytest.approx(float(want), rel=1e-14, abs=0.0)
+
+
+@pytest.mark.parametrize("m", [2, 4])
+def test_group_sums_far_below_the_float_range(m: int) -> None:
+    """log Σ e^x over groups of m cells whose log-masses are near −800 (e^x underflows to 0: the sum must be
+    shifted by its maximum) and a group of empty cells (−∞)."""
+    x = np.concatenate([-800.0 - np.arange(m) * 0.5, np.full(m, -np.inf), np.log(np.arange(1, m + 1) / 10)])
+    got = _group(x, m)
+    with mp.workdps(40):
+        want = [mp.log(mp.fsum(mp.exp(mp.mpf(v)) for v in x[k * m:(k + 1) * m] if v > -np.inf)) for k in (0, 2)]
+    assert got[0] == pytest.approx(float(want[0]), rel=1e-15, abs=0.0)
+    assert got[1] == -np.inf
+    assert got[2] == pytest.approx(float(want[1]), rel=1e-14, abs=1e-15)
