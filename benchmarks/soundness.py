@@ -941,7 +941,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_kill_allocation_pairs.py",
         "tests/pld/test_allocation_pairs.py",
     ],
-    "src/privamp/pld/allocation_pld.py": ["tests/pld/test_allocation_pld.py"],
+    "src/privamp/pld/allocation_pld.py": [
+        "tests/soundness/test_kill_allocation_pld.py",
+        "tests/pld/test_allocation_pld.py",
+    ],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
