@@ -121,3 +121,62 @@ def test_untilt_and_norm2() -> None:
     n2 = al._norm2(a)
     assert 5.0 <= n2 <= 5.0 * (1 + 8 * al.U) + 1e-140 * math.sqrt(3) * 1.01
     assert n2 >= 5.0 + 1e-140
+
+
+def _vec(c: np.ndarray, errors: tuple[float, float, float], cut: float, theta: float = 0.0) -> al._Vec:
+    return al._Vec(np.asarray(c, dtype=np.float64), errors, cut, theta)
+
+
+def test_convolve_carries_the_documented_errors() -> None:
+    """The product of two computed vectors: the values are the linear convolution (clipped at 0); by Young's
+    inequality e_p = fft2 + e_p(a)‖b‖₁ + ‖a‖₁e_p(b) + e_p(a)e_1(b) for p = ∞, 2 (and √N·fft2 for p = 1), with
+    fft2 = (3η + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), η = 8u·log2 N; the masses cut add up. Nothing is cut here (θ = 0,
+    sizeable tails)."""
+    rng = np.random.default_rng(7)
+    a = _vec(rng.random(12) + 0.1, (1e-9, 2e-9, 3e-9), 1e-20)
+    b = _vec(rng.random(9) + 0.1, (4e-9, 5e-9, 6e-9), 2e-20)
+    out = al._convolve(a, b)
+    assert out.c == pytest.approx(np.convolve(a.c, b.c), rel=1e-13, abs=0.0)
+    nfft = al.fast_length(20)
+    eta = 8 * al.U * math.log2(nfft)
+    fft2 = (3 * eta + 4 * al.U) * (al._norm2(a.c) * b.mass + a.mass * al._norm2(b.c))
+    e_one_a, e_one_b = min(3e-9, math.sqrt(12) * 2e-9), min(6e-9, math.sqrt(9) * 5e-9)
+    want = (
+        fft2 + 1e-9 * b.mass + a.mass * 4e-9 + 1e-9 * e_one_b,
+        fft2 + 2e-9 * b.mass + a.mass * 5e-9 + 2e-9 * e_one_b,
+        math.sqrt(nfft) * fft2 + e_one_a * b.mass + a.mass * e_one_b + e_one_a * e_one_b,
+    )
+    got = (out.e_inf, out.e_two, out.e_one)
+    for g, w in zip(got, want, strict=True):
+        assert w <= g <= w * (1 + 1e-9)
+    assert out.cut == pytest.approx(3e-20, rel=1e-12, abs=0.0) and out.cut >= 3e-20
+    assert out.theta == 0.0
+    assert out.mass == pytest.approx(float(np.sum(out.c)), rel=1e-13, abs=0.0) and out.mass >= float(np.sum(out.c))
+
+
+def test_convolve_cuts_the_tilted_tail_below_the_cut_mass() -> None:
+    """θ = 0.5 per index: the untilted mass beyond index k is at most (tilted tail + √(n − k)·e_2)·e^{−θk}; the
+    vector is cut at the first k where that is ≤ CUT_MASS, and the bound there is added to ``cut``."""
+    c = np.exp(-0.5 * np.arange(60.0))
+    a = _vec(c, (0.0, 0.0, 0.0), 0.0, 0.5)
+    b = _vec(np.array([1.0]), (0.0, 0.0, 0.0), 0.0, 0.5)
+    out = al._convolve(a, b)
+    full = np.convolve(c, [1.0])
+    n = full.size
+    tail = np.cumsum(full[::-1])[::-1]
+    bound = (tail + np.sqrt(n - np.arange(n)) * out.e_two) * np.exp(-0.5 * np.arange(n))
+    keep = int(np.argmax(bound <= al.CUT_MASS))
+    assert 0 < keep < n and out.c.size == keep
+    assert out.cut == pytest.approx(float(bound[keep]), rel=1e-7, abs=0.0)  # (the FFT's noise in the tail: 4e-9)
+
+
+def test_power_is_repeated_convolution() -> None:
+    x = _vec(np.array([0.5, 0.3, 0.2]), (0.0, 0.0, 0.0), 0.0)
+    assert al._power(x, 0) is None
+    p5 = al._power(x, 5)
+    assert p5 is not None
+    ref = np.array([1.0])
+    for _ in range(5):
+        ref = np.convolve(ref, x.c)
+    assert p5.c == pytest.approx(ref, rel=1e-12, abs=1e-17)
+    assert al._power(x, 1) is x
