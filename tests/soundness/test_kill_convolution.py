@@ -23,7 +23,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from privamp.pld.convolution import coarsen, convolve, finite_log_mass
+from privamp.pld.convolution import _block_log_masses, _fft_bound, coarsen, convolve, finite_log_mass
 from privamp.pld.pmf import THETAS, TiltedPMF, U
 
 H = 0.05
@@ -157,3 +157,35 @@ def test_finite_log_mass_of_a_pessimistic_pmf_is_the_documented_bound() -> None:
         want = float(mp.log(mp.fsum(terms)) + mp.log1p(2 * mp.mpf(1e-3)))
     got = finite_log_mass(x)
     assert got >= want + 1e-12 and got == pytest.approx(want + 1e-12, abs=1e-13)
+
+
+@pytest.mark.parametrize("tiny", [False, True])
+def test_fft_bound_is_the_documented_one(tiny: bool) -> None:
+    """(3η + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), η = 8u·log2 N, the 2-norms over the entries ≥ 1e-140 plus 1e-140·√n (an entry
+    of 1e-150 flushed; with ``tiny`` every entry of b is flushed), rounded up by at most a relative 1e-6 + 1e-12."""
+    a = np.array([0.5, 0.3, 1e-150, 0.2])
+    b = np.full(3, 1e-141) if tiny else np.array([0.6, 0.4, 1e-150])
+    nfft = 8
+    eta = 8 * U * 3
+    a1, b1 = float(np.sum(a)), float(np.sum(b))
+    a2 = math.sqrt(0.5**2 + 0.3**2 + 0.2**2) + 1e-140 * 2
+    b2 = (0.0 if tiny else math.sqrt(0.6**2 + 0.4**2)) + 1e-140 * math.sqrt(3)
+    want = (3 * eta + 4 * U) * (a2 * b1 + a1 * b2)
+    got = _fft_bound(a, b, nfft)
+    assert want <= got <= want * (1 + 1e-6 + 1e-12)
+    assert got >= want * (1 + 0.99e-6)
+
+
+@pytest.mark.parametrize("lam", [1.3, -0.7])
+def test_block_log_masses_are_the_documented_bounds(lam: float) -> None:
+    """log(64·max of the block's certified values) + 1e-12 + log_scale + the larger of −λℓ at the block's two ends
+    (150 points: two full blocks and a partial one)."""
+    x = _pmf(150, 1.0, lam, True, 1e-9, 1e-8, 1e-6, 9, log_scale=0.4, offset=-70)
+    first = (x.offset + np.arange(3) * 64) * x.h
+    got = _block_log_masses(x, first)
+    cert = np.zeros(192)
+    cert[:150] = x.certified()
+    for k in range(3):
+        tilt = max(-lam * first[k], -lam * (first[k] + 63 * x.h))
+        want = math.log(64 * float(np.max(cert[64 * k:64 * (k + 1)]))) + 0.4 + tilt
+        assert want + 0.9e-12 <= got[k] <= want + 1.1e-12
