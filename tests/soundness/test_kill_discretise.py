@@ -208,3 +208,26 @@ def test_group_sums_far_below_the_float_range(m: int) -> None:
     assert got[0] == pytest.approx(float(want[0]), rel=1e-15, abs=0.0)
     assert got[1] == -np.inf
     assert got[2] == pytest.approx(float(want[1]), rel=1e-14, abs=1e-15)
+
+
+def test_sequential_merge_rounds_the_closing_fraction_up() -> None:
+    """Cells (0, .1] … (.3, .4] with outcomes at 0 (P 0.5), 0.15 (P 0.1), 0.25 (P 0.6): the run from cell 0 (target
+    0.1) takes the whole of cell 1 (its excess is too small) and closes with a fraction f of cell 2, rounded up as
+    f·(1 + 1e-12) + 1e-12·(Σ|excess| + p·w)/(p·w) with Σ|excess| over the run's cells (so the merged loss is at or
+    just above 0.1: within 1e-11); the rest of cell 2 cannot close a run and goes down to 0.2."""
+    grid = np.array([0.0, 0.1, 0.2, 0.3, 0.4])
+    mass, loss = np.array([0.5, 0.1, 0.6, 0.0]), np.array([0.0, 0.15, 0.25, 0.35])
+    out = sequential_merge(grid, mass, loss)
+    with mp.workdps(40):
+        t = mp.mpf("0.1")
+        e0 = 0.5 * -mp.expm1(t - 0)
+        e1 = 0.1 * -mp.expm1(t - mp.mpf("0.15"))
+        pw = 0.6 * -mp.expm1(t - mp.mpf("0.25"))
+        f0 = -(e0 + e1) / pw
+        f = f0 * (1 + mp.mpf(1e-12)) + mp.mpf(1e-12) * (abs(e0) + abs(e1) + pw) / pw
+        first = 0.5 + 0.1 + f * 0.6
+        merged_q = 0.5 + 0.1 * mp.exp(-mp.mpf("0.15")) + f * 0.6 * mp.exp(-mp.mpf("0.25"))
+        assert 0 <= mp.log(first / merged_q) - t <= 1e-11
+    assert out[0] == 0.0 and out[3] == 0.0 and out[4] == 0.0
+    assert out[1] == pytest.approx(float(first), rel=1e-14, abs=0.0)
+    assert out[2] == pytest.approx(1.2 - float(first), rel=1e-12, abs=0.0)
