@@ -601,30 +601,34 @@ MUTATION_NOTES = [
     "probe k0, the tail length's tilt and tie, the prefix's point cap: 19), pessimistic=None for False (2), _largest's"
     " step schedule (exact for a monotone predicate: 2), the spacing rule's tie and a reversed window (2), the prefix "
     "tilt's NaN filler and tie (2).",
-    "- pld/discretise.py (tests/pld/test_discretise.py, test_merge.py, tests/soundness/test_review_discretise.py; "
-    "2026-11-27 23:45 UTC, capped at 30 min: 532/680 run, 78 %): gaps the survivors showed, now "
-    "tested: _mirrors accepted pairs differing in one piece's family, end, weight or mean only for the one-piece pairs "
-    "tested (now a two-piece pair and its reflection, every single difference refused); _derived_cells against a "
-    "brute-force grouping with ends and sizes off the multiples of m, mirrored or not; no pair with an atom at +∞ was "
-    "ever discretised (a Gaussian pair with a 0.01 atom: the atom and the mass above the grid at +∞ on the "
-    "pessimistic side, the atom kept and the mass above moved to the top point on the optimistic one, the mass below "
-    "on ℓ_0 or dropped, each within 1e-12 of the pair's exact masses); nothing checked tightness (a down share off "
-    "by e^{2h} survived): connect-the-dots is exact at grid points (within 2e-11 of the Gaussian pair's δ up to ε = "
-    "2), the optimistic side within 2e-4; an unfinished sequential run closing on the point a run closed on; the "
-    "pairwise merge alone within 0.2 h² of the mean (measured 0.125 h²). The atom check exposed an ulp-level gap, "
-    "fixed in 8aab97a: the optimistic +∞ atom was e^{log_p} rounded to nearest (up to an ulp above its mass), now "
-    "rounded down by MASS_SLACK like the finite masses. The rest of the mutants and reruns of the survivors with "
-    "those tests: 859/1058 (81 %). The 196 left are valid "
-    "discretisations: the pairwise merge's split shares, matching rounds and parity schedule (93: any split of an "
-    "outcome is a post-processing, and a split that moves the mean by more than MERGE_SHIFT·h² falls back to the "
-    "sequential merge, which the tight checks then see as the same δ), its errstate flags, dtype arguments and clips "
-    "that cannot bind; the sequential merge's clip guards, its 1e-12/1e-15 closing margins and the w = 0 branch "
-    "(30); the LOG_ULPS, LOSS_SLACK and MASS_SLACK margins (16: documented over-allowances for the rounding of the "
-    "log-masses, ≤ 1e-13 relative where the checks look); the window's ±1 cell and the caches' policies (_CELLS, "
-    "_DISCRETISED, the derived-cells coverage test: another cell set or a recomputation gives the same masses: 29); "
-    "_optimistic_merge's head split and fallback thresholds (12: either merge is a valid lower PMF); strict= of a zip "
-    "of equal lengths, reshape(−2), dtype and errstate arguments, first / m for first // m (exact: 16); and, in "
-    "_discretise, the top cell's merged mass overwritten by the mass above the grid (below 1e-12 of the total there).",
+    "- pld/discretise.py (tests/soundness/test_kill_discretise.py, new, first in the selection; then "
+    "tests/pld/test_discretise.py, test_merge.py, tests/soundness/test_review_discretise.py; 2026-11-28 02:50-04:45 "
+    "UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): 859/1058 (81 %) → 983/1111 (88.5 %), 3 not "
+    "run of 1114 (the module had changed: _group, _cell_masses, _optimistic_merge and the new _profile_area rerun "
+    "afresh; 3 mutants of _discretise never reached). The pairwise merge's split was a real gap, not a valid "
+    "post-processing to leave alone: every split is sound, so the soundness checks could not see one, and nothing "
+    "pinned the documented one. Now pinned: a 30-digit scalar transcription of the docstring (split ∝ "
+    "φ(g_{c+1})/β_c, φ(g_c)/α_c, matching with α⁻ = α − LOSS_SLACK, β⁺ = β + LOSS_SLACK, the conflict-free rounds d "
+    "= 1, 2 on the rests, rests rounded down or kept on their upper grid point) on 5 inputs with outcomes on grid "
+    "points, empty cells between generic ones, the last outcome on its top point, losses outside their cells and a "
+    "subnormal ψ, within 2e-15 of the largest mass; grids of 1-4 points; and, where the docstring claims exactness "
+    "(ψ geometric: exponential φ), its closed form out_{c+1} = K_c(1/α + 1/β) in 40 digits. Also the sequential "
+    "merge on hand-worked cells (a run closing on outcomes at its target; losses outside their cells read at the "
+    "nearest end), _profile_area against its 40-digit sum, _group on log-masses near −800. Left, read one by one "
+    "(none changes a certified value): in pairwise_merge the errstate flags (ψ vanishes wherever α or β is 0, so no "
+    "x/0 with x ≠ 0 arises; 'under' is numpy's default; the matching blocks divide by masked values only), the "
+    "special cases α = 0 or β = 0 and m = 0 (ψ = 0 there makes the cell's shares and its neighbours' shares on that "
+    "side 0: the same split whatever the filler), out/left '+=' for '=' on zero arrays, dtype arguments, the "
+    "d-loop's break (redundant with the empty-c check), fillers of discarded entries, ties at exactly LOSS_SLACK, "
+    "and the 1e-12/1e-13 margins (safe-side, not touched); in sequential_merge the initial start/t, 'p < 0' for 'p "
+    "<= 0' (an empty cell changes no run), the f margins 1e-12/1e-15 and the acc_abs bookkeeping that only feeds "
+    "them, f = 2 for 1 where a run closes whole, '=' for '+=' on a target closed once; the "
+    "LOG_ULPS/LOSS_SLACK/MASS_SLACK margins of _discretise and the top cell's mass overwritten by the mass above "
+    "the grid (< 1e-12 of the total there); caches, ±1 window cells, strict= of equal zips (_cell_masses, _cells, "
+    "_window, discretise, _mirrors, _derived_cells); _optimistic_merge's head split and fallback thresholds (either "
+    "merge is a valid lower PMF). A source clean-up would remove ~16 of them (pairwise_merge's unneeded errstate "
+    "flags and d-loop guard); not done: speed4 edits this file and every mutant of pairwise_merge would have to run "
+    "again.",
     "- pld/pmf.py (tests/pld/test_pmf.py, test_readout.py and tests/soundness/test_kill_pmf.py): first run 623/842 (74"
     " %); test_pmf.py checks against 40-digit sums the tilted δ(ε), the tilt's cuts, flushed entries, the log-MGF "
     "bound, _normalise, the suffix-sum δ and round-off term, first_at_most, log_suffix and the tilt cache: 711/842 (84"
@@ -646,30 +650,20 @@ MUTATION_NOTES = [
     "order (2); the FAST_POINTS boundaries and ties of delta, delta_exact and roundoff (6); certified's 3·rel, the "
     "_exp cap 691, log_suffix, _geometric_sum's 710 cap (start ≤ 0 in every call): 4. Not at 90 %: the gap is "
     "ulp-sized rounding margins, which a check against 40-digit sums cannot separate from the code's own margins.",
-    "- pld/convolution.py (tests/pld/test_convolution.py, new: convolve, the tail cut, coarsen, fast_length, "
-    "finite_log_mass and _log_cumsum against direct convolutions, brute-force searches and 40-digit δ; 2026-11-28 "
-    "00:50 UTC, capped at 15 min): 490/674 run (73 %), 62 not run. Gaps: the coarsening's mass bookkeeping (an "
-    "optimistic odd point merged or rounded down with a wrong factor or overwriting its even neighbour, the "
-    "λ·h > 300 branch), the optimistic side coarsening its raw instead of its certified values, the tracked "
-    "generating function's θ = 0 entry (the test's losses were all of one sign), the +∞ atom when a tail cut meets an "
-    "input atom (an overwrite and a subtraction of the cut mass survived: the test input had none). New checks: "
-    "coarsening keeps the P-mass and (connect-the-dots) the Q-mass to 1e-12, never lowers the optimistic Q-mass, "
-    "handles even sizes and offsets, at λ = 20 and from certified values; finite_log_mass on negative losses; "
-    "one-sided cuts of half bells with P(L = ∞) = 1e-3 on either side. Reruns: 559/736 with the coarsening checks "
-    "(the 184 survivors and the 62 not run), then 567/736 (77 %) with the one-sided cuts. Left, by kind: the "
-    "optimistic merge's match ratio (am = bm/r, r·(1 ± 1e-13), a/(r(1 ± 1e-12)): a merged outcome placed up to its "
-    "own loss gap too high, which the rounding down of the unmatched rest outweighs in every δ and Q-mass check — a "
-    "missing test, recorded as a gap: it needs a PMF whose odd points all match exactly), the λ·h > 300 branch "
-    "(its output is below the flush level 1e-140 and goes to the round-off term), the block-mass bound's tilt "
-    "factor and the Chernoff minimum's θ sets (either end of a block, θ ≤ 0 or ≥ 1 kept: valid bounds, only the cut "
-    "moves), the cut's block boundaries and its ≤/< at τ, the FFT bound's constants (8u·log2 n, 1e-140 flushing, "
-    "+4u: the bound is far above the actual round-off), finite_log_mass's slack constants. Later (killpld, "
-    "2026-11-28 01:50 UTC, mutants applied by hand to a scratch copy, no mutmut rerun): the match-ratio mutants "
-    "am = bm/r and its variants (50-52) are equivalent — the down share lands on the same even point matched or "
-    "rounded down (61 463 outputs on 200 random, bell and flat inputs x 4 tilts: at most 8.8e-16 relative apart, "
-    "inside the code's 16u); the unsound ones are 45 and 46 (the cap a/(r(1 + 1e-12)) loosened: mass created above "
-    "its loss), now killed by test_coarsen_optimistic_exact_matches_never_overshoot (every odd pair matched "
-    "exactly, λ = 20: the real code 4.3e-13 below the 40-digit δ, the mutants 5e-14 above).",
+    "- pld/convolution.py (tests/soundness/test_kill_convolution.py, new, then tests/pld/test_convolution.py; "
+    "2026-11-28 02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): 567/736 (77 %) → "
+    "671/736 (91.2 %), all run. New checks against their derivations: convolve's error bookkeeping (err = "
+    "err_a‖ṽ_b‖₁ + (1 + r_a)err_b·M_a + e, err1 alike, r = r_a + r_b + r_a r_b, M_a from the tracked MGF where λ is "
+    "one of its θ's), optimistic inputs carrying no error, the log-MGFs adding, an odd transform length (45), the "
+    "refusal's message; coarsen's values (each even point plus b·(odd above) + a·(odd below) from the stored "
+    "values), errors (err(1 + a + b), err1·max(1, a + b), rel + 4u / + 16u), integer offset and log-MGF bound "
+    "(tight against 40-digit sums when all mass is on odd points); finite_log_mass's pessimistic bound; _fft_bound "
+    "and _block_log_masses against their formulas (abs = 0: pytest.approx's default absolute 1e-12 had hidden 1e-15 "
+    "differences in the first version). Left: the cut's block boundaries and ≤/< at τ and its Chernoff θ sets "
+    "(valid bounds; only where the cut falls moves), _log_cumsum's and finite_log_mass's ulp-level margins, "
+    "_merge_odd's match-ratio margins (equivalent: killpld's hand check, 61 463 outputs within 16u) and its λh > "
+    "300 branch (output below the flush level), the optimistic +∞ atom's 1 ± 1e-12, dtype arguments, the identity "
+    "shortcuts (b is a).",
     "- pld/accounting.py (tests/pld/test_accounting.py and tests/soundness/test_kill_accounting.py): 2026-11-28 00:33 "
     "UTC, 392/439 run (89 %), 688 not run (the accountant's bodies). 2026-11-28 03:10-04:35 UTC (mutpld2; the code had"
     " changed: fft_power's read floor in composed, has, screened and both queries — their codes were reset): every "
@@ -690,21 +684,31 @@ MUTATION_NOTES = [
     "(about 10). A real gap left: the lower side read with upper=True (the readout rounds it outward up; its fall-back"
     " would return the crossing cell's right end, an unsound lower ε) — no accountant test reaches the readout's "
     "fall-back; readout's own tests cover it (test_readout.py).",
-    "- pld/fftpower.py (tests/pld/test_fftpower.py: entrywise against direct convolution, the Gaussian closed form; "
-    "2026-11-28 00:57 UTC, capped at 18 min): 275/411 run (67 %), 572 not run (most of fft_power's body, _outside, "
-    "_power_inf, _binary_power). Survivors: plan_window's window (63: the mean, variance, θ ladder and Chernoff ends "
-    "only place W; the wrapped and outside masses are bounded whatever W is, so any window is certified), "
-    "_tilted_log_mgf's block size and margin constants (30) and _log_up (8, no selected test reaches it), and in "
-    "fft_power the constants of the FFT error bound (8u·log2 n, ·(1 + 1e-6), +4u, the flush level and its 1e-13: "
-    "the bound exceeds the measured round-off by orders of magnitude) and the optimistic side fed its raw values "
-    "(err = 0 and rel ≈ 1e-16 in every test input: a missing check with a PMF carrying a round-off term; killed "
-    "since by test_optimistic_power_starts_from_the_certified_values, err = 1e-9: the real code 1e-11 below the "
-    "40-digit δ of the direct 7-fold convolution, the mutant 2e-7 above, applied by hand).",
-    "- pld/group_pairs.py: not mutated (tests/pld/test_group_pairs.py takes ~27 s CPU a run). Reading it next to the "
-    "lbinom survivors of _numerics.py exposed a precision bug, fixed in the same session: hypergeometric_log_weights "
-    "formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values, ~ulp(log Γ(N)) apart — the weights of the "
-    "realisable group pair without replacement were up to 2.8e-6 relative off at N = 1e9, m = 5e4 (now sums of at "
-    "most k logarithms, within 1e-14 of 40-digit values; regression test in tests/pld/test_group_pairs.py).",
+    "- pld/fftpower.py (tests/soundness/test_kill_fftpower.py, new, then tests/pld/test_fftpower.py; 2026-11-28 "
+    "02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): 275/411 run (67 %), 572 not run "
+    "→ 756/987 (76.6 %), all run of 987 (the module had changed: pessimistic tilted tail, floor, the flush test; "
+    "run afresh, then the rest and the survivors). New checks: _power_inf ((F + p)^T − F^T rounded each way by ≤ "
+    "2e-9, F = 0, p = 0), _binary_power (40 digits), _outside (the two-sided Chernoff bound over θ > 0 / θ < 0 "
+    "only, each side capped at 1, flags, and above the brute-force mass outside), a pessimistic step's input errors "
+    "((1 + r)^T − 1 and d1 = T·err1·(M + err1)^{T−1}), and the transform's round-off bounds err, err1 against the "
+    "module docstring's formulas (numpy's FFT for the coefficients: weights of the interior bins, flushing, γ, the "
+    "inverse transform's η + 2u). Left: plan_window (the window's mean, variance, θ ladder and Chernoff ends only "
+    "place W: the wrapped and outside masses are bounded whatever W is), _tilted_log_mgf's block size and margins "
+    "and _log_up (no selected input reaches its guards), and the bound's ulp-level constants (1 + 4u, 1 + 8u, 1 + "
+    "1e-6, +4u, 1e-13), which the formula check at 1e-5 cannot see and the soundness checks cannot either (the "
+    "bound exceeds the measured round-off by orders of magnitude).",
+    "- pld/group_pairs.py (a sharp selection of 24 tests of tests/pld/test_group_pairs.py, node ids in "
+    "MUTATION_TARGETS: the whole file takes ~27 s CPU, the 2-6 s mpmath and brute-force sweeps left out; 2026-11-28 "
+    "02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): first numbers 525/727 (72.2 %), "
+    "345 not run (a 25-min capped run, then 10 min more on the mutants not reached, class methods included). The "
+    "survivors seen are mostly the with-replacement and without-replacement group pairs' argument checks (names and "
+    "allowed ranges of the errors: no bad-input test of those two front ends in the selection) and the group pairs "
+    "the selection reaches only through their record-level limits (wor_group_gaussian, "
+    "with_replacement_group_upper_gaussian, _binomial_capped): a gap, next step a kill file with their bad inputs "
+    "and 40-digit weights. Earlier, reading it next to the lbinom survivors of _numerics.py exposed a precision "
+    "bug, fixed then: hypergeometric_log_weights formed C(N − k, m − j)/C(N, m) as a difference of log-gamma values "
+    "(up to 2.8e-6 relative off at N = 1e9, m = 5e4); now sums of at most k logarithms (regression test in "
+    "tests/pld/test_group_pairs.py).",
     "- Not run on 2026-11-27 evening for lack of CPU (load 8-16 on the 2 shared cores; each estimate from the "
     "measured cost of a surviving mutant, 20-50 s of wall time at nice 19): without_replacement.py (549 mutants, "
     "~23 s CPU a survivor: hours), _certified_quadrature.py (never run), the other bounds/ modules over 60 lines "
@@ -829,6 +833,55 @@ MUTATION_NOTES = [
     "_gaussian_moments.py (an lru_cache), _real_orders.py, _certified_quadrature.py; 130 mutants of "
     "without_replacement.py. A mutmut run of a module whose functions are cached must clear the cache in the tests "
     "it runs (mutmut's clean run fills it before forking).",
+    "- pld/gaussian_merge.py (tests/pld/test_gaussian_merge.py, new; 2026-11-28 02:50-04:45 UTC (helper mutpld3; "
+    "one worker at nice 19 per run, load 20-30)): first run 80/85, then 81/85 (95.3 %), all run: the merged pair "
+    "against the 40-digit δ of N(√Σcμ², 1) vs N(0, 1), its name and evidence, counts and order of the pairs kept, a "
+    "single step kept as it is, and 15 pairs that differ from N(μ, 1) vs N(0, 1) in one respect (family of P or Q, "
+    "a second mean, Q shifted, a weight, a finite end, an atom, μ ≤ 0, two pieces) left alone. Left: strict= of "
+    "equal zips and the atoms argument (() either way).",
+    "- pld/truncated_draw_pairs.py (tests/pld/test_truncated_draw_pairs.py, new, then "
+    "tests/pld/test_truncated_pairs.py; 2026-11-28 02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, "
+    "load 20-30)): first run (truncated_pairs' tests only, capped) 96/170, 414 not run → 458/550 (83.3 %), 34 not "
+    "run. New checks against 40 digits: Binomial's range masses rounded down and up around the exact sums (within "
+    "1e-10: log_binomial_pmf's own bound), Bernstein's bound beyond the window (its formula, and above the exact "
+    "tail), rate 1, log masses, the first negligible point by brute force; _runs (cover, order, at most "
+    "TAIL_GROUPS, rates within the common ratio); components (the first label P[k ≤ B − 2] + (1 − q)P[k = B − 1], "
+    "the runs' total, rates and shifts, the freed mass on (q, 2μ), the negligible-overflow case); the pieces in "
+    "both directions; draw_proxy's closed form. (`mutation --remaining` lists top-level functions only: Binomial's "
+    "methods, 243 mutants, were run by name afterwards with the same selection.) Left: the run boundaries' "
+    "off-by-ones that give the same runs on the inputs, components' weight slack and top-label guards (a label's "
+    "mass moved between labels of the same pair at the 1e-10 level), _piece's rate-1 guard, draw_proxy's errstate "
+    "flags.",
+    "- pld/truncated_pairs.py (tests/pld/test_truncated_pairs.py; 2026-11-28 02:50-04:45 UTC (helper mutpld3; one "
+    "worker at nice 19 per run, load 20-30)): first run (capped) 150/184, 473 not run → 600/657 (91.3 %), all run. "
+    "New checks: labels without a shifted part or a cover become atoms in the pair's order and the empty label is "
+    "dropped; the realisable pair's name, evidence and lower flag; the per-step proxy against E_Q[(p/q)^4] in 40 "
+    "digits (shift μ, shift 2μ, no shifted part, empty, no cover); the four labels with each measure rounded its "
+    "own way (the first up, the other down, a subtracted mass from the other side); a split outside [0, 1] refused "
+    "by name. Left: kept_rate's and masses' rounding-direction margins of 1e-12 (the Binomial masses' own rounding "
+    "dominates), ranges clipped to the trials either way, strict= of equal zips, the split's argmin.",
+    "- pld/allocation_pairs.py (tests/soundness/test_kill_allocation_pairs.py, new, then "
+    "tests/pld/test_allocation_pairs.py; 2026-11-28 02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, "
+    "load 20-30)): first run (capped) 244/306, 394 not run → 503/604 (83.3 %), 96 not run. New checks: AtomsPair's "
+    "binary-search look-ups (cell and tail masses, window, loss moments) against plain sums over its atoms (out of "
+    "order, a zero P-mass, a +∞ loss); the maximum-coordinate CDFs and the hypergeometric counts against 40 digits; "
+    "the quantile of Φ^t; the interval masses; the pair's atoms as the documented intervals moved by exactly "
+    "MASS_SLACK in both orientations; the schemes' (t, w, μ). Left: allocation_counts' argument checks (22, no "
+    "bad-input test of it), max_statistic_pair's window ends and cell count (22: any partition of S gives a valid "
+    "lower pair, only its tightness moves), AtomsPair's construction order and loss_moments' fillers (the moments "
+    "only size grids and tilts), the schemes' wrappers (the pairs' names pin most of them).",
+    "- pld/allocation_pld.py (tests/soundness/test_kill_allocation_pld.py, new, then "
+    "tests/pld/test_allocation_pld.py, whose default tests check the composed answers only; 2026-11-28 02:50-04:45 "
+    "UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): first run (capped) 22/210 (10 %), 743 not "
+    "run → 401/700 (57.3 %), 253 not run. New checks: the grid and its normal points, the normal CDF within its "
+    "stated error, the Gauss–Legendre cell integrals within their stated bounds (and the bounds ≤ 1e-9 of the "
+    "integral), the lognormal moment bound against the multinomial expansion, compaction, connect-the-dots (P- and "
+    "Q-masses kept), the merge by loss cell, untilting, the 2-norm bound, _convolve's values, Young's error "
+    "propagation and its tilted tail cut, _power. Left, a real gap: _cell_laws (196 survivors: the per-cell laws of "
+    "the epoch pair, reached by the default tests only through composed answers checked to ~1e-3; its sharp checks "
+    "are slow tests), then _atom_pair's compaction margins and the helpers' ulp-level margins; _quad, "
+    "lognormal_sum_moment, _tail, _norm2, _untilt and _Vec (253 mutants) not reached before the cap, though the new "
+    "checks target them.",
 ]
 
 
@@ -928,8 +981,26 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py", "tests/soundness/test_kill_adaptive.py"],
-    "src/privamp/pld/group_pairs.py": ["tests/pld/test_group_pairs.py"],
+    "src/privamp/pld/group_pairs.py": [
+        "tests/pld/test_group_pairs.py::test_group_size_one_is_the_record_level_pair",
+        "tests/pld/test_group_pairs.py::test_group_size_one_composition_is_the_record_level_answer",
+        "tests/pld/test_group_pairs.py::test_no_poisson_replace_one_configuration_beats_the_antiparallel_pair",
+        "tests/pld/test_group_pairs.py::test_without_replacement_group_matches_mpmath[replace-one-remove]",
+        "tests/pld/test_group_pairs.py::test_without_replacement_replace_one_group_matches_mpmath",
+        "tests/pld/test_group_pairs.py::test_scaled_pieces_invert_their_own_loss",
+        "tests/pld/test_group_pairs.py::test_hypergeometric_weights_when_the_batch_must_hold_group_records",
+        "tests/pld/test_group_pairs.py::test_bad_group_size",
+        "tests/pld/test_group_pairs.py::test_bad_inputs_name_the_parameter",
+        "tests/pld/test_group_pairs.py::test_issue_target_case",
+        "tests/pld/test_group_pairs.py::test_newton_inverse_agrees_with_the_bisection",
+        "tests/pld/test_group_pairs.py::test_with_replacement_group_matches_mpmath",
+        "tests/pld/test_group_pairs.py::test_realisable_count_is_capped_with_its_mass",
+        "tests/pld/test_group_pairs.py::test_binomial_tail_left_out_is_rounded_up",
+        "tests/pld/test_group_pairs.py::test_hypergeometric_weights_of_a_large_dataset_against_mpmath",
+        "tests/pld/test_group_pairs.py::test_binomial_weights_of_many_draws_against_mpmath",
+    ],
     "src/privamp/pld/discretise.py": [
+        "tests/soundness/test_kill_discretise.py",
         "tests/pld/test_discretise.py",
         "tests/pld/test_merge.py",
         "tests/soundness/test_review_discretise.py",
@@ -939,9 +1010,23 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/pld/test_readout.py",
         "tests/soundness/test_kill_pmf.py",
     ],
-    "src/privamp/pld/convolution.py": ["tests/pld/test_convolution.py"],
+    "src/privamp/pld/convolution.py": ["tests/soundness/test_kill_convolution.py", "tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill_accounting.py"],
-    "src/privamp/pld/fftpower.py": ["tests/pld/test_fftpower.py"],
+    "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
+    "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
+    "src/privamp/pld/truncated_draw_pairs.py": [
+        "tests/pld/test_truncated_draw_pairs.py",
+        "tests/pld/test_truncated_pairs.py",
+    ],
+    "src/privamp/pld/truncated_pairs.py": ["tests/pld/test_truncated_pairs.py"],
+    "src/privamp/pld/allocation_pairs.py": [
+        "tests/soundness/test_kill_allocation_pairs.py",
+        "tests/pld/test_allocation_pairs.py",
+    ],
+    "src/privamp/pld/allocation_pld.py": [
+        "tests/soundness/test_kill_allocation_pld.py",
+        "tests/pld/test_allocation_pld.py",
+    ],
 }
 #: Results of the mutation runs (outside the repository; benchmarks/soundness.md gets the table).
 MUTATION_JSON = Path("/tmp/privamp-mutation/results.json")
@@ -956,7 +1041,7 @@ def check_selection(modules: list[str]) -> int:
     status = 0
     for module in modules:
         tests = MUTATION_TARGETS[module]
-        missing = [t for t in tests if not (ROOT / t).exists()]
+        missing = [t for t in tests if not (ROOT / t.split("::")[0]).exists()]  # (a path or a node id)
         out = subprocess.run(
             [sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider", *tests],
             cwd=ROOT,

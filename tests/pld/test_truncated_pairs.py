@@ -15,9 +15,15 @@ from scipy import optimize, stats
 
 from privamp import Accountant, Gaussian
 from privamp.errors import InvalidParameterError
+from privamp.pld.distributions import Atom
 from privamp.pld.truncated_pairs import (
     SPLITS,
+    Label,
+    Masses,
+    _part,
+    _proxy,
     kept_rate,
+    labels,
     masses,
     split,
     truncated_poisson_gaussian,
@@ -289,3 +295,97 @@ def test_a_full_cap_with_certain_draws_is_the_displacement(direction: str) -> No
     got = truncated_poisson_gaussian(mu, 1.0, 1, 1, direction).delta(list(EPSILONS))
     for eps, value in zip(EPSILONS, got, strict=True):
         assert float(_poisson_hockey(0.5, 2 * mu, eps, direction)) <= value
+
+
+def test_labels_without_a_shifted_part_or_a_cover_are_atoms() -> None:
+    """A label whose mixture with x has no shifted part, or whose measure without x is empty, is an atom of masses
+    (p0 + p1 + p2, without) in the pair's order (with x first for remove); an empty label is dropped."""
+    mu = 0.9
+    cases = [
+        (Label((0.3, 0.0, 0.0), 0.5), (0.3, 0.5)),
+        (Label((0.2, 0.1, 0.05), 0.0), (0.35, 0.0)),
+        (Label((0.0, 0.0, 0.0), 0.4), (0.0, 0.4)),
+    ]
+    for label, (with_x, without) in cases:
+        for with_first in (True, False):
+            part = _part(label, mu, with_first)
+            assert isinstance(part, Atom)
+            first, second = (with_x, without) if with_first else (without, with_x)
+            assert math.exp(part.log_p) == pytest.approx(first, rel=1e-15, abs=0.0)
+            assert math.exp(part.log_q) == pytest.approx(second, rel=1e-15, abs=0.0)
+            assert (part.log_p == -math.inf) == (first == 0) and (part.log_q == -math.inf) == (second == 0)
+    assert _part(Label((0.0, 0.0, 0.0), 0.0), mu, True) is None
+    piece = _part(Label((0.2, 0.0, 0.1), 0.3), mu, True)  # shifted part at 2μ only: a piece
+    assert not isinstance(piece, Atom) and piece is not None
+    assert piece.p.means == (0.0, 1.8) and piece.q.log_weights == (math.log(0.3),)
+
+
+def test_realisable_pair_is_named_and_flagged_lower() -> None:
+    pair = truncated_poisson_realisable(0.5, 0.01, 30, 1000)
+    assert pair.name == "truncated_poisson_realisable_remove(mu=0.5, q=0.01, B=30, N=1000)"
+    assert pair.evidence == "realisable pair (lower bound only)"
+    assert pair.upper_bound is False
+
+
+@pytest.mark.parametrize(
+    ("with_x", "without", "shift"),
+    [
+        ((0.6, 0.3, 0.0), 0.8, 1.0),
+        ((0.5, 0.0, 0.2), 0.7, 2.0),
+        ((0.4, 0.0, 0.0), 0.5, None),
+        ((0.0, 0.0, 0.0), 0.0, None),
+    ],
+)
+def test_proxy_is_the_fourth_moment_of_the_likelihood_ratio(with_x: tuple[float, float, float], without: float,
+                                                             shift: float | None) -> None:
+    """E_Q[(p/q)^4] for P = p0·N(0) + p_m·N(s), Q = w·N(0) (s = μ when p1 > 0, else 2μ): w^{−3} Σ_k C(4, k) p0^{4−k}
+    p_m^k e^{k(k−1)s²/2} (40 digits); p0^4 w^{−3} without a shifted part; 0 for an empty label."""
+    mu = 1.0
+    got = _proxy(mu, Label(with_x, without))
+    p0, p1, p2 = with_x
+    pm = p1 if p1 > 0 else p2
+    with mp.workdps(40):
+        if without == 0:
+            want = mp.mpf(0)
+        else:
+            s = mp.mpf(shift or 0.0)
+            want = mp.fsum(mp.binomial(4, k) * mp.mpf(p0) ** (4 - k) * mp.mpf(pm) ** k * mp.exp(k * (k - 1) * s * s / 2)
+                           for k in range(5)) * mp.mpf(without) ** -3
+    assert got == pytest.approx(float(want), rel=1e-13, abs=0.0)
+
+
+def test_proxy_without_a_cover_is_infinite() -> None:
+    assert _proxy(1.0, Label((0.3, 0.0, 0.0), 0.0)) == math.inf
+    assert _proxy(1.0, Label((0.3, 0.1, 0.0), 0.0)) == math.inf
+
+
+@pytest.mark.parametrize("with_first", [True, False])
+def test_labels_are_the_proofs_with_each_measure_rounded_its_way(with_first: bool) -> None:
+    """The four labels of the module docstring at φ = 0.3, the first measure of the pair (with x for remove, without
+    it for add) from the upper masses and multiplied by 1 + 1e-12, the other from the lower ones and by 1 − 1e-12,
+    a subtracted mass taken from the other side."""
+    q, phi, r = 0.2, 0.3, 1e-12
+    low = Masses(0.5, 0.1, 0.3, 0.05, 0.01)
+    high = Masses(0.51, 0.11, 0.31, 0.06, 0.02)
+    w, o = (high, low) if with_first else (low, high)
+    up, down = (1 + r, 1 - r) if with_first else (1 - r, 1 + r)
+    kept = q * w.edge + w.displaced - o.twice
+    want = [
+        ((w.poisson * (1 - q) * up, w.poisson * q * up, 0.0), o.poisson * down),
+        (((1 - q) ** 2 * w.edge * up, (1 - phi) * kept * up, 0.0), (1 - q) * o.edge * down),
+        ((q * (1 - q) * w.edge * up, (1 - phi) * w.twice * up, 0.0), q * o.edge * down),
+        (((w.tail - o.displaced) * up, 0.0, phi * (q * w.edge + w.displaced) * up), o.tail * down),
+    ]
+    got = labels(q, low, high, phi, with_first)
+    for g, (wx, wo) in zip(got, want, strict=True):
+        assert g.with_x == pytest.approx(wx, rel=1e-15, abs=0.0)
+        assert g.without == pytest.approx(wo, rel=1e-15, abs=0.0)
+
+
+@pytest.mark.parametrize("phi", [-0.1, 1.5])
+def test_a_split_outside_the_unit_interval_is_refused(phi: float) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        truncated_poisson_gaussian(1.0, 0.01, 30, 1000, phi=phi)
+    assert info.value.name == "phi" and info.value.value == phi
+    if phi > 1:
+        assert info.value.allowed == "in [0, 1]"

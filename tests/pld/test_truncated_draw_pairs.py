@@ -1,0 +1,164 @@
+"""The dominating pair of truncated Poisson sampling by draw (pld/truncated_draw_pairs.py) against 40-digit references.
+
+* ``Binomial``: range masses rounded down and up bracket the exact binomial sums (within 1e-10 relative inside the
+  window of 40 standard deviations; rounded up, a range beyond the window adds Bernstein's bound, itself checked
+  against the exact tail and against its formula), log masses rounded down, the first negligible point by brute force;
+* ``_runs``: the runs cover [first, last] in order, at most TAIL_GROUPS of them, each run's rates within the common
+  ratio ((last + 1)/(first + 1))^{1/TAIL_GROUPS};
+* ``components``: the labels of docs/proofs/truncated-poisson.md §12 — (q, μ) with P[k ≤ B − 2] + (1 − q)P[k = B − 1],
+  the runs k ≥ B at rate qB/(lo + 1) and shift 2μ, every weight lowered by WEIGHT_SLACK, the rest to (q, 2μ);
+* the pieces of each label in both directions, and ``draw_proxy`` against its closed form.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath as mp
+import pytest
+
+from privamp.pld.truncated_draw_pairs import (
+    TAIL_GROUPS,
+    WEIGHT_SLACK,
+    Binomial,
+    Component,
+    _runs,
+    components,
+    draw_pieces,
+    draw_proxy,
+)
+
+
+def _pmf(n: int, q: float, k: int) -> mp.mpf:
+    return mp.binomial(n, k) * mp.mpf(q) ** k * (1 - mp.mpf(q)) ** (n - k)
+
+
+def _sum(n: int, q: float, lo: int, hi: int) -> mp.mpf:
+    return mp.fsum(_pmf(n, q, k) for k in range(max(lo, 0), min(hi, n) + 1))
+
+
+@pytest.mark.parametrize(("n", "q", "lo", "hi"), [(200, 0.3, 40, 70), (200, 0.3, 0, 59), (1000, 0.01, 12, 1000),
+                                                   (50, 0.9, 45, 50), (30, 0.5, 20, 10)])
+def test_binomial_range_masses_bracket_the_exact_sums(n: int, q: float, lo: int, hi: int) -> None:
+    b = Binomial(n, q)
+    with mp.workdps(40):
+        exact = float(_sum(n, q, lo, hi))
+        log_exact = float(mp.log(_sum(n, q, lo, hi))) if hi >= lo else -math.inf
+    down, up = b.mass(lo, hi, -1), b.mass(lo, hi, 1)
+    assert down <= exact <= up
+    if hi < lo:
+        assert down == up == 0.0 and b.log_mass(lo, hi) == -math.inf
+        return
+    assert down >= exact * (1 - 1e-10)  # (measured 3.2e-11 below: log_binomial_pmf's rounding bound)
+    inside = lo >= b.bottom and hi <= b.top
+    assert up <= exact * (1 + 1e-10) or not inside
+    lm = b.log_mass(lo, hi)
+    assert lm <= log_exact and lm >= log_exact - 1e-10 * max(1.0, abs(log_exact))
+
+
+def test_binomial_mass_beyond_the_window_adds_bernstein() -> None:
+    b = Binomial(10_000, 0.5)  # window: mean 5000 ± (40·50 + 40)
+    assert (b.bottom, b.top) == (2960, 7040)
+    assert b.mass(0, 10_000, 1) == 1.0  # capped
+    with mp.workdps(40):
+        # rounded up: the exact mass of [4000, top] plus P[X ≥ top + 1] by Bernstein
+        t = b.top + 1 - 5000
+        bern = math.exp(-t * t / (2 * (2500 + t / 3))) * (1 + 1e-9)
+        exact_body = float(_sum(10_000, 0.5, 6990, b.top))
+    up = b.mass(6990, 10_000, 1)
+    assert up >= exact_body + bern * (1 - 1e-12)
+    assert up <= exact_body * (1 + 1e-10) + bern * (1 + 1e-12)
+    assert b._beyond(b.top + 1, above=True) == pytest.approx(bern, rel=1e-14, abs=0.0)
+    assert b._beyond(b.bottom - 1, above=False) == pytest.approx(bern, rel=1e-14, abs=0.0)  # symmetric at q = 1/2
+    assert b._beyond(4000, above=True) == 1.0 and b._beyond(6000, above=False) == 1.0
+    # Bernstein bounds the exact tail (a closer point: the tail is not astronomically small)
+    small = Binomial(400, 0.2)
+    with mp.workdps(40):
+        for k in (95, 110):
+            assert small._beyond(k, above=True) >= float(_sum(400, 0.2, k, 400))
+            assert small._beyond(160 - k, above=False) >= float(_sum(400, 0.2, 0, 160 - k))
+
+
+def test_binomial_of_rate_one() -> None:
+    b = Binomial(20, 1.0)
+    assert b.mass(0, 19, 1) == 0.0 and b.mass(0, 20, -1) == pytest.approx(1.0, rel=1e-11, abs=0.0)
+    assert b.log_mass(20, 20) == 0.0 and b.log_mass(0, 19) == -math.inf
+    assert b.negligible_from(5) == 20
+
+
+@pytest.mark.parametrize(("n", "q", "lo"), [(5000, 0.02, 100), (5000, 0.02, 10), (300, 0.5, 200)])
+def test_negligible_from_is_the_first_small_point(n: int, q: float, lo: int) -> None:
+    b = Binomial(n, q)
+    got = b.negligible_from(lo)
+    start = max(lo, math.ceil(n * q))
+    with mp.workdps(40):
+        bound = mp.exp(-75)
+        first = next((k for k in range(start, b.top + 1) if _pmf(n, q, k) < bound), b.top + 1)
+    assert got == first
+
+
+@pytest.mark.parametrize(("first", "last"), [(10, 10), (10, 11), (100, 5000), (7, 100_000), (1000, 1040)])
+def test_runs_cover_in_order_within_the_common_ratio(first: int, last: int) -> None:
+    runs = _runs(first, last)
+    assert runs[0][0] == first and runs[-1][1] == last
+    assert all(b + 1 == c for (_, b), (c, _) in itertools.pairwise(runs))
+    assert all(a <= b for a, b in runs)
+    assert len(runs) <= TAIL_GROUPS
+    ratio = ((last + 1) / (first + 1)) ** (1 / TAIL_GROUPS)
+    assert all(a == b or (b + 1) / (a + 1) < ratio for a, b in runs)
+    if last - first > 4 * TAIL_GROUPS:  # a long range is cut into about TAIL_GROUPS runs, not single labels
+        assert len(runs) >= TAIL_GROUPS // 2
+
+
+@pytest.mark.parametrize(("q", "cap", "n"), [(0.01, 20, 1000), (0.3, 40, 100), (0.5, 60, 60)])
+def test_components_are_the_labels_by_draw(q: float, cap: int, n: int) -> None:
+    mu = 0.8
+    comps = components(mu, q, cap, n)
+    with mp.workdps(40):
+        first = _sum(n - 1, q, 0, cap - 2) + (1 - mp.mpf(q)) * _pmf(n - 1, q, cap - 1)
+        assert comps[0].rate == q and comps[0].mu == mu
+        w0 = float(first * (1 - mp.mpf(WEIGHT_SLACK)))
+        assert w0 * (1 - 1e-10) <= math.exp(comps[0].log_weight) <= w0
+        runs = comps[1:-1]  # the labels k ≥ B in runs, in order, each at its largest rate q·B/(lo + 1), shift 2μ
+        if cap <= n - 1:
+            assert runs and runs[0].rate == pytest.approx(q * cap / (cap + 1), rel=1e-15, abs=0.0)
+            above = _sum(n - 1, q, cap, n - 1) * (1 - mp.mpf(WEIGHT_SLACK))
+            total = math.fsum(math.exp(c.log_weight) for c in runs)
+            assert float(above) * (1 - 1e-10) <= total <= float(above)
+        else:
+            assert not runs
+        assert all(c.mu == 2 * mu for c in runs)
+        assert all(a.rate > b.rate for a, b in itertools.pairwise(runs))
+        last = comps[-1]
+        assert (last.rate, last.mu) == (q, 2 * mu)
+        assert math.fsum(math.exp(c.log_weight) for c in comps) == pytest.approx(1.0, abs=1e-15)
+        assert math.exp(last.log_weight) >= 1e-10 * 0.9  # at least the freed WEIGHT_SLACK
+
+
+def test_components_of_a_cap_at_the_dataset_size_with_a_negligible_overflow() -> None:
+    assert components(0.5, 0.1, 500, 500) == [Component(0.0, 0.1, 0.5)]
+
+
+def test_pieces_in_both_directions() -> None:
+    c = Component(math.log(0.25), 0.1, 1.5)
+    (rem,), (add,) = draw_pieces([c], "remove"), draw_pieces([c], "add")
+    w = math.log(0.25)
+    assert rem.p.means == (0.0, 1.5) and rem.q.means == (0.0,) and rem.q.log_weights == (w,)
+    assert rem.p.log_weights == pytest.approx((w + math.log(0.9), w + math.log(0.1)), rel=1e-15, abs=0.0)
+    assert add.q.means == (0.0, -1.5) and add.p.means == (0.0,) and add.p.log_weights == (w,)
+    assert add.q.log_weights == rem.p.log_weights
+    assert (rem.lo, rem.hi, add.lo, add.hi) == (-math.inf, math.inf, -math.inf, math.inf)
+    (full,) = draw_pieces([Component(0.0, 1.0, 1.5)], "remove")  # rate 1: no component at 0
+    assert full.p.means == (1.5,) and full.p.log_weights == (0.0,)
+
+
+def test_draw_proxy_against_its_closed_form() -> None:
+    comps = [Component(math.log(0.7), 0.05, 0.9), Component(math.log(0.3), 0.02, 1.8)]
+    with mp.workdps(40):
+        ref = mp.fsum(
+            mp.mpf(w) * mp.fsum(mp.binomial(6, j) * (1 - mp.mpf(p)) ** (6 - j) * mp.mpf(p) ** j
+                               * mp.exp(j * (j - 1) * mp.mpf(m) ** 2 / 2) for j in range(7))
+            for w, p, m in ((0.7, 0.05, 0.9), (0.3, 0.02, 1.8))
+        )
+    assert draw_proxy(comps, 6) == pytest.approx(float(ref), rel=1e-12, abs=0.0)

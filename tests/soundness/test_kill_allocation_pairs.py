@@ -1,0 +1,143 @@
+"""pld/allocation_pairs.py against brute force and 40-digit references (mutation testing, issue 18 item 6).
+
+* ``AtomsPair``'s binary-search look-ups (cell and tail masses, the loss window, the loss moments) against plain
+  sums over its atoms, atoms given out of order, with an atom of zero P-mass and one at loss +∞;
+* the maximum-coordinate CDFs against P(S ≤ s) = Σ_j h_j Φ(s − μ)^j Φ(s)^{t−j}, Q(S ≤ s) = Φ(s)^t in 40 digits,
+  the hypergeometric counts against binomial coefficients, the quantile of Φ^t, the interval masses from CDF values;
+* the pair: its atoms are the intervals of S between the documented ends, P-masses lowered and Q-masses raised by
+  exactly MASS_SLACK, in both orientations; the schemes' (t, w, μ).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld import allocation_pairs as ap
+from privamp.pld.distributions import Atom
+
+ATOMS = (Atom(math.log(0.2), math.log(0.1)), Atom(math.log(0.3), math.log(0.45)), Atom(-math.inf, math.log(0.05)),
+         Atom(math.log(0.4), math.log(0.4)), Atom(math.log(0.1), -math.inf))
+
+
+def _pair() -> ap.AtomsPair:
+    return ap.AtomsPair("test", "test", (), ATOMS, upper_bound=False)
+
+
+def test_atoms_pair_lookups_are_the_sums_over_its_atoms() -> None:
+    pair = _pair()
+    loss = [a.loss for a in ATOMS]
+    edges = np.array([-np.inf, -0.5, 0.0, 0.5, 1.0, np.inf])
+    lp, lq = pair.cell_log_masses(edges)
+    for i in range(edges.size - 1):
+        inside = [k for k, x in enumerate(loss) if edges[i] < x <= edges[i + 1]]
+        p = sum(math.exp(ATOMS[k].log_p) for k in inside)
+        q = sum(math.exp(ATOMS[k].log_q) for k in inside)
+        assert math.exp(lp[i]) == pytest.approx(p, rel=1e-14, abs=1e-300)
+        assert math.exp(lq[i]) == pytest.approx(q, rel=1e-14, abs=1e-300)
+    eps = np.array([-2.0, -0.5, 0.0, math.log(2.0), 3.0])
+    tp, tq = pair.tail_log_masses(eps)
+    for e, a, b in zip(eps, tp, tq, strict=True):
+        above = [k for k, x in enumerate(loss) if x > e]
+        assert math.exp(a) == pytest.approx(sum(math.exp(ATOMS[k].log_p) for k in above), rel=1e-14, abs=0.0)
+        assert math.exp(b) == pytest.approx(sum(math.exp(ATOMS[k].log_q) for k in above), rel=1e-14, abs=1e-300)
+    assert pair.loss_window(1e-10) == (pytest.approx(math.log(2 / 3)), pytest.approx(math.log(2.0)))
+    assert pair == pair and pair != _pair() and hash(pair) == id(pair)
+
+
+def test_atoms_pair_loss_moments_are_the_sums_over_its_finite_atoms() -> None:
+    pair = _pair()
+    fin = [(math.exp(a.log_p), a.loss) for a in ATOMS if a.log_p > -math.inf and math.isfinite(a.loss)]
+    lams = np.array([-1.0, 0.0, 0.5, 2.0])
+    k, dk, var = pair.loss_moments(lams)
+    for lam, k_i, dk_i in zip(lams, k, dk, strict=True):
+        z = sum(p * math.exp(lam * x) for p, x in fin)
+        assert k_i == pytest.approx(math.log(z), rel=1e-13, abs=1e-15)
+        assert dk_i == pytest.approx(sum(p * x * math.exp(lam * x) for p, x in fin) / z, rel=1e-13, abs=0.0)
+    tot = sum(p for p, _ in fin)
+    mean = sum(p * x for p, x in fin) / tot
+    assert var == pytest.approx(sum(p * (x - mean) ** 2 for p, x in fin) / tot, rel=1e-13, abs=0.0)
+
+
+def test_atoms_pair_without_finite_losses_and_with_pieces() -> None:
+    empty = ap.AtomsPair("t", "t", (), (Atom(math.log(0.5), -math.inf), Atom(-math.inf, 0.0)), upper_bound=False)
+    assert empty.loss_window(1e-10) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="pieces"):
+        ap.AtomsPair("t", "t", (object(),), (), upper_bound=False)  # type: ignore[arg-type]
+
+
+def test_log_suffix_is_the_suffix_sum() -> None:
+    lm = np.log(np.array([0.1, 0.2, 0.3, 0.4]))
+    got = ap._log_suffix(lm)
+    assert got.size == 5 and got[-1] == -np.inf
+    assert np.exp(got[:-1]) == pytest.approx([1.0, 0.9, 0.7, 0.4], rel=1e-14, abs=0.0)
+
+
+CDF_CASES = [(1.3, 4, None, None), (0.7, 5, 0.15, None), (2.0, 6, None, (6, 2, 3))]
+
+
+@pytest.mark.parametrize(("mu", "t", "w", "counts"), CDF_CASES)
+def test_max_statistic_cdfs_against_40_digits(mu: float, t: int, w: float | None,
+                                              counts: tuple[int, int, int] | None) -> None:
+    s = np.array([-2.5, -0.3, 0.4, 1.7, 3.9])
+    log_counts = None if counts is None else ap.allocation_counts(*counts)
+    lp, lq = ap.max_statistic_cdfs(s, mu, t, w, log_counts=log_counts)
+    with mp.workdps(40):
+        if counts is None:
+            ww = mp.mpf(1) / t if w is None else mp.mpf(w)
+            h = [1 - t * ww, t * ww]
+        else:
+            steps, k, run = counts
+            h = [mp.binomial(k, j) * mp.binomial(steps - k, run - j) / mp.binomial(steps, run) for j in range(k + 1)]
+            assert np.exp(log_counts) == pytest.approx([float(x) for x in h], rel=1e-12, abs=0.0)
+        for x, a, b in zip(s, lp, lq, strict=True):
+            phi, shifted = mp.ncdf(x), mp.ncdf(x - mu)
+            p = mp.fsum(hj * shifted**j * phi ** (t - j) for j, hj in enumerate(h))
+            assert a == pytest.approx(float(mp.log(p)), rel=1e-12, abs=0.0)
+            assert b == pytest.approx(float(t * mp.log(phi)), rel=1e-12, abs=0.0)
+
+
+def test_quantile_of_power_and_interval_masses() -> None:
+    s = ap._quantile_of_power(7, 1e-30)
+    with mp.workdps(40):
+        assert float(7 * mp.log(mp.ncdf(s))) == pytest.approx(math.log(1e-30), rel=1e-9, abs=0.0)
+    cdf = np.log(np.array([0.1, 0.35, 0.9]))
+    got = np.exp(ap._interval_log_masses(cdf))
+    assert got == pytest.approx([0.1, 0.25, 0.55, 0.1], rel=1e-13, abs=0.0)
+
+
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_pair_atoms_are_the_intervals_of_the_maximum_moved_by_mass_slack(direction: str) -> None:
+    mu, t = 1.5, 3
+    pair = ap.max_statistic_pair(mu, t, direction)
+    assert not pair.upper_bound and pair.name == f"max_statistic_{direction}(mu=1.5, steps=3, weight=0.333333)"
+    lo = min(-1.0, ap._quantile_of_power(t, 1e-30))
+    hi = max(mu, math.sqrt(2 * math.log(t))) + 12.0
+    cells = math.ceil((hi - lo) * ap.CELLS_PER_UNIT * mu)
+    s = np.linspace(lo, hi, cells + 1)
+    lp, lq = ap.max_statistic_cdfs(s, mu, t)
+    p, q = np.exp(ap._interval_log_masses(lp)), np.exp(ap._interval_log_masses(lq))
+    first, second = (p, q) if direction == "remove" else (q, p)
+    keep = (first > 0) & (second > 0)
+    assert len(pair.atoms) == int(np.sum(keep)) == cells + 2
+    got_first = np.array([math.exp(a.log_p) for a in pair.atoms])
+    got_second = np.array([math.exp(a.log_q) for a in pair.atoms])
+    assert got_first == pytest.approx(first[keep] * (1 - ap.MASS_SLACK), rel=1e-14, abs=0.0)
+    assert got_second == pytest.approx(second[keep] * (1 + ap.MASS_SLACK), rel=1e-14, abs=0.0)
+    assert np.all(got_first <= first[keep] * (1 - 0.9 * ap.MASS_SLACK))
+    assert np.all(got_second >= second[keep] * (1 + 0.9 * ap.MASS_SLACK))
+
+
+def test_schemes_use_the_documented_steps_weights_and_shifts() -> None:
+    bb = ap.balls_in_bins_directions(2.0, 30, 100, 3)  # t = ⌈100/30⌉ = 4, w = 1/4, μ = 1/2
+    sh = ap.shuffled_directions(2.0, 30, 100, 3)  # t = ⌊100/30⌋ = 3, w = 0.3, μ = 1
+    assert [[c for _, c in d] for d in bb] == [[3], [3]] == [[c for _, c in d] for d in sh]
+    assert bb[0][0][0].name == "max_statistic_remove(mu=0.5, steps=4, weight=0.25)"
+    assert bb[1][0][0].name == "max_statistic_add(mu=0.5, steps=4, weight=0.25)"
+    assert sh[0][0][0].name == "max_statistic_remove(mu=1, steps=3, weight=0.3)"
+    one = ap.max_statistic_pair(1.0, 1)  # t = 1: the window starts at −√(2 log 1e30)
+    assert math.exp(one.atoms[0].log_q) == pytest.approx(float(mp.ncdf(-math.sqrt(2 * math.log(1e30)))) * (1 + 1e-10),
+                                                         rel=1e-9, abs=0.0)

@@ -1,0 +1,182 @@
+"""The helpers of pld/allocation_pld.py against brute force and 40-digit references (mutation testing, issue 18
+item 6): the grid's points and its normal points w(x), the normal CDF with its error bound, the Gauss–Legendre cell
+integrals with their error bounds, the lognormal sum's moment bound against the multinomial expansion, the
+compaction of the loss grid, connect-the-dots onto the loss grid (P- and Q-masses kept, raised by SPLIT_SLACK), the
+merge by loss cell, the untilting and the 2-norm bound."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.pld import allocation_pld as al
+
+
+def test_grid_and_normal_points() -> None:
+    assert al._eta(0.3) == pytest.approx(al.STEP * 0.3, rel=1e-15, abs=0.0) and al._eta(4.0) == al.STEP
+    assert al._grid(4, 0.25).tolist() == [0.0, 0.25, 0.5, 0.75]
+    x = np.array([0.0, 0.5, 1.0, 3.0])
+    w = al._w(x, 1.3)
+    assert w[0] == -np.inf
+    assert w[1:] == pytest.approx((np.log(x[1:]) + 1.3**2 / 2) / 1.3, rel=1e-15, abs=0.0)
+    assert np.exp(1.3 * w[1:] - 1.3**2 / 2) == pytest.approx(x[1:], rel=1e-14, abs=0.0)
+    assert al._phi(np.array([0.0, 1.0, 40.0])) == pytest.approx(
+        [1 / math.sqrt(2 * math.pi), math.exp(-0.5) / math.sqrt(2 * math.pi), 0.0], rel=1e-15, abs=1e-300)
+
+
+@pytest.mark.parametrize("x", [-30.0, -3.0, 0.0, 2.5])
+def test_tail_is_the_normal_cdf_with_its_error_bound(x: float) -> None:
+    v, err = al._tail(x)
+    with mp.workdps(40):
+        exact = float(mp.ncdf(x))
+    assert abs(v - exact) <= err
+    assert err <= (al.TAIL_REL + 4 * al.U * abs(math.log(exact))) * exact * (1 + 1e-9) + 1e-320
+    assert err >= al.TAIL_REL * exact
+
+
+def test_quad_integrates_a_gaussian_mixture_within_its_bound() -> None:
+    """∫ over cells of 0.7φ(w) + 0.3φ(w − 1.5): the Gauss–Legendre sums within their stated error of the 40-digit
+    integrals, and the bound not more than 1e-9 of the cell's integral (8 nodes on cells of width ≤ 0.5)."""
+    a = np.array([-6.0, -1.0, 0.0, 0.5, 2.0])
+    b = np.array([-5.5, -0.5, 0.5, 1.0, 2.3])
+
+    def f(w: np.ndarray) -> np.ndarray:
+        return 0.7 * al._phi(w) + 0.3 * al._phi(w - 1.5)
+
+    total, err = al._quad(a, b, f, ((0.0, np.full(a.size, 0.7)), (1.5, np.full(a.size, 0.3))))
+    with mp.workdps(40):
+        for lo, hi, t, e in zip(a, b, total, err, strict=True):
+            exact = 0.7 * (mp.ncdf(hi) - mp.ncdf(lo)) + 0.3 * (mp.ncdf(hi - 1.5) - mp.ncdf(lo - 1.5))
+            assert abs(t - float(exact)) <= e
+            assert e <= 1e-9 * float(exact)
+            assert e >= 4 * al.U * float(exact)
+
+
+@pytest.mark.parametrize(("mu", "terms", "order"), [(0.8, 3, 4), (1.5, 5, 3), (0.3, 1, 6)])
+def test_lognormal_sum_moment_against_the_multinomial_expansion(mu: float, terms: int, order: int) -> None:
+    """E[(X_1 + … + X_t)^p] = Σ over compositions c of p into t parts of p!/Π c_i! · Π e^{μ² c_i(c_i − 1)/2}."""
+    with mp.workdps(40):
+        m = mp.mpf(mu)
+        exact = mp.fsum(
+            mp.factorial(order) / mp.fprod(mp.factorial(c) for c in comp)
+            * mp.fprod(mp.exp(m * m * c * (c - 1) / 2) for c in comp)
+            for comp in itertools.product(range(order + 1), repeat=terms) if sum(comp) == order
+        )
+    got = al.lognormal_sum_moment(mu, terms, order)
+    assert float(exact) <= got <= float(exact) * (1 + 1e-8)
+
+
+def test_compact_keeps_the_grid_between_the_negligible_ends() -> None:
+    first = np.array([1e-31, 2e-31, 0.3, 0.4, 0.3 - 2e-30, 1e-31, 5e-31])
+    lo, hi, inf = al._compact(first, 1e-3, upper=True)
+    cum = np.cumsum(first)
+    assert lo == int(np.argmax(cum >= al.NEGLIGIBLE)) == 2
+    assert hi == int(np.argmax(cum >= cum[-1] - al.NEGLIGIBLE)) == 4
+    assert inf == pytest.approx(1e-3 + 6e-31, rel=1e-12, abs=0.0) and inf >= 1e-3 + 6e-31
+    assert al._compact(first, 1e-3, upper=False) == (2, 4, 1e-3)
+
+
+def test_split_to_grid_keeps_both_masses() -> None:
+    """Connect-the-dots: each atom's P-mass is split onto the neighbouring loss grid points keeping its P-mass and
+    its Q-mass p·e^{−ℓ} (then both raised by SPLIT_SLACK)."""
+    loss = np.array([-0.01234, 0.0005, 0.0031, 0.02])
+    p = np.array([0.1, 0.2, 0.3, 0.4])
+    k0, grid, pm, qm = al._split_to_grid(loss, p)
+    assert k0 == math.floor(-0.01234 / al.LOSS_STEP)
+    assert grid == pytest.approx((k0 + np.arange(grid.size)) * al.LOSS_STEP, rel=1e-15, abs=1e-18)
+    assert grid[0] <= loss.min() and grid[-1] >= loss.max()
+    assert float(np.sum(pm)) == pytest.approx(1.0 * (1 + al.SPLIT_SLACK), rel=1e-14, abs=0.0)
+    q = float(np.sum(p * np.exp(-loss)))
+    assert float(np.sum(qm)) == pytest.approx(q * (1 + al.SPLIT_SLACK), rel=1e-13, abs=0.0)
+    for ell in loss:  # each atom only on its two neighbouring grid points
+        assert int(np.sum(np.abs(grid - ell) < al.LOSS_STEP)) <= 2
+    assert np.all(pm[np.abs(grid[:, None] - loss[None, :]).min(axis=1) >= al.LOSS_STEP] == 0)
+
+
+def test_merge_cells_groups_atoms_by_loss_cell() -> None:
+    first = np.array([0.2, 0.1, 0.3, 0.0, 0.4])
+    second = np.array([0.1, 0.05, 0.31, 0.2, 0.4 * math.exp(-0.0105)])
+    losses, f, s = al._merge_cells(first, second)
+    # losses log 2 (atoms 0, 1: one cell), log(0.3/0.31), 0.0105; atom 3 (first mass 0) left out
+    order = np.argsort([math.log(0.3 / 0.31), 0.0105, math.log(2.0)])
+    want_f = np.array([0.3, 0.4, 0.3])[order]
+    want_s = np.array([0.31, 0.4 * math.exp(-0.0105), 0.15])[order]
+    assert f == pytest.approx(want_f * (1 - 1e-10), rel=1e-14, abs=0.0)
+    assert s == pytest.approx(want_s * (1 + 1e-10), rel=1e-14, abs=0.0)
+    assert losses == pytest.approx(np.log(f / s), rel=1e-14, abs=0.0)
+
+
+def test_untilt_and_norm2() -> None:
+    c, s = np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.0])
+    base = c * np.exp(-0.5 * s)
+    up, down = al._untilt(c, s, 0.5, 1.0), al._untilt(c, s, 0.5, -1.0)
+    assert up == pytest.approx(base * (1 + 4 * al.U * (2 + 0.5 * s)), rel=1e-15, abs=0.0)
+    assert down == pytest.approx(base * (1 - 4 * al.U * (2 + 0.5 * s)), rel=1e-15, abs=0.0)
+    assert np.all(up >= base) and np.all(down <= base)
+    a = np.array([3.0, 4.0, 1e-150])
+    n2 = al._norm2(a)
+    assert 5.0 <= n2 <= 5.0 * (1 + 8 * al.U) + 1e-140 * math.sqrt(3) * 1.01
+    assert n2 >= 5.0 + 1e-140
+
+
+def _vec(c: np.ndarray, errors: tuple[float, float, float], cut: float, theta: float = 0.0) -> al._Vec:
+    return al._Vec(np.asarray(c, dtype=np.float64), errors, cut, theta)
+
+
+def test_convolve_carries_the_documented_errors() -> None:
+    """The product of two computed vectors: the values are the linear convolution (clipped at 0); by Young's
+    inequality e_p = fft2 + e_p(a)‖b‖₁ + ‖a‖₁e_p(b) + e_p(a)e_1(b) for p = ∞, 2 (and √N·fft2 for p = 1), with
+    fft2 = (3η + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), η = 8u·log2 N; the masses cut add up. Nothing is cut here (θ = 0,
+    sizeable tails)."""
+    rng = np.random.default_rng(7)
+    a = _vec(rng.random(12) + 0.1, (1e-9, 2e-9, 3e-9), 1e-20)
+    b = _vec(rng.random(9) + 0.1, (4e-9, 5e-9, 6e-9), 2e-20)
+    out = al._convolve(a, b)
+    assert out.c == pytest.approx(np.convolve(a.c, b.c), rel=1e-13, abs=0.0)
+    nfft = al.fast_length(20)
+    eta = 8 * al.U * math.log2(nfft)
+    fft2 = (3 * eta + 4 * al.U) * (al._norm2(a.c) * b.mass + a.mass * al._norm2(b.c))
+    e_one_a, e_one_b = min(3e-9, math.sqrt(12) * 2e-9), min(6e-9, math.sqrt(9) * 5e-9)
+    want = (
+        fft2 + 1e-9 * b.mass + a.mass * 4e-9 + 1e-9 * e_one_b,
+        fft2 + 2e-9 * b.mass + a.mass * 5e-9 + 2e-9 * e_one_b,
+        math.sqrt(nfft) * fft2 + e_one_a * b.mass + a.mass * e_one_b + e_one_a * e_one_b,
+    )
+    got = (out.e_inf, out.e_two, out.e_one)
+    for g, w in zip(got, want, strict=True):
+        assert w <= g <= w * (1 + 1e-9)
+    assert out.cut == pytest.approx(3e-20, rel=1e-12, abs=0.0) and out.cut >= 3e-20
+    assert out.theta == 0.0
+    assert out.mass == pytest.approx(float(np.sum(out.c)), rel=1e-13, abs=0.0) and out.mass >= float(np.sum(out.c))
+
+
+def test_convolve_cuts_the_tilted_tail_below_the_cut_mass() -> None:
+    """θ = 0.5 per index: the untilted mass beyond index k is at most (tilted tail + √(n − k)·e_2)·e^{−θk}; the
+    vector is cut at the first k where that is ≤ CUT_MASS, and the bound there is added to ``cut``."""
+    c = np.exp(-0.5 * np.arange(60.0))
+    a = _vec(c, (0.0, 0.0, 0.0), 0.0, 0.5)
+    b = _vec(np.array([1.0]), (0.0, 0.0, 0.0), 0.0, 0.5)
+    out = al._convolve(a, b)
+    full = np.convolve(c, [1.0])
+    n = full.size
+    tail = np.cumsum(full[::-1])[::-1]
+    bound = (tail + np.sqrt(n - np.arange(n)) * out.e_two) * np.exp(-0.5 * np.arange(n))
+    keep = int(np.argmax(bound <= al.CUT_MASS))
+    assert 0 < keep < n and out.c.size == keep
+    assert out.cut == pytest.approx(float(bound[keep]), rel=1e-7, abs=0.0)  # (the FFT's noise in the tail: 4e-9)
+
+
+def test_power_is_repeated_convolution() -> None:
+    x = _vec(np.array([0.5, 0.3, 0.2]), (0.0, 0.0, 0.0), 0.0)
+    assert al._power(x, 0) is None
+    p5 = al._power(x, 5)
+    assert p5 is not None
+    ref = np.array([1.0])
+    for _ in range(5):
+        ref = np.convolve(ref, x.c)
+    assert p5.c == pytest.approx(ref, rel=1e-12, abs=1e-17)
+    assert al._power(x, 1) is x
