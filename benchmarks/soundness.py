@@ -874,7 +874,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_review2_wor_coupling.py",
         "tests/soundness/test_kill_wor_replace_one_coupling.py",
     ],
-    "src/privamp/bounds/poisson_replace_one.py": ["tests/bounds/test_fixed_size.py"],
+    "src/privamp/bounds/poisson_replace_one.py": [
+        "tests/bounds/test_fixed_size.py",
+        "tests/soundness/test_kill_poisson_replace_one.py",
+    ],
     "src/privamp/bounds/truncated_poisson.py": [
         "tests/bounds/test_truncated_poisson.py",
         "tests/soundness/test_review2_truncated_poisson.py",
