@@ -96,3 +96,13 @@ def test_log_diff_exp_float32_arguments_are_subtracted_in_float64() -> None:
         ref = float(mp.log(mp.exp(mp.mpf(float(x32))) - mp.exp(mp.mpf(float(y32)))))
     for args in ((x32, y32), (np.array([x32]), np.array([y32]))):
         assert float(np.asarray(nx.log_diff_exp(*args)).ravel()[0]) == pytest.approx(ref, rel=1e-15)
+
+
+def test_log1mexp_mixed_array_takes_each_form_on_its_side() -> None:
+    """An array with entries on both sides of −log 2 (not the one-branch fast path): near 0, log1p(−e^x) would lose
+    ~1e-6 relative to cancellation at x = −1e-10; each entry within 1e-15 of 60-digit mpmath."""
+    xs = np.array([-1e-10, -0.5, -0.7, -5.0, -800.0])
+    got = nx.log1mexp(xs)
+    with mp.workdps(60):
+        for x, value in zip(xs, got, strict=True):
+            assert value == pytest.approx(float(mp.log(1 - mp.exp(mp.mpf(float(x))))), rel=1e-15)
