@@ -804,8 +804,10 @@ MUTATION_NOTES = [
     "axis=None where one box is evaluated (3), the positivity test upper > 0 → ≥ 0 or > 1 and its filler (5), "
     "log1p(+q) of the far cap (raises it by ~e^-500), α < 2 for ≤ 2 (α = 2 gives the same ints[2]), the order set "
     "with | (adds an unused α = 12 value). The module stays below 90 % by the raw count, "
-    "its gap the 27 margins, ulp-sized by design, that no reference can see. Found on the way, not fixed (outside this helper's brief, values unaffected): "
-    "coupling_rdp at μ ≥ ~1e155 (σ ≤ ~1e-155) returns the right ∞ but raises numpy overflow warnings from "
+    "its gap the 27 margins, ulp-sized by design, that no reference can see. "
+    "Found on the way, not fixed (outside this helper's brief, values unaffected): "
+    "coupling_rdp at μ = 1e160-1e308 (σ ≤ 2e-160; 1e100 is silent) returns the right ∞ but raises numpy overflow "
+    "warnings from "
     "_box_log_f's products, outside any errstate.",
     "- truncated_poisson.py (tests/bounds/test_truncated_poisson.py and the review's fast tests): 267/336 (79 %). The "
     "draw pair of proof §12 (the bound used when the labels by batch size have no cover) was only checked from below: "
