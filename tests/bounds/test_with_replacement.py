@@ -400,3 +400,19 @@ def test_explicit_sets_are_refused_one_operation_over_their_budget() -> None:
     with pytest.raises(InvalidParameterError) as info:
         _LOW(*args, index_sets="full", max_work=1322.0)
     assert info.value.name == "index_sets" and "max_work = 1.32e+03" in info.value.allowed
+
+
+def test_sizes_and_rule_errors_name_the_parameter_and_the_largest_batch_is_taken() -> None:
+    """batch_size 0 and a negative dataset_size are refused by name, the rule's allowed text is exact, and the
+    largest batch (WR_MAX_BATCH) is accepted (one order: 1e5 terms, ~0.06 s)."""
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: _UP([2.0], 0, 100.0, 1.0), "batch_size"),
+        (lambda: _UP([2.0], 10, -1.0, 1.0), "dataset_size"),
+        (lambda: _UP([2.0], 10, 100.0, 1.0, rule="paper"), "rule"),  # type: ignore[arg-type]
+    ]
+    for call, name in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            call()
+        assert info.value.name == name
+    assert info.value.allowed == "'convexity' or 'authors'"
+    assert np.all(np.isfinite(_UP([2.0], wrep.WR_MAX_BATCH, 1e9, 1.0)))

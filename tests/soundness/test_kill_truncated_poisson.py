@@ -31,6 +31,7 @@ def test_draw_pair_at_rate_one_is_the_gaussian_at_twice_the_sensitivity(sigma: f
         ({"rate": 1.5}, "sample_rate"),
         ({"dataset": 0, "max_batch": 0}, "dataset_size"),
         ({"max_batch": 0}, "max_batch_size"),
+        ({"max_batch": 6}, "max_batch_size"),
     ],
 )
 def test_errors_name_their_parameter(kwargs: dict[str, float], name: str) -> None:

@@ -131,3 +131,24 @@ def test_box_references_regenerate() -> None:
     """The generator of BOXES' references: each within 1e-12 relative of box_reference recomputed."""
     for alpha, q, d, a0, a1, b0, b1, reference, _ in BOXES:
         assert box_reference(alpha, q, d, a0, a1, b0, b1) == pytest.approx(reference, rel=1e-12, abs=1e-15)
+
+
+def test_orders_after_an_infinite_or_too_large_one_are_still_computed() -> None:
+    """α = ∞ and α = 13 > MAX_ORDER first in the call: both ∞, and the orders after them still get their finite
+    values above the σ/2 pair's D_α."""
+    coupling_rdp_integer.cache_clear()
+    got = coupling_rdp(np.array([math.inf, 13.0, 1.5, 2.5]), Q, MU)
+    assert got[0] == got[1] == math.inf
+    assert np.all(np.isfinite(got[2:]))
+    assert got[2] >= sigma_half_rdp(2.0) and got[3] >= sigma_half_rdp(2.5)
+
+
+def test_huge_separation_is_above_the_vertex_pair_without_warnings() -> None:
+    """μ = 1e50: e^{(α−1)D} overflows in the corner bound's terms (the suite turns warnings into errors). At integer α
+    the σ/2 pair's D_α ≥ αμ²/2 + α log q/(α − 1) (the i = α term of its binomial sum); the bound lies above it."""
+    coupling_rdp_integer.cache_clear()
+    mu, q = 1e50, 0.5
+    got = coupling_rdp(np.array([2.0, 3.0]), q, mu)
+    for alpha, value in zip((2, 3), got, strict=True):
+        assert math.isfinite(value)
+        assert value >= alpha * mu * mu / 2 + alpha * math.log(q) / (alpha - 1)

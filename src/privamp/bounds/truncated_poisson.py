@@ -53,13 +53,10 @@ def _label_log_terms(alpha: FloatArray, label: Label, sigma: float, with_first: 
     scale = alpha * math.log(first) + (1 - alpha) * math.log(second)
     if pm == 0:
         return scale
-    key = (min(1.0, pm / total), sigma / k)
+    key = (pm / total, sigma / k)
     if key not in memo:
         memo[key] = poisson_gaussian_rdp(alpha, *key)
-    eps = memo[key]
-    with np.errstate(invalid="ignore"):
-        body = np.where(np.isinf(eps), math.inf, (alpha - 1) * eps)
-    return np.asarray(scale + body)
+    return np.asarray(scale + (alpha - 1) * memo[key])
 
 
 def _orientation(alpha: FloatArray, labs: list[Label], sigma: float, with_first: bool,
@@ -79,7 +76,7 @@ def truncated_poisson_rdp(alphas: ArrayLike, rate: float, sigma: float, max_batc
     a = check_orders(alphas)
     sigma = check_positive("sigma", sigma)
     q = check_rate("sample_rate", rate)
-    n = check_int("dataset_size", dataset, minimum=1)
+    n = check_int("dataset_size", dataset)
     b = check_int("max_batch_size", max_batch, maximum=n)
     low, high = masses(q, b, n, -1), masses(q, b, n, 1)
     best = np.full(a.shape, math.inf)
@@ -106,8 +103,7 @@ def _draw_rdp(alpha: FloatArray, q: float, sigma: float, b: int, n: int,
         key = (c.rate, 1.0 / c.mu)
         if key not in memo:
             memo[key] = poisson_gaussian_rdp(alpha, *key)
-        with np.errstate(invalid="ignore"):
-            terms.append(c.log_weight + np.where(np.isinf(memo[key]), math.inf, (alpha - 1) * memo[key]))
+        terms.append(c.log_weight + (alpha - 1) * memo[key])
     stack = np.stack(terms)
     lse = logsumexp(stack, axis=0)
     size = np.max(np.where(np.isfinite(stack), np.abs(stack), 0.0), axis=0)

@@ -65,8 +65,8 @@ def _corner_log_f(a2: FloatArray, b2: FloatArray, rho: FloatArray, q: float, alp
     """Upper bound on log F(A, B, ρ) at integer α (module docstring): the binomial expansion of the numerator times
     the Taylor polynomial of degree ``twice_k`` of the denominator, with the rounding of the sum added; +∞ where
     the bound is not positive."""
-    i = np.arange(alpha + 1, dtype=np.float64)
-    j = np.arange(twice_k + 1, dtype=np.float64)
+    i = np.arange(alpha + 1)
+    j = np.arange(twice_k + 1)
     lq, l1q = math.log(q), math.log1p(-q)
     lc = np.array([_log_comb(alpha, k) for k in range(alpha + 1)]) + (alpha - i) * l1q + i * lq
     ld = (1 - alpha) * l1q + np.array([_log_comb(alpha - 2 + k, k) for k in range(twice_k + 1)]) + j * (lq - l1q)
@@ -79,7 +79,7 @@ def _corner_log_f(a2: FloatArray, b2: FloatArray, rho: FloatArray, q: float, alp
     size = np.abs(lc)[None, :, None] + np.abs(ld)[None, None, :] + np.abs(ii * a2[:, None, None])
     size = size + np.abs(jj * b2[:, None, None]) + np.abs(ij * rho[:, None, None])
     top = logs.max(axis=(1, 2), keepdims=True)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         terms = np.exp(logs - top)
         total = (terms * sign[None, None, :]).sum(axis=(1, 2))
         eta = LOG_SLACK * (1.0 + size.max(axis=(1, 2)) + np.abs(top[:, 0, 0]))
@@ -106,7 +106,7 @@ def _box_log_f(a0: FloatArray, a1: FloatArray, b0: FloatArray, b1: FloatArray, q
     x = alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)
     small = x < 500.0  # log1p(q·expm1(x)) is accurate for small x; log(1 − q + q·e^x) in log space beyond
     cap = np.where(small, np.log1p(q * np.expm1(np.minimum(x, 500.0))), np.logaddexp(math.log1p(-q), math.log(q) + x))
-    return np.asarray(np.minimum(best, cap * (1 + 1e-12)), dtype=np.float64)
+    return np.asarray(np.minimum(best, cap * (1 + 1e-12)))
 
 
 @lru_cache(maxsize=4096)
@@ -149,7 +149,7 @@ def coupling_rdp(alphas: ArrayLike, rate: float, mu: float) -> FloatArray:
     q = check_open_unit("rate", rate)
     d = check_positive("mu", mu)
     finite = a[np.isfinite(a) & (a <= MAX_ORDER)]
-    needed = {2} | {min(MAX_ORDER, k) for x in finite for k in (math.floor(x), math.ceil(x)) if k >= 2}
+    needed = {min(MAX_ORDER, k) for x in finite for k in (math.floor(x), math.ceil(x)) if k >= 2}
     ints = {k: coupling_rdp_integer(k, q, d) for k in sorted(needed)}
     out = np.full(a.shape, np.inf)
     for idx, alpha in np.ndenumerate(a):
@@ -163,7 +163,7 @@ def coupling_rdp(alphas: ArrayLike, rate: float, mu: float) -> FloatArray:
         if lo == alpha or hi == lo:
             out[idx] = ints[lo]
             continue
-        lam = (hi - alpha) / (hi - lo)
+        lam = hi - alpha  # (hi − lo = 1)
         scaled = lam * (lo - 1) * ints[lo] + (1 - lam) * (hi - 1) * ints[hi]
         out[idx] = scaled / (alpha - 1) * (1 + 1e-12)
     return out
