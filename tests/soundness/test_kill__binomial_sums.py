@@ -51,8 +51,7 @@ def test_shared_row_against_the_binomial_theorem(x: float, c: float, gamma: floa
 def test_one_row_per_order_against_the_binomial_theorem() -> None:
     orders = np.array([5, 3, 12], dtype=np.int64)
     xs, cs = [0.7, -2.0, 0.05], [0.0, 1.0, -3.0]
-    j = np.arange(2, 13, dtype=np.float64)
-    terms = np.stack([j * x + c for x, c in zip(xs, cs, strict=True)])
+    terms = np.stack([np.arange(2, 16) * x + c for x, c in zip(xs, cs, strict=True)])  # wider than needed
     mags = np.abs(terms) + 1.0
     log1m = math.log1p(-0.3)
     up = bs.log_binomial_sum(orders, terms, mags, log1m=log1m)  # rounding defaults to +1: an upper bound
@@ -87,8 +86,10 @@ def test_infinite_and_nan_entries() -> None:
     low = bs.log_binomial_sum(orders, terms, np.zeros(3), rounding=-1)[0]
     assert mp.mpf(low) <= mp.log(6) and math.log(6) - low < 1e-14
     assert bs.log_binomial_sum(orders, np.array([0.0, np.inf, 0.0]), np.zeros(3))[0] == np.inf
-    none = bs.log_binomial_sum(orders, np.full(3, -np.inf), np.zeros(3), rounding=-1)
-    assert none[0] == -np.inf
+    for rounding in (-1, 1):  # no term at all: −inf either way, without a floating-point warning
+        none = bs.log_binomial_sum(orders, np.full(3, -np.inf), np.zeros(3), rounding=rounding)
+        assert none[0] == -np.inf
+    assert bs.log_binomial_sum(np.zeros(0, dtype=np.int64), np.zeros(3), np.zeros(3)).shape == (0,)
 
 
 def test_order_blocks_is_the_greedy_partition() -> None:
@@ -104,23 +105,28 @@ def test_order_blocks_is_the_greedy_partition() -> None:
         start = stop
     got = [(s.start, s.stop) for s in bs.order_blocks(orders, budget)]
     assert got == expect == [(0, 5), (5, 6), (6, 7), (7, 8)]
+    three = np.array([15, 15, 15], dtype=np.int64)  # 3 × 14 = 42 > 40: the third order starts a block
+    assert [(s.start, s.stop) for s in bs.order_blocks(three, 40)] == [(0, 2), (2, 3)]
     assert bs.order_blocks(np.zeros(0, dtype=np.int64)) == []
     big = np.array([2, 3, (1 << 21) + 1, (1 << 21) + 2], dtype=np.int64)
     # a cost equal to the budget fits
     assert [(s.start, s.stop) for s in bs.order_blocks(big)] == [(0, 2), (2, 3), (3, 4)]
 
 
-@pytest.mark.parametrize(("trials", "p"), [(10, 0.3), (1000, 1e-3), (200_000, 0.5)])
+@pytest.mark.parametrize(("trials", "p"), [(10, 0.3), (1000, 1e-3), (200_000, 0.5), (10, 1e-300), (10, -1e-300)])
 def test_log_binomial_pmf_against_mpmath(trials: int, p: float) -> None:
+    """p = ±1e-300: a tiny p (log p = −690.8), and (−) the same pair with p and q exchanged (log q = −690.8)."""
     ks = np.array([0, 1, trials // 3, trials - 1, trials])
-    log_p, log_q = math.log(p), math.log1p(-p)
+    log_p, log_q = math.log(abs(p)), math.log1p(-abs(p))
+    if p < 0:
+        log_p, log_q = log_q, log_p
     mid = bs.log_binomial_pmf(trials, ks, log_p, log_q)
     up = bs.log_binomial_pmf(trials, ks, log_p, log_q, rounding=1)
     down = bs.log_binomial_pmf(trials, ks, log_p, log_q, rounding=-5)
     assert mid.dtype == np.float64 and mid.shape == ks.shape
     for i, k in enumerate(ks.tolist()):
         ref = mp.log(mp.binomial(trials, k)) + k * mp.mpf(log_p) + (trials - k) * mp.mpf(log_q)
-        scale = math.lgamma(trials + 1.0) + 1
+        scale = math.lgamma(trials + 1.0) + k * abs(log_p) + (trials - k) * abs(log_q) + 1
         assert abs(mp.mpf(mid[i]) - ref) <= 4e-16 * 8 * scale
         assert mp.mpf(down[i]) <= ref <= mp.mpf(up[i])
         assert up[i] - down[i] <= 2e-13 * scale
@@ -137,5 +143,5 @@ def test_rdp_from_log_excess_against_mpmath() -> None:
         ref = mp.log1p(mp.exp(mp.mpf(log_x[i]))) / (mp.mpf(orders[i]) - 1)
         assert abs(mp.mpf(mid[i]) / ref - 1) < 4e-16
         assert mp.mpf(down[i]) <= ref <= mp.mpf(up[i])
-        assert up[i] / down[i] - 1 < 1e-14
+        assert abs(up[i] - down[i]) < 1e-14 * mid[i]
     assert bs.rdp_from_log_excess(np.array([3.0]), np.array([-np.inf]), rounding=1)[0] == 0.0

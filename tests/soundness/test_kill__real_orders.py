@@ -30,6 +30,7 @@ class Recorder:
         self.fn, self.calls = fn, []  # type: ignore[var-annotated]
 
     def __call__(self, n: np.ndarray) -> np.ndarray:
+        assert np.asarray(n).dtype == np.int64  # integer orders, as integers
         self.calls.append(np.asarray(n).tolist())
         return np.asarray(self.fn(n))
 
@@ -154,3 +155,23 @@ def test_real_order_lower_infinite_and_overflowing_values() -> None:
     assert ro.real_order_lower(np.array([np.inf, np.inf]), low, 2.0).tolist() == [2.0, 2.0]
     neg = ro.real_order_lower(np.array([1.5, 2.5]), lambda n: np.full(np.shape(n), -1.0), 9.0)
     assert neg.tolist() == [0.0, 0.0]  # D_α ≥ 0 when every other rule is negative
+
+
+def test_orders_asked_and_lookups_at_the_edges() -> None:
+    """Calls with one order: the grids of orders asked have one element (or none), the largest order an integer."""
+    low, up = (
+        Recorder(lambda n: 0.02 * np.asarray(n, dtype=np.float64) ** 2),
+        Recorder(lambda n: 0.026 * np.asarray(n, dtype=np.float64) ** 2),
+    )
+    got = ro.real_order_lower(np.array([2.5]), low, 50.0, up)  # U asked at 4 only
+    assert low.calls == [[2, 3]] and up.calls == [[4]]
+    ref = lower_reference(2.5, lambda n: 0.02 * n**2, lambda n: 0.026 * n**2, 50.0)
+    assert got[0] == pytest.approx(ref, rel=1e-14)
+    low.calls, up.calls = [], []
+    got = ro.real_order_lower(np.array([3.0, 2.0]), low, 50.0, up)  # integer orders: no U at all
+    assert low.calls == [[2, 3]] and up.calls == []
+    assert got.tolist() == [0.02 * 9, 0.02 * 4]
+    assert ro.real_order_lower(np.array([3.0]), gaussian, np.inf).tolist() == [3 / (2 * SIGMA2)]
+    assert ro.real_order_lower(np.array([2.0]), gaussian, np.inf).tolist() == [2 / (2 * SIGMA2)]
+    empty = Recorder(gaussian)
+    assert ro.interpolate_integer_orders(np.zeros(0), empty).shape == (0,) and empty.calls == []
