@@ -19,6 +19,7 @@ def raises(fn, *args, name: str, allowed: str, **kwargs) -> None:  # type: ignor
     with pytest.raises(InvalidParameterError) as info:
         fn(*args, **kwargs)
     assert info.value.name == name and info.value.allowed == allowed
+    assert info.value.value is args[0]  # the value received (the input, or the callable)
 
 
 def test_eps_array() -> None:
@@ -68,11 +69,11 @@ def test_call_group_log_delta() -> None:
         return k * 0.25 - e
 
     eps = np.array([[0.0], [1.0]])
-    k = np.array([0, 2, 5], dtype=np.int64)
+    k = np.array([0, 1, 5], dtype=np.int64)
     got = pi.call_group_log_delta(fn, eps, k)
     assert got.shape == (2, 3)
-    assert got.tolist() == [[-np.inf, 0.0, 0.0], [-np.inf, -0.5, 0.0]]  # k = 0: δ = 0; capped at 0
-    assert seen == [([0.0, 0.0, 1.0, 1.0], [2, 5, 2, 5], np.dtype(np.int64))]
+    assert got.tolist() == [[-np.inf, 0.0, 0.0], [-np.inf, -0.75, 0.0]]  # k = 0: δ = 0; capped at 0
+    assert seen == [([0.0, 0.0, 1.0, 1.0], [1, 5, 1, 5], np.dtype(np.int64))]
     none = []
     assert pi.call_group_log_delta(lambda e, kk: none.append(1), np.array([1.0]), np.array([0])).tolist() == [-np.inf]
     assert none == []
