@@ -896,7 +896,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/central_moments.py": ["tests/bounds/test_central_moments.py"],
     "src/privamp/bounds/composition.py": ["tests/soundness/test_kill_composition.py"],
     "src/privamp/bounds/_binomial_sums.py": ["tests/soundness/test_kill__binomial_sums.py"],
-    "src/privamp/bounds/_gaussian_moments.py": ["tests/bounds/test_numerics.py"],
+    "src/privamp/bounds/_gaussian_moments.py": ["tests/soundness/test_kill__gaussian_moments.py"],
     "src/privamp/bounds/_real_orders.py": ["tests/soundness/test_kill__real_orders.py"],
     "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
