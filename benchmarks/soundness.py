@@ -893,7 +893,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/profiles.py": ["tests/bounds/test_profiles.py"],
     "src/privamp/bounds/_profile_inputs.py": ["tests/soundness/test_kill__profile_inputs.py"],
     "src/privamp/bounds/profile_rdp.py": ["tests/soundness/test_kill_profile_rdp.py"],
-    "src/privamp/bounds/central_moments.py": ["tests/bounds/test_central_moments.py"],
+    "src/privamp/bounds/central_moments.py": ["tests/soundness/test_kill_central_moments.py"],
     "src/privamp/bounds/composition.py": ["tests/soundness/test_kill_composition.py"],
     "src/privamp/bounds/_binomial_sums.py": ["tests/soundness/test_kill__binomial_sums.py"],
     "src/privamp/bounds/_gaussian_moments.py": ["tests/soundness/test_kill__gaussian_moments.py"],
