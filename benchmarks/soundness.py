@@ -880,7 +880,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_review2_truncated_poisson.py",
         "tests/soundness/test_kill_truncated_poisson.py",
     ],
-    "src/privamp/bounds/taylor_bounds.py": ["tests/bounds/test_taylor_bounds.py", "tests/bounds/test_fixed_size.py"],
+    "src/privamp/bounds/taylor_bounds.py": ["tests/soundness/test_kill_taylor_bounds.py"],
     "src/privamp/bounds/gaussian_mixtures.py": ["tests/soundness/test_kill_gaussian_mixtures.py"],
     "src/privamp/bounds/group_reverse.py": [
         "tests/bounds/test_group_reverse.py",
