@@ -176,7 +176,7 @@ def amplified(e: mp.mpf, g: mp.mpf) -> mp.mpf:
 
 
 def test_tuned_naive_composition() -> None:
-    dt, k, g = 1e-5, 100, 0.01
+    dt, k, g = 1e-5, 50, 0.01
     got = co.tuned_naive_composition_epsilon(dt, k, g, gauss_base)
     ref = k * amplified(base_mp(M(dt) / (k * M(g))), M(g))
     above(got, ref, 1e-10)
@@ -184,6 +184,8 @@ def test_tuned_naive_composition() -> None:
     assert name_of(co.tuned_naive_composition_epsilon, dt, k, g, lambda d: np.zeros(2)) == "base_epsilon"
     assert name_of(co.tuned_naive_composition_epsilon, dt, k, g, lambda d: d * np.nan) == "base_epsilon"
     assert name_of(co.tuned_naive_composition_epsilon, dt, k, 1.5, gauss_base) == "rate"
+    # δ/(kγ) = 50 > 1: the base δ̃ is capped at 1
+    above(co.tuned_naive_composition_epsilon(0.5, 1, 0.01, gauss_base), amplified(base_mp(M(1)), M("0.01")), 1e-10)
 
 
 def strong_total(log_dt: mp.mpf, dt: mp.mpf, k: int, g: mp.mpf) -> mp.mpf:
@@ -212,3 +214,45 @@ def test_tuned_strong_composition_is_the_minimum_over_the_free_parameter() -> No
     above(pure, kov_closed([float(amplified(M("0.01"), M("0.5")))], [0.0], 5, dt)[0], 1e-10)
     assert name_of(co.tuned_strong_composition_epsilon, 1e-5, 5, 0.5, gauss_base, pure_epsilon=-1.0) == "pure_epsilon"
     assert co.tuned_strong_composition_epsilon(0.9, 1, 1.0, lambda d: np.full(d.shape, 0.0)) == 0.0
+
+
+def test_edges_and_error_names() -> None:
+    """No slack left exactly (kδ = δ_total, or Π(1 − δ_i) = 1 − δ_total): inf, not an error; one round (k = 1); an
+    infinite ε_total before finite ones; δ = 1 accepted; every bad argument named, with its value and range."""
+    assert co.advanced_composition_epsilon(0.1, 0.125, 4, 0.5) == math.inf
+    assert co.kov_composition_epsilon([0.1], [0.5], 0.5, 1) == math.inf
+    one = co.kov_optimal_log_delta([0.1], 0.5, 0.0, 1)[0]  # δ(ε) = (e^{ε₀} − e^{ε})/(1 + e^{ε₀})
+    above(math.exp(one), (mp.exp(M("0.5")) - mp.exp(M("0.1"))) / (1 + mp.exp(M("0.5"))), 1e-12)
+    got = co.kov_optimal_log_delta([np.inf, 0.35], 0.3, 0.0, 9)
+    assert got[0] == -np.inf
+    above(math.exp(got[1]), kov_exact_delta(0.35, 0.3, 0.0, 9), 1e-12)
+    assert co.advanced_composition(0.1, 1.0, 2, 0.5)[1] == 1.0
+    assert co.advanced_composition_epsilon(0.1, 1.0, 1, 0.5) == math.inf
+    assert co.kov_optimal_log_delta([0.5], 0.1, 1.0, 3)[0] == 0.0
+    calls = [
+        (co.advanced_composition, (0.1, "x", 3, 0.1), "delta", "a real number"),
+        (co.advanced_composition, (0.1, 2.0, 3, 0.1), "delta", "in [0, 1]"),
+        (co.advanced_composition, (0.1, 0.0, 0, 0.1), "k", None),
+        (co.advanced_composition_epsilon, (0.1, "x", 3, 0.1), "delta", "a real number"),
+        (co.advanced_composition_epsilon, (0.1, 2.0, 3, 0.1), "delta", "in [0, 1]"),
+        (co.kov_composition_epsilon, ([0.1], [0.0], 0.1, 0), "k", None),
+        (co.kov_optimal_log_delta, ([0.1], 0.1, "x", 3), "delta", "a real number"),
+        (co.kov_optimal_log_delta, ([0.1], 0.1, 2.0, 3), "delta", "in [0, 1]"),
+        (co.kov_optimal_log_delta, ([0.1], 0.1, 0.0, 0), "k", None),
+        (co.kov_optimal_log_delta, ([0.1], 0.1, 0.0, co.KOV_EXACT_MAX_COMPOSITIONS + 1), "k", None),
+        (co.kov_optimal_log_delta, ([-1.0], 0.1, 0.0, 3), "eps_total", "real numbers in [0, inf]"),
+        (co.kov_optimal_epsilon, ([1e-5], -0.1, 0.0, 3), "epsilon", None),
+        (co.kov_optimal_epsilon, ([1e-5], 0.1, 0.0, 0), "k", None),
+        (co.tuned_naive_composition_epsilon, (0.0, 3, 0.1, gauss_base), "delta_total", None),
+        (co.tuned_naive_composition_epsilon, (1e-5, 0, 0.1, gauss_base), "k", None),
+        (co.tuned_strong_composition_epsilon, (0.0, 3, 0.1, gauss_base), "delta_total", None),
+        (co.tuned_strong_composition_epsilon, (1e-5, 0, 0.1, gauss_base), "k", None),
+        (co.tuned_strong_composition_epsilon, (1e-5, 3, 0.0, gauss_base), "rate", None),
+    ]
+    for fn, args, name, allowed in calls:
+        with pytest.raises(InvalidParameterError) as info:
+            fn(*args)
+        assert info.value.name == name, (fn, args)
+        assert info.value.value is not None or args[0] is None, (fn, args)
+        if allowed is not None:
+            assert info.value.allowed.startswith(allowed), (fn, args, info.value.allowed)
