@@ -508,3 +508,15 @@ def test_zero_thresholds_are_not_below_the_exact_ones() -> None:
             got = pr.laplace_log_delta(below, b)[0]
             assert np.isfinite(got) and mp.exp(mp.mpf(got)) >= 1 - mp.exp((mp.mpf(below) - eta) / 2)
             assert pr.laplace_epsilon(0.0, b)[0] >= eta
+
+
+def test_laplace_epsilon_not_below_the_exact_inverse() -> None:
+    """Regression (mutnew): ε = η + 2 log(1 − δ) was rounded to nearest, e.g. 6e-17 below the exact value at
+    b = 1/2, δ = 0.1 (the nudge loop checks only the float profile). Now at or above it (40-digit mpmath)."""
+    with mp.workdps(40):
+        for b in (0.5, 1.0, 3.0, 0.01):
+            d = np.array([1e-300, 1e-6, 0.1, 0.3, 0.5, 0.9, 1 - 1e-9])
+            got = pr.laplace_epsilon(d, b)
+            for t, g in zip(d.tolist(), got.tolist(), strict=True):
+                exact = max(mp.mpf(0), 1 / mp.mpf(b) + 2 * mp.log1p(-mp.mpf(t)))
+                assert mp.mpf(g) >= exact and g - exact <= 1e-14 * (1 + exact), (b, t, g, exact)

@@ -162,13 +162,17 @@ def laplace_delta(eps: ArrayLike, scale: float) -> FloatArray:
 def laplace_epsilon(delta: ArrayLike, scale: float) -> FloatArray:
     """Smallest ε with δ_Lap(e^ε) ≤ δ: ε = max(0, η + 2 log(1 − δ)) (Theorem 3 inverted, spec §3.2).
 
-    δ ∈ [0, 1]; δ = 0 gives the pure-DP ε = η. Rounded up until ``laplace_log_delta(ε) ≤ log δ``.
+    δ ∈ [0, 1]; δ = 0 gives the pure-DP ε = η. Rounded up by a bound on its float error, then until
+    ``laplace_log_delta(ε) ≤ log δ``.
     """
     b = check_positive("scale", scale)
     d = delta_array(delta)
     eta = float(_eta_up(1.0, b))
     with np.errstate(divide="ignore"):
-        eps = np.maximum(0.0, eta + 2.0 * np.log1p(-d))
+        two_log = 2.0 * np.log1p(-d)
+        # η (rounded up), log1p and the sum are each within an ulp: the margin keeps ε above the exact value
+        margin = ULP * (eta + 2.0 * np.abs(np.where(np.isfinite(two_log), two_log, 0.0)))
+        eps = np.maximum(0.0, eta + two_log + margin)
         log_d = np.log(d)
     for _ in range(64):
         bad = _laplace_log_delta_eta(eps, np.full(eps.shape, eta)) > log_d
