@@ -886,7 +886,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/bounds/test_group_reverse.py",
         "tests/soundness/test_review3_group_reverse.py",
     ],
-    "src/privamp/bounds/group_mixture.py": ["tests/bounds/test_group_mixture.py"],
+    "src/privamp/bounds/group_mixture.py": ["tests/soundness/test_kill_group_mixture.py"],
     "src/privamp/bounds/profiles.py": ["tests/soundness/test_kill_profiles.py"],
     "src/privamp/bounds/_profile_inputs.py": ["tests/soundness/test_kill__profile_inputs.py"],
     "src/privamp/bounds/profile_rdp.py": ["tests/soundness/test_kill_profile_rdp.py"],
