@@ -64,6 +64,21 @@ def test_laplace() -> None:
     assert cm.laplace_log_central_moments([66], 2.0).shape == (1,)  # a second block of 64 orders
 
 
+def test_laplace_large_scale_needs_more_digits() -> None:
+    """b = 40: h(i) − 1 = O(i²/b²), the alternating sum cancels about 60 of its digits at l = 60: the adaptive
+    precision must grow past its first 54 digits."""
+    orders = [2, 30, 60]
+    got = cm.laplace_log_central_moments(orders, 40.0)
+    with mp.workdps(200):
+        eta = 1 / mp.mpf(40)
+
+        def h(i: int) -> mp.mpf:
+            return 1 if i < 2 else (i * mp.exp((i - 1) * eta) + (i - 1) * mp.exp(-i * eta)) / (2 * i - 1)
+
+        for ell, g in zip(orders, got.tolist(), strict=True):
+            close_above(g, mp.log(alternating(ell, h)), 1e-14)
+
+
 def two_point(ell: int, p: mp.mpf) -> mp.mpf:
     """log E_Q[(P/Q − 1)^l], P = (p, 1 − p), Q = (1 − p, p)."""
     q = 1 - p
@@ -90,6 +105,7 @@ def test_randomized_response_and_pure_dp() -> None:
 
 
 def test_round_up_to_float() -> None:
+    assert cm._round_up_to_float(Decimal("0.5")) == 0.5  # exactly representable: unchanged
     for text in ("0.1", "1e-300", "-2.5000000000000000001", "123456789.123456789123456789"):
         x = Decimal(text)
         f = cm._round_up_to_float(x)
