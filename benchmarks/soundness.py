@@ -882,10 +882,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     ],
     "src/privamp/bounds/taylor_bounds.py": ["tests/soundness/test_kill_taylor_bounds.py"],
     "src/privamp/bounds/gaussian_mixtures.py": ["tests/soundness/test_kill_gaussian_mixtures.py"],
-    "src/privamp/bounds/group_reverse.py": [
-        "tests/bounds/test_group_reverse.py",
-        "tests/soundness/test_review3_group_reverse.py",
-    ],
+    "src/privamp/bounds/group_reverse.py": ["tests/soundness/test_kill_group_reverse.py"],
     "src/privamp/bounds/group_mixture.py": ["tests/soundness/test_kill_group_mixture.py"],
     "src/privamp/bounds/profiles.py": ["tests/soundness/test_kill_profiles.py"],
     "src/privamp/bounds/_profile_inputs.py": ["tests/soundness/test_kill__profile_inputs.py"],
