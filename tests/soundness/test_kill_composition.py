@@ -214,6 +214,8 @@ def test_tuned_strong_composition_is_the_minimum_over_the_free_parameter() -> No
     above(pure, kov_closed([float(amplified(M("0.01"), M("0.5")))], [0.0], 5, dt)[0], 1e-10)
     assert name_of(co.tuned_strong_composition_epsilon, 1e-5, 5, 0.5, gauss_base, pure_epsilon=-1.0) == "pure_epsilon"
     assert co.tuned_strong_composition_epsilon(0.9, 1, 1.0, lambda d: np.full(d.shape, 0.0)) == 0.0
+    # δ/(kγ) = 50: the grid reaches base δ̃ > 1, capped at 1 (the base ε is defined on [0, 1] only)
+    assert math.isfinite(co.tuned_strong_composition_epsilon(0.5, 1, 0.01, gauss_base))
 
 
 def test_edges_and_error_names() -> None:
@@ -248,6 +250,10 @@ def test_edges_and_error_names() -> None:
         (co.tuned_strong_composition_epsilon, (0.0, 3, 0.1, gauss_base), "delta_total", None),
         (co.tuned_strong_composition_epsilon, (1e-5, 0, 0.1, gauss_base), "k", None),
         (co.tuned_strong_composition_epsilon, (1e-5, 3, 0.0, gauss_base), "rate", None),
+        (co.kov_composition, ([0.1], [0.0], "x", 1), "delta_slack", "a real number"),
+        (co.kov_composition, ([0.1], [0.0], 1.5, 1), "delta_slack", "in (0, 1]"),
+        (co.kov_composition, ([0.1], [0.0], 0.5, 0), "k", None),
+        (co.tuned_naive_composition_epsilon, (1e-5, 3, 0.1, lambda d: -d), "base_epsilon", "a vectorised callable"),
     ]
     for fn, args, name, allowed in calls:
         with pytest.raises(InvalidParameterError) as info:
