@@ -123,6 +123,8 @@ def test_bad_orders(bad: list[object]) -> None:
         with pytest.raises(InvalidParameterError) as info:
             fn(bad, arg)
         assert info.value.name == "orders" and info.value.value is bad
+        allowed = "even integers >= 2" if bad == ["x"] else "a non-empty 1-d array of even integers >= 2"
+        assert info.value.allowed == allowed
 
 
 def test_bad_parameters() -> None:
