@@ -256,6 +256,8 @@ def test_edges_and_error_names() -> None:
         (co.naive_composition, ([np.nan], 0.0), "epsilon", "finite real numbers >= 0"),
         (co.naive_composition, ([0.1], [-0.1]), "delta", "real numbers in [0, 1]"),
         (co.naive_composition, ([0.1, 0.2], [0.1, 0.2, 0.3]), "epsilon, delta", "broadcastable arrays of reals"),
+        (co.naive_composition, ("x", 0.0), "epsilon, delta", "broadcastable arrays of reals"),
+        (co.naive_composition, (0.1, ["y"]), "epsilon, delta", "broadcastable arrays of reals"),
         (co.tuned_naive_composition_epsilon, (1e-5, 3, 0.1, lambda d: -d), "base_epsilon", "a vectorised callable"),
     ]
     for fn, args, name, allowed in calls:
