@@ -241,7 +241,7 @@ def test_edges_and_error_names() -> None:
         (co.kov_optimal_log_delta, ([0.1], 0.1, "x", 3), "delta", "a real number"),
         (co.kov_optimal_log_delta, ([0.1], 0.1, 2.0, 3), "delta", "in [0, 1]"),
         (co.kov_optimal_log_delta, ([0.1], 0.1, 0.0, 0), "k", None),
-        (co.kov_optimal_log_delta, ([0.1], 0.1, 0.0, co.KOV_EXACT_MAX_COMPOSITIONS + 1), "k", None),
+        (co.kov_optimal_log_delta, ([0.1], 0.1, 0.0, co.KOV_EXACT_MAX_COMPOSITIONS + 1), "k", "an integer in [1, 1"),
         (co.kov_optimal_log_delta, ([-1.0], 0.1, 0.0, 3), "eps_total", "real numbers in [0, inf]"),
         (co.kov_optimal_epsilon, ([1e-5], -0.1, 0.0, 3), "epsilon", None),
         (co.kov_optimal_epsilon, ([1e-5], 0.1, 0.0, 0), "k", None),
