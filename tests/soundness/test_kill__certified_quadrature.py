@@ -78,3 +78,15 @@ def test_quadrature_parts() -> None:
     value = mp.mpf(q[0]) * mp.exp(mp.mpf(shift[0]))
     assert abs(value / exact - 1) < 1e-14
     assert 0 <= t[0] < 1e-13 * q[0] and 0 < r[0] < 1e-13 * q[0]
+
+
+def test_orders_at_very_different_scales() -> None:
+    """log f = ±800 − x: each order is rescaled by its own peak (e^800 would overflow, e^-800 underflow)."""
+
+    def far(x: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return a - x, np.abs(a) + np.abs(x) + 1.0
+
+    alpha = np.array([800.0, -800.0])
+    got = cq.integral_upper(alpha, np.zeros((2, 1)), np.full((2, 1), 3.0), 0.5, far, np.full(2, -np.inf))
+    for i, a in enumerate(alpha.tolist()):
+        check(float(got[i]), mp.exp(mp.mpf(a)) * (1 - mp.exp(-3)), 1e-10)
