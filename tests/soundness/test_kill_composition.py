@@ -38,6 +38,7 @@ def test_naive_composition() -> None:
     above(e, 7 * (M("0.1") + M("0.25") + M("0.3")), 1e-14)
     above(d, 7 * (M("1e-6") + M("2e-6")), 1e-14)
     assert co.naive_composition(0.5, 0.3, 4)[1] == 1.0  # δ capped at 1
+    assert co.naive_composition([0.1, 0.2], [0.0, 1.0])[1] == 1.0  # δ_i = 1 is a valid (vacuous) guarantee
     assert co.naive_composition(0.0, 0.0)[0] == 0.0
     assert co.naive_composition(np.array([0.2]), 0.1) == co.naive_composition(0.2, np.array([0.1]))
     assert name_of(co.naive_composition, [0.1, -0.1], 0.0) == "epsilon"
