@@ -854,8 +854,8 @@ MUTATION_NOTES = [
     "kov_optimal_epsilon 9 (the bisection bracket: the profile is clamped at hi, the same inverse); "
     "kov_composition and kov_composition_epsilon 8 (fillers equal at δ̃ = 1, min(slack, 2) with slack < 1, the "
     "slack's rounding direction); _pairs 5 (dtype of the returned arrays; d > 1 → d ≥ 1, a δ_i = 1 rejected: a "
-    "gap of the tests, not of soundness); _up 3 (forms equal on the values it gets) and 8 more dtype, errstate "
-    "and rounding-direction mutants.",
+    "gap of the tests, not of soundness, tested since, not rerun); _up 3 (forms equal on the values it gets) "
+    "and 8 more dtype, errstate and rounding-direction mutants.",
     "- _certified_quadrature.py (tests/soundness/test_kill__certified_quadrature.py: integral_upper against "
     "closed-form integrals of e^{−ax} over several intervals per order, empty and reversed intervals, the extra "
     "term, a kink that forces refinement, two orders at e^{±800}; _quadrature's parts): 267/306 (87 %), every "
