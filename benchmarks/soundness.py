@@ -878,11 +878,9 @@ MUTATION_NOTES = [
     "errstate(all='ignore') around the quadrature (no valid σ raised a warning there: σ 0.01-1e308), lower=True → "
     "False/None (the quadrature's error estimate only lowers a value already 1e-13 below the exact divergence: a "
     "safe-side margin the references cannot see).",
-    "- Registered and not run (CPU): taylor_bounds.py, gaussian_mixtures.py, group_reverse.py (an lru_cache, like the "
-    "coupling bound's), group_mixture.py, profiles.py, _profile_inputs.py, profile_rdp.py, central_moments.py (an "
-    "lru_cache too), composition.py, _binomial_sums.py, _gaussian_moments.py (an lru_cache), _real_orders.py, "
-    "_certified_quadrature.py. A mutmut run of a module whose functions are cached must clear the cache in the tests "
-    "it runs (mutmut's clean run fills it before forking).",
+    "- Registered with a kill file, not run (CPU, 04:35 UTC cut-off): profiles.py "
+    "(tests/soundness/test_kill_profiles.py), taylor_bounds.py (test_kill_taylor_bounds.py), group_reverse.py "
+    "(test_kill_group_reverse.py, which clears the per-step cache); and _real_orders.py's cleaned code.",
     "- pld/gaussian_merge.py (tests/pld/test_gaussian_merge.py, new; 2026-11-28 02:50-04:45 UTC (helper mutpld3; "
     "one worker at nice 19 per run, load 20-30)): first run 80/85, then 81/85 (95.3 %), all run: the merged pair "
     "against the 40-digit δ of N(√Σcμ², 1) vs N(0, 1), its name and evidence, counts and order of the pairs kept, a "
@@ -932,6 +930,123 @@ MUTATION_NOTES = [
     "are slow tests), then _atom_pair's compaction margins and the helpers' ulp-level margins; _quad, "
     "lognormal_sum_moment, _tail, _norm2, _untilt and _Vec (253 mutants) not reached before the cap, though the new "
     "checks target them.",
+    "- 2026-11-28 02:50-04:45 UTC, the bounds/ modules never mutated before (helper mutnew; one worker at nice 19 "
+    "per run, at most two runs at a time, load 19-25). Each module's selection is now a sharp kill file, "
+    "tests/soundness/test_kill_<module>.py, against independent references only (mpmath closed forms and "
+    "quadrature, brute-force enumeration, the binomial theorem); the slower mirror tests still run in the suite "
+    "but not per mutant. Bugs found on the way (fixed, regression tests in tests/bounds/test_profiles.py and "
+    "tests/soundness/test_kill_gaussian_mixtures.py): profiles.py's randomized-response threshold log(p̄/(1 − "
+    "p̄)) and Laplace η = k/b fell up to an ulp below the exact values (δ = 0 on [computed, exact) where the "
+    "exact δ is ~1e-16, the pure-DP ε one ulp low: both rounded up now); laplace_epsilon was rounded to nearest "
+    "(6e-17 below the exact inverse at b = 1/2, δ = 0.1: rounded up by its float-error bound now); "
+    "gaussian_mixture_pair_rdp let an infinite shift through to numpy's bare 'Maximum allowed size exceeded' (an "
+    "InvalidParameterError naming it now).",
+    "- _binomial_sums.py (tests/soundness/test_kill__binomial_sums.py: Σ_j C(α, j) e^{jx + c}(1 − γ)^{α − j} "
+    "against the binomial theorem's closed form at 40 digits, shared rows and one row per order, 1 499 orders in "
+    "several blocks, ±inf and NaN entries; log_binomial_pmf and rdp_from_log_excess against mpmath; the greedy "
+    "order blocks): first run 217/277 (78 %); the survivors' checks (a tiny p or q in log_binomial_pmf, where the "
+    "margin's terms with a wrong sign put the 'upper' value below the exact one; rows wider than needed; no "
+    "orders; a no-term row rounded up, whose inf − inf must stay silent; 3 orders × 14 > 40 at the block edge; "
+    "the rounded ε's width) killed 11: 228/277 (82 %), every mutant run. The 49 left: the sizes of safe-side "
+    "margins (27: 8 ulps → 9, + 4 → − 4 or 5, lgamma(n ± 1), the entry and summation margins' terms and signs, "
+    "the margin without magnitudes; the computed sums sit far inside them, so no independent reference sees "
+    "them), dtype arguments that the int64/float64 inputs make moot (13), the sort kind of equal orders (3), "
+    "fillers of entries that are discarded (rest_j 0 → 1: log 0! = log 1!; magnitudes of non-finite terms; the "
+    "empty-orders table; a table one longer: 4), the default rounding 1 → 2 (same sign), errstate(invalid) where "
+    "no invalid operation occurs.",
+    "- _profile_inputs.py (tests/soundness/test_kill__profile_inputs.py: accepted ranges, every error's name, "
+    "value and range, shapes, one flat call, group size 1, rounding directions against mpmath): 224/244 (92 %), "
+    "then 232/244 (95 %) with group size 1 (k > 0 → k > 1 skipped it: δ = 0 for single records, unsound) and the "
+    "errors' values. Left: dtype arguments overridden by the float output array (4), reshape(−2) (numpy reads any "
+    "negative size as −1: 3), x ≥ 0 for x > 0 in the relative roundings (0 × (1 ± R) = 0: 2), clip's lower 0 of "
+    "an exp (1), group_sizes' dtype (int and float inputs give the same checks: 2).",
+    "- central_moments.py (tests/soundness/test_kill_central_moments.py: Gaussian and Laplace moments against "
+    "their alternating sums at 120-200 digits, Laplace at b = 40 where ~60 digits cancel at l = 60 and the "
+    "adaptive precision must grow, randomized response and pure DP against the two-point sums, the decimal "
+    "round-up, errors by name, value and range; the Gaussian table and the Laplace cache cleared around each "
+    "test): first run 327/418 (78 %); 341/418 with the b = 40 case (it kills the accepted-too-early mutants: log "
+    "B(2) dropped, the error total's sign, u = 10·(1 − P)); 347/418 (83 %) with the errors' ranges; every mutant "
+    "run. Left: the adaptive precision's control constants (53 in _log_forward_differences, (l − i) → (l + i) "
+    "among them (the same parity): the starting precision, the 1e22 acceptance factor, the ceiling's and the next "
+    "precision's terms, the 1e-21 and 1e-15 slacks, the Lyapunov fallback and the branch for total ≤ 0, which a "
+    "genuine moment sequence never reaches; each changes how many digits are carried, not the rounded-up result), "
+    "the Laplace error constant c's terms (8: an error bound that is loose by design), the 64-order table size "
+    "(3), dtype arguments (6), _sum_rounded_up's 1e-300 sign (1).",
+    "- composition.py (the KOV exact sum and its inverse are on the profile route's default path; "
+    "tests/soundness/test_kill_composition.py: naive, advanced, KOV closed-form and exact optimal composition and "
+    "the tuned baselines against their formulas in 40-digit mpmath, the exact sum by brute force over l, the "
+    "tuned strong baseline against a golden-section minimum of the free parameter; every ε and δ above and within "
+    "1e-10-1e-14): first run 717/908 (79 %); the survivors' checks (no slack left exactly: inf, not an error; k = "
+    "1, where min(k − 1, ·) dropped the only term: δ = 0, unsound; an infinite ε_total before finite ones, where "
+    "break for continue left the rest at δ = 0, unsound; δ = 1 accepted; the base δ̃ capped at 1; every error's "
+    "name, value and range) killed 82, then 19: 818/908 (90 %), every mutant run. The 90 left, by function: "
+    "kov_optimal_log_delta 30 (the safe-side margins' sizes, the term window reach = k/2 − ε/(2ε₀), an "
+    "optimisation whose extra terms the expo < 0 filter drops, the filter's boundary forms, dtype and errstate "
+    "arguments, k ≥ the 1e7 limit, whose sum is too slow to test); tuned_strong_composition_epsilon 27 (the grid "
+    "and the minimiser's bracket and options, each still finding the minimum within 1e-8; the slack's (1 ∓ "
+    "ROUND), 1e-16 relative, below the ε's own round-up; δ arguments that the returned ε ignores); "
+    "kov_optimal_epsilon 9 (the bisection bracket: the profile is clamped at hi, the same inverse); "
+    "kov_composition and kov_composition_epsilon 8 (fillers equal at δ̃ = 1, min(slack, 2) with slack < 1, the "
+    "slack's rounding direction); _pairs 5 (dtype of the returned arrays; d > 1 → d ≥ 1, a δ_i = 1 rejected: a "
+    "gap of the tests, not of soundness, tested since, not rerun); _up 3 (forms equal on the values it gets) "
+    "and 8 more dtype, errstate and rounding-direction mutants.",
+    "- _certified_quadrature.py (tests/soundness/test_kill__certified_quadrature.py: integral_upper against "
+    "closed-form integrals of e^{−ax} over several intervals per order, empty and reversed intervals, the extra "
+    "term, a kink that forces refinement, two orders at e^{±800}; _quadrature's parts): 267/306 (87 %), every "
+    "mutant run (the e^{±800} case, added after the run, kills the peak's +inf filler and a global peak, checked "
+    "by hand). Left: centre − half·x (the Gauss–Legendre nodes and weights are symmetric: equivalent, 2), the "
+    "refinement policy (one more round, ≥ for >, T against T, 'and' for 'or': every variant still returns Q + T + "
+    "R + margin, an upper bound; 4), panel counts (length·width, the clip's bounds: 3), errstate flags (11), "
+    "dtype and minlength arguments (10), the rounding bound's size and sign (16 → 17 ulps, / for ×, − R: R is "
+    "~1e-16 of Q, far inside the 1e-12 margin; 4), a NaN extra term's +inf filler (the result is +inf either "
+    "way), 4 → 5 ulps on the last log.",
+    "- gaussian_mixtures.py (a lower bound's exact divergence; tests/soundness/test_kill_gaussian_mixtures.py: "
+    "the quadrature against the binomial closed form of E_Q[(P/Q)^α] at integer α for Q = N(0, σ²), a replace-one "
+    "pair (1, −1) against mpmath quadrature, the lower form below the exact value, the errors): capped at 10 min, "
+    "210 of 392 run, 172/210 (82 %); 182 not run (_pair_log_excess, pair_rdp and the public wrapper, whose "
+    "mutants come last). The 38 left are the quadrature's break points and scan (the peak candidates α a, (1 − α) "
+    "b, (a ± b)/2, the ±40 margins and 0.05 step, the −745 window's neighbours, the interior-maximum test): "
+    "tanh-sinh meets its 1e-13 tolerance with any of them at the tested pairs, so these change no value to 1e-11; "
+    "and the log1p form switch at |u| = e^{−1} (both forms accurate there).",
+    "- _real_orders.py (tests/soundness/test_kill__real_orders.py: the chord and the secants against their "
+    "formulas in mpmath with distinct L and U, the Gaussian pair's exact D_α = α/(2σ²), the orders asked and "
+    "their dtype, infinite and overflowing values): first run 305/354 (86 %), every mutant run, on the code "
+    "before the clean-up below. Checks added after it target 9 of its 49 survivors (not rerun): the orders passed "
+    "as floats (astype(None), 2), the bound called on an empty order set (2), n ≥ 2 → n > 2 in the orders asked "
+    "(2), grid.size == 1 for == 0, where a one-element U grid read 0 and made the backward secant too large "
+    "(unsound), the lookup index past the grid's end when the largest order is an integer. Clean-up (outputs "
+    "bit-for-bit identical on 1600 calls: 400 random order sets with (1, 2), integer, large and infinite orders, "
+    "bounds linear, quadratic, log, 1e306-scaled and zero, each with infinite values, caps ∞, 0.5, 5, 1e300, "
+    "upper, chord and lower with and without U, under np.errstate(all='raise')): the chord's inf re-guard and its "
+    "errstate(invalid) flag (an infinite value already gives +inf; no invalid operation for bounds in [0, ∞]) and "
+    "the lower bound's posinf(l_n) re-guard (the maximum over the rules holds l_n): 5 survivors' lines. The rest: "
+    "dtype and strict= arguments (15), fillers that np.where discards (b_at's and b_hi's at θ = 0, the extra zero "
+    "row, the +inf filler of n < 2: 7), n ≥ 2 → n > 2 or n ≥ 3 for the forward secant (at n = 2 it equals L(2)), "
+    "the NaN guard of the rules (a NaN lower bound is not a valid input; kept). A run of the cleaned code was not "
+    "reached (CPU).",
+    "- _gaussian_moments.py (tests/soundness/test_kill__gaussian_moments.py: the central moments against the "
+    "alternating sum at a precision covering its cancellation, series and direct regimes, two table blocks, σ "
+    "above the cap; the cached table cleared around each test): capped at 15 min, 187 of 440 run, 149/187 (80 %); "
+    "253 not run. Survivors: the direct sum's rounding-error terms and margins (16 → 17, 4c k(k ∓ 1), 2k, +16: "
+    "safe-side, ulp-sized), its 128-order chunks (no test had more than 127 direct orders: "
+    "test_direct_sum_in_chunks, 300 orders, added after the run), dtype arguments, mantissa ≥ 0 in _log_scaled "
+    "(log 0 = −inf either way) and (k ± ℓ) parity.",
+    "- profile_rdp.py (tests/soundness/test_kill_profile_rdp.py: Theorem 6 against the Gaussian's α/(2σ²), the "
+    "Laplace mechanism's and a three-point pair's Rényi divergence in mpmath, above each within 1e-9; the pure-DP "
+    "threshold, empty and divergent profiles, bad orders): 212/279 (76 %), every mutant run. Left, mostly the "
+    "quadrature's schedule, which changes no value beyond QUADPACK's 1e-13 (56 in _log_weighted_integral: the "
+    "4001-point scan, its window rules (−80, the last two points), the mode search's bracket and options, the "
+    "split at the mode, quad's limit and tolerances, the round-off slack that no tested profile triggers; the "
+    "else branch of hi_b > lo_b, dead on a 4001-point grid, and the unsplit piece started at 1 instead of 0, "
+    "reached only if the bounded search returns exactly 0 — not analysed further), 4097 for 4096 and 201 for 200 "
+    "in the threshold search, dtype.",
+    "- group_mixture.py (tests/soundness/test_kill_group_mixture.py: the forward RDP against brute-force "
+    "enumeration of E exp(μ² Σ_{i<i'} J_i J_i') over the α copies of J in 40-digit mpmath, upper above and lower "
+    "below within 1e-9; the reverse orientation against mpmath quadrature and its certified bound above it; k = "
+    "1, q = 1, the convolution limit, errors): capped at 9 min, 611 of 697 run, 475/611 (78 %); 86 not run. "
+    "Survivors: the error bounds' terms (_log_moments 42: the ulps of each convolution step and of the last sum, "
+    "the margin factor), the reverse quadrature's panels and windows (_reverse, _reverse_log_excess, "
+    "_log_ratio_terms: 57) and the certified reverse bound's rounding terms (25, not analysed one by one).",
 ]
 
 
@@ -993,7 +1108,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/with_replacement.py": ["tests/bounds/test_with_replacement.py"],
     "src/privamp/bounds/_normal.py": ["tests/bounds/test_normal.py"],
     "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
-    "src/privamp/bounds/_certified_quadrature.py": ["tests/bounds/test_fdp_subsampling.py"],
+    "src/privamp/bounds/_certified_quadrature.py": ["tests/soundness/test_kill__certified_quadrature.py"],
     "src/privamp/bounds/without_replacement.py": [
         "tests/bounds/test_without_replacement.py",
         "tests/soundness/test_kill_without_replacement.py",
@@ -1013,24 +1128,18 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_review2_truncated_poisson.py",
         "tests/soundness/test_kill_truncated_poisson.py",
     ],
-    "src/privamp/bounds/taylor_bounds.py": ["tests/bounds/test_taylor_bounds.py", "tests/bounds/test_fixed_size.py"],
-    "src/privamp/bounds/gaussian_mixtures.py": [
-        "tests/bounds/test_gaussian_mixtures.py",
-        "tests/bounds/test_fixed_size.py",
-    ],
-    "src/privamp/bounds/group_reverse.py": [
-        "tests/bounds/test_group_reverse.py",
-        "tests/soundness/test_review3_group_reverse.py",
-    ],
-    "src/privamp/bounds/group_mixture.py": ["tests/bounds/test_group_mixture.py"],
-    "src/privamp/bounds/profiles.py": ["tests/bounds/test_profiles.py"],
-    "src/privamp/bounds/_profile_inputs.py": ["tests/bounds/test_profiles.py"],
-    "src/privamp/bounds/profile_rdp.py": ["tests/bounds/test_profile_rdp.py"],
-    "src/privamp/bounds/central_moments.py": ["tests/bounds/test_central_moments.py"],
-    "src/privamp/bounds/composition.py": ["tests/bounds/test_composition.py"],
-    "src/privamp/bounds/_binomial_sums.py": ["tests/bounds/poisson"],
-    "src/privamp/bounds/_gaussian_moments.py": ["tests/bounds/test_numerics.py"],
-    "src/privamp/bounds/_real_orders.py": ["tests/bounds/test_numerics.py"],
+    "src/privamp/bounds/taylor_bounds.py": ["tests/soundness/test_kill_taylor_bounds.py"],
+    "src/privamp/bounds/gaussian_mixtures.py": ["tests/soundness/test_kill_gaussian_mixtures.py"],
+    "src/privamp/bounds/group_reverse.py": ["tests/soundness/test_kill_group_reverse.py"],
+    "src/privamp/bounds/group_mixture.py": ["tests/soundness/test_kill_group_mixture.py"],
+    "src/privamp/bounds/profiles.py": ["tests/soundness/test_kill_profiles.py"],
+    "src/privamp/bounds/_profile_inputs.py": ["tests/soundness/test_kill__profile_inputs.py"],
+    "src/privamp/bounds/profile_rdp.py": ["tests/soundness/test_kill_profile_rdp.py"],
+    "src/privamp/bounds/central_moments.py": ["tests/soundness/test_kill_central_moments.py"],
+    "src/privamp/bounds/composition.py": ["tests/soundness/test_kill_composition.py"],
+    "src/privamp/bounds/_binomial_sums.py": ["tests/soundness/test_kill__binomial_sums.py"],
+    "src/privamp/bounds/_gaussian_moments.py": ["tests/soundness/test_kill__gaussian_moments.py"],
+    "src/privamp/bounds/_real_orders.py": ["tests/soundness/test_kill__real_orders.py"],
     "src/privamp/pld/pairs.py": ["tests/pld/test_pairs.py"],
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py", "tests/soundness/test_kill_adaptive.py"],

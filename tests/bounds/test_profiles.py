@@ -346,7 +346,9 @@ def test_group_profiles_o10() -> None:
             at0 = float(np.exp(pr.blackbox_group_log_delta(0.0, k, lambda e: np.full(e.shape, math.log(1e-3)))[0]))
             assert at0 == pytest.approx(k * 1e-3, rel=1e-12)
         lw = pr.laplace_group_log_delta(eps, 3, 2.0)
-        assert np.array_equal(lw, pr.laplace_log_delta(eps, 2.0 / 3))
+        # η = 3/2 exactly; a single release at scale fl(2/3) has η = 1/fl(2/3), one ulp above: its zero comes later
+        assert np.array_equal(pr.laplace_group_log_delta(eps, 3, 1.5), pr.laplace_log_delta(eps, 0.5))
+        assert np.allclose(lw[eps != 1.5], pr.laplace_log_delta(eps, 2.0 / 3)[eps != 1.5], rtol=1e-14)
         assert np.all(lw <= pr.blackbox_group_log_delta(eps, 3, lap(2.0)) + 1e-12)
     assert pr.gaussian_group_log_delta(1.0, 0, 1.0)[0] == -np.inf
 
@@ -484,3 +486,37 @@ def test_single_wor_release_at_1e_minus_12_without_scipy() -> None:
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if delta(mid) > target else (lo, mid)
         assert hi <= mp.mpf(got) <= hi * (1 + mp.mpf(2) ** -32)
+
+
+def test_zero_thresholds_are_not_below_the_exact_ones() -> None:
+    """Regression (mutnew): the randomized-response threshold log(p̄/(1 − p̄)) and the Laplace η = 1/b, computed in
+    floats, fell up to an ulp below the exact values, so δ was 0 on [computed, exact) where the exact profile is
+    positive (~1e-16), and the pure-DP ε from them one ulp low. At the largest float below each exact threshold δ is
+    now positive and above the exact δ (40-digit mpmath)."""
+    with mp.workdps(40):
+        for p in (0.75, 0.9, 0.6, 0.25):
+            pbar = max(p, 1 - p)
+            exact = mp.log(mp.mpf(pbar) / (1 - mp.mpf(pbar)))
+            below = float(exact)
+            below = below if mp.mpf(below) < exact else math.nextafter(below, 0.0)
+            got = pr.randomized_response_log_delta(below, p)[0]
+            assert np.isfinite(got) and mp.exp(mp.mpf(got)) >= pbar - mp.exp(mp.mpf(below)) * (1 - mp.mpf(pbar))
+            assert prdp.rdp_from_profile([np.inf], lambda e, p=p: pr.randomized_response_log_delta(e, p))[0] >= exact
+        for b in (3.0, 0.7, 10.0):
+            eta = 1 / mp.mpf(b)
+            below = float(eta) if mp.mpf(float(eta)) < eta else math.nextafter(float(eta), 0.0)
+            got = pr.laplace_log_delta(below, b)[0]
+            assert np.isfinite(got) and mp.exp(mp.mpf(got)) >= 1 - mp.exp((mp.mpf(below) - eta) / 2)
+            assert pr.laplace_epsilon(0.0, b)[0] >= eta
+
+
+def test_laplace_epsilon_not_below_the_exact_inverse() -> None:
+    """Regression (mutnew): ε = η + 2 log(1 − δ) was rounded to nearest, e.g. 6e-17 below the exact value at
+    b = 1/2, δ = 0.1 (the nudge loop checks only the float profile). Now at or above it (40-digit mpmath)."""
+    with mp.workdps(40):
+        for b in (0.5, 1.0, 3.0, 0.01):
+            d = np.array([1e-300, 1e-6, 0.1, 0.3, 0.5, 0.9, 1 - 1e-9])
+            got = pr.laplace_epsilon(d, b)
+            for t, g in zip(d.tolist(), got.tolist(), strict=True):
+                exact = max(mp.mpf(0), 1 / mp.mpf(b) + 2 * mp.log1p(-mp.mpf(t)))
+                assert mp.mpf(g) >= exact and g - exact <= 1e-14 * (1 + exact), (b, t, g, exact)

@@ -11,9 +11,7 @@ from numpy.typing import ArrayLike
 from privamp._types import FloatArray, IntArray
 
 
-def interpolate_integer_orders(
-    alphas: ArrayLike, integer_bound: Callable[[IntArray], FloatArray]
-) -> FloatArray:
+def interpolate_integer_orders(alphas: ArrayLike, integer_bound: Callable[[IntArray], FloatArray]) -> FloatArray:
     """Extend an RDP bound known at integer orders ≥ 2 to every real order α > 1.
 
     The cumulant generating function K(α) = (α − 1) ε(α) of the true divergence is convex with
@@ -33,17 +31,14 @@ def interpolate_integer_orders(
     needed = np.unique(np.concatenate([lo_i[lo_i >= 2], hi_i[theta > 0]]))
     values = np.asarray(integer_bound(needed), dtype=np.float64) if needed.size else np.empty(0)
     lookup = dict(zip(needed.tolist(), values.tolist(), strict=True))
-    k_lo = np.array(
-        [(n - 1) * lookup[n] if n >= 2 else 0.0 for n in lo_i.tolist()], dtype=np.float64
-    )
+    k_lo = np.array([(n - 1) * lookup[n] if n >= 2 else 0.0 for n in lo_i.tolist()], dtype=np.float64)
     b_hi = np.array(
         [lookup[n] if t > 0 else 0.0 for n, t in zip(hi_i.tolist(), theta.tolist(), strict=True)],
         dtype=np.float64,
     )
     b_at = np.array([lookup.get(n, 0.0) for n in lo_i.tolist()], dtype=np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):  # a chord beyond the float range is +inf: still an upper bound
+    with np.errstate(over="ignore"):  # a chord beyond the float range, or with an inf value, is +inf: an upper bound
         k = (1 - theta) * k_lo + theta * lo * b_hi
-        k = np.where(np.isinf(b_hi) | np.isinf(k_lo), np.inf, k)
         return np.asarray(np.where(theta > 0, k / (a - 1), b_at))
 
 
@@ -113,10 +108,9 @@ def real_order_lower(
         k_n = (n - 1) * l_n
         forward = (1 + theta) * k_n - theta * (n - 2) * at(up, need_up, n - 1)
         backward = (2 - theta) * n * at(low, need_low, n + 1) - (1 - theta) * (n + 1) * at(up, need_up, n + 2)
-        # a chord that overflowed (or met inf − inf) proves nothing: only finite chords count (an infinite l_n below)
+        # a chord that overflowed (or met inf − inf) proves nothing: only finite chords count
         chords = np.stack([np.where(n >= 2, forward, -np.inf) / (af - 1), backward / (af - 1)])
         rules = np.vstack([l_n[None, :], np.where(np.isfinite(chords), chords, -np.inf), np.zeros((1, af.size))])
-        best = np.max(np.where(np.isnan(rules), -np.inf, rules), axis=0)
-    best = np.where(np.isposinf(l_n), np.inf, best)
+        best = np.max(np.where(np.isnan(rules), -np.inf, rules), axis=0)  # an infinite l_n gives inf
     out[finite] = np.minimum(np.where(frac, best, l_n), cap)
     return out

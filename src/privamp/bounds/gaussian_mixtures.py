@@ -152,4 +152,7 @@ def gaussian_mixture_pair_rdp(
     s = check_positive("sigma", sigma)
     sp = check_real("shift_p", shift_p)
     sq = check_real("shift_q", shift_q)
+    for name, value in (("shift_p", sp), ("shift_q", sq)):
+        if not math.isfinite(value):
+            raise InvalidParameterError(name, value, "a finite real number")
     return pair_rdp(a, q, s, sp, sq, lower=False)

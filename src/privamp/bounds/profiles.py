@@ -25,6 +25,7 @@ Conventions.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -83,6 +84,7 @@ def _erfcx(y: FloatArray) -> FloatArray:
     out[far] = (_normal._INV_SQRT_PI - z * (num + _normal._P[4]) / (den + _normal._Q[4])) / yf
     return out
 
+
 _EPS_SEARCH_MAX = 2.0**20
 """Largest ε probed by the generic inversion; a target not reached by then gives ε = inf."""
 _SQRT2 = math.sqrt(2.0)
@@ -131,12 +133,25 @@ def laplace_log_delta(eps: ArrayLike, scale: float) -> FloatArray:
     """
     b = check_positive("scale", scale)
     e = eps_array(eps)
-    return _laplace_log_delta_eta(e, np.full(e.shape, 1.0 / b))
+    return _laplace_log_delta_eta(e, np.full(e.shape, _eta_up(1.0, b)))
 
 
 def _laplace_log_delta_eta(e: FloatArray, eta: FloatArray) -> FloatArray:
     x = np.where(e < eta, (e - eta) / 2.0, -1.0)
     return np.asarray(np.where(e < eta, log1mexp(x), -np.inf))
+
+
+def _eta_up(k: ArrayLike, b: float) -> FloatArray:
+    """η = k/b, not below the exact quotient: the float quotient, one ulp up where it lies below k/b (exact rational
+    check, once per distinct k), so that δ stays positive wherever the exact profile is."""
+    ks, where = np.unique(np.asarray(k, dtype=np.float64), return_inverse=True)
+    fb = Fraction(b)
+    quotients = (ks / b).tolist()
+    up = [
+        q if Fraction(q) * fb >= Fraction(kk) else math.nextafter(q, math.inf)
+        for kk, q in zip(ks.tolist(), quotients, strict=True)
+    ]
+    return np.asarray(np.array(up, dtype=np.float64)[where].reshape(np.shape(k)))
 
 
 def laplace_delta(eps: ArrayLike, scale: float) -> FloatArray:
@@ -147,13 +162,17 @@ def laplace_delta(eps: ArrayLike, scale: float) -> FloatArray:
 def laplace_epsilon(delta: ArrayLike, scale: float) -> FloatArray:
     """Smallest ε with δ_Lap(e^ε) ≤ δ: ε = max(0, η + 2 log(1 − δ)) (Theorem 3 inverted, spec §3.2).
 
-    δ ∈ [0, 1]; δ = 0 gives the pure-DP ε = η. Rounded up until ``laplace_log_delta(ε) ≤ log δ``.
+    δ ∈ [0, 1]; δ = 0 gives the pure-DP ε = η. Rounded up by a bound on its float error, then until
+    ``laplace_log_delta(ε) ≤ log δ``.
     """
     b = check_positive("scale", scale)
     d = delta_array(delta)
-    eta = 1.0 / b
+    eta = float(_eta_up(1.0, b))
     with np.errstate(divide="ignore"):
-        eps = np.maximum(0.0, eta + 2.0 * np.log1p(-d))
+        two_log = 2.0 * np.log1p(-d)
+        # η (rounded up), log1p and the sum are each within an ulp: the margin keeps ε above the exact value
+        margin = ULP * (eta + 2.0 * np.abs(np.where(np.isfinite(two_log), two_log, 0.0)))
+        eps = np.maximum(0.0, eta + two_log + margin)
         log_d = np.log(d)
     for _ in range(64):
         bad = _laplace_log_delta_eta(eps, np.full(eps.shape, eta)) > log_d
@@ -173,7 +192,7 @@ def laplace_group_log_delta(eps: ArrayLike, k: ArrayLike, scale: float) -> Float
     e = eps_array(eps)
     kk = group_sizes(k)
     e, kk = np.broadcast_arrays(e, kk)
-    out = _laplace_log_delta_eta(np.asarray(e, dtype=np.float64), kk / b)
+    out = _laplace_log_delta_eta(np.asarray(e, dtype=np.float64), _eta_up(kk, b))
     return np.asarray(np.where(kk == 0, -np.inf, out))
 
 
@@ -255,7 +274,8 @@ def gaussian_group_log_delta(eps: ArrayLike, k: ArrayLike, sigma: float) -> Floa
 
 
 def randomized_response_log_delta(eps: ArrayLike, p: float) -> FloatArray:
-    """log φ_p(e^ε) of binary randomized response R_p, exact: φ_p(α) = [p̄ − α(1 − p̄)]_+, p̄ = max(p, 1 − p).
+    """log φ_p(e^ε) of binary randomized response R_p: φ_p(α) = [p̄ − α(1 − p̄)]_+, p̄ = max(p, 1 − p), with the
+    threshold log(p̄/(1 − p̄)) rounded up.
 
     Balle, Barthe & Gaboardi 2018, §5 (with erratum R7: the paper's form needs p ≥ 1/2). Also the profile
     of every group size of the membership mechanism M_{v,p}. p = 1/2 gives −inf, p ∈ {0, 1} gives 0.
@@ -267,10 +287,14 @@ def randomized_response_log_delta(eps: ArrayLike, p: float) -> FloatArray:
     pbar = max(p_, 1.0 - p_)
     if pbar == 1.0:
         return np.zeros(e.shape)
-    log_ratio = math.log(pbar) - math.log1p(-pbar)
+    if pbar == 0.5:
+        return np.full(e.shape, -np.inf)
+    log_pbar, log_qbar = math.log(pbar), math.log1p(-pbar)
+    # rounded up (each logarithm within an ulp): δ stays positive wherever the exact profile is
+    log_ratio = (log_pbar - log_qbar) + 2.0 * ULP * (abs(log_pbar) + abs(log_qbar))
     with np.errstate(invalid="ignore"):
         inside = e < log_ratio
-        val = math.log(pbar) + log1mexp(np.where(inside, e - log_ratio, -1.0))
+        val = log_pbar + log1mexp(np.where(inside, e - log_ratio, -1.0))
     return np.asarray(np.where(inside, val, -np.inf))
 
 

@@ -1,0 +1,139 @@
+"""The central moments B(l) = E_q[(p/q − 1)^l] of Wang, Balle & Kasiviswanathan 2019 (Thm 21) against mpmath: the
+alternating sums of the Gaussian (e^{i(i−1)/(2σ²)}) and Laplace (Mironov 2017, Table II) moments at a precision that
+covers their cancellation, and the two-point sums of randomized response and of the pure-DP worst case; each value
+at or above log B(l) and within 1e-12 (relative, in log) of it; the errors name their parameter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from decimal import Decimal
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.bounds import _gaussian_moments as gm
+from privamp.bounds import central_moments as cm
+from privamp.errors import InvalidParameterError
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tables() -> Iterator[None]:
+    """The moment tables are cached: every check computes them afresh."""
+    gm._log_central_moment_table.cache_clear()
+    cm._laplace_moment_table.cache_clear()
+    yield
+    gm._log_central_moment_table.cache_clear()
+    cm._laplace_moment_table.cache_clear()
+
+
+def alternating(ell: int, h) -> mp.mpf:  # type: ignore[no-untyped-def]
+    return mp.fsum((-1) ** (ell - i) * mp.binomial(ell, i) * h(i) for i in range(ell + 1))
+
+
+def close_above(got: float, ref: mp.mpf, rel: float = 1e-12) -> None:
+    assert mp.mpf(got) >= ref, (got, ref)
+    assert got - ref <= rel * (1 + abs(ref)), (got, ref)
+
+
+def test_gaussian() -> None:
+    orders = [2, 4, 10, 30]
+    for sigma in (0.8, 6.0):
+        got = cm.gaussian_log_central_moments(orders, sigma)
+        assert got.dtype == np.float64 and got.shape == (4,)
+        with mp.workdps(120):
+            c = 1 / (2 * mp.mpf(sigma) ** 2)
+            for ell, g in zip(orders, got.tolist(), strict=True):
+                close_above(g, mp.log(alternating(ell, lambda i, c=c: mp.exp(c * i * (i - 1)))))
+
+
+def test_laplace() -> None:
+    orders = [2, 6, 40, 8]
+    for b in (2.0, 0.5):
+        got = cm.laplace_log_central_moments(orders, b)
+        with mp.workdps(150):
+            eta = 1 / mp.mpf(b)
+
+            def h(i: int, eta: mp.mpf = eta) -> mp.mpf:
+                return 1 if i < 2 else (i * mp.exp((i - 1) * eta) + (i - 1) * mp.exp(-i * eta)) / (2 * i - 1)
+
+            for ell, g in zip(orders, got.tolist(), strict=True):
+                close_above(g, mp.log(alternating(ell, h)), 1e-14)
+    assert cm.laplace_log_central_moments([66], 2.0).shape == (1,)  # a second block of 64 orders
+
+
+def test_laplace_large_scale_needs_more_digits() -> None:
+    """b = 40: h(i) − 1 = O(i²/b²), the alternating sum cancels about 60 of its digits at l = 60: the adaptive
+    precision must grow past its first 54 digits."""
+    orders = [2, 30, 60]
+    got = cm.laplace_log_central_moments(orders, 40.0)
+    with mp.workdps(200):
+        eta = 1 / mp.mpf(40)
+
+        def h(i: int) -> mp.mpf:
+            return 1 if i < 2 else (i * mp.exp((i - 1) * eta) + (i - 1) * mp.exp(-i * eta)) / (2 * i - 1)
+
+        for ell, g in zip(orders, got.tolist(), strict=True):
+            close_above(g, mp.log(alternating(ell, h)), 1e-14)
+
+
+def two_point(ell: int, p: mp.mpf) -> mp.mpf:
+    """log E_Q[(P/Q − 1)^l], P = (p, 1 − p), Q = (1 − p, p)."""
+    q = 1 - p
+    return mp.log(q * (p / q - 1) ** ell + p * (q / p - 1) ** ell)
+
+
+def test_randomized_response_and_pure_dp() -> None:
+    orders = [2, 4, 12, 200]
+    with mp.workdps(50):
+        for p in (0.7, 0.1, 0.999):
+            got = cm.randomized_response_log_central_moments(orders, p)
+            for ell, g in zip(orders, got.tolist(), strict=True):
+                close_above(g, two_point(ell, mp.mpf(p)))
+        for eps in (0.05, 1.0, 8.0):
+            got = cm.pure_dp_log_central_moments(orders, eps)
+            p = mp.exp(eps) / (1 + mp.exp(eps))
+            for ell, g in zip(orders, got.tolist(), strict=True):
+                close_above(g, two_point(ell, p))
+    assert cm.randomized_response_log_central_moments([2, 4], 0.5).tolist() == [-np.inf, -np.inf]
+    assert cm.randomized_response_log_central_moments([2], 0.0).tolist() == [np.inf]
+    assert cm.randomized_response_log_central_moments([2], 1.0).tolist() == [np.inf]
+    assert cm.pure_dp_log_central_moments([2, 4], 0.0).tolist() == [-np.inf, -np.inf]
+    assert cm.pure_dp_log_central_moments([2], math.inf).tolist() == [np.inf]
+
+
+def test_round_up_to_float() -> None:
+    assert cm._round_up_to_float(Decimal("0.5")) == 0.5  # exactly representable: unchanged
+    for text in ("0.1", "1e-300", "-2.5000000000000000001", "123456789.123456789123456789"):
+        x = Decimal(text)
+        f = cm._round_up_to_float(x)
+        assert Decimal(f) >= x and math.nextafter(f, -math.inf) < x
+
+
+@pytest.mark.parametrize("bad", [[3], [2, 4, 5], [0], [], [[2, 4]], [np.inf], ["x"], [1.0]])
+def test_bad_orders(bad: list[object]) -> None:
+    for fn, arg in (
+        (cm.gaussian_log_central_moments, 1.0),
+        (cm.laplace_log_central_moments, 1.0),
+        (cm.randomized_response_log_central_moments, 0.7),
+        (cm.pure_dp_log_central_moments, 1.0),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            fn(bad, arg)
+        assert info.value.name == "orders" and info.value.value is bad
+        allowed = "even integers >= 2" if bad == ["x"] else "a non-empty 1-d array of even integers >= 2"
+        assert info.value.allowed == allowed
+
+
+def test_bad_parameters() -> None:
+    for fn, name, arg in (
+        (cm.gaussian_log_central_moments, "sigma", 0.0),
+        (cm.laplace_log_central_moments, "scale", -1.0),
+        (cm.randomized_response_log_central_moments, "p", 1.5),
+        (cm.pure_dp_log_central_moments, "epsilon", -0.1),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            fn([2], arg)
+        assert info.value.name == name

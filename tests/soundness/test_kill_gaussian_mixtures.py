@@ -1,0 +1,71 @@
+"""D_α of a two-component Gaussian mixture against N(0, σ²) at integer α, where it has a closed form:
+E_Q[(P/Q)^α] = Σ_k C(α, k) (1 − q)^{α − k} q^k e^{k(k − 1)a²/(2σ²)} for P = (1 − q)N(0, σ²) + qN(a, σ²), Q = N(0, σ²)
+(the binomial theorem and the Gaussian moment generating function), in 40-digit mpmath; the quadrature within 1e-11
+of it, its lower form below it; and a replace-one pair (a, −a) against a 20-digit mpmath quadrature.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.bounds import gaussian_mixtures as gm
+from privamp.errors import InvalidParameterError
+
+mp.mp.dps = 40
+
+
+def exact(alpha: int, q: float, sigma: float, a: float) -> mp.mpf:
+    q_, c = mp.mpf(q), mp.mpf(a) ** 2 / (2 * mp.mpf(sigma) ** 2)
+    m = mp.fsum(
+        mp.binomial(alpha, k) * (1 - q_) ** (alpha - k) * q_**k * mp.exp(k * (k - 1) * c) for k in range(alpha + 1)
+    )
+    return mp.log(m) / (alpha - 1)
+
+
+@pytest.mark.parametrize(("q", "sigma", "a"), [(0.01, 1.0, 1.0), (0.3, 5.0, 2.0), (1e-4, 0.7, -1.0)])
+def test_against_the_binomial_closed_form(q: float, sigma: float, a: float) -> None:
+    alphas = np.array([2.0, 9.0])
+    got = gm.gaussian_mixture_pair_rdp(alphas, q, sigma, a, 0.0)
+    low = gm.pair_rdp(alphas, q, sigma, a, 0.0, lower=True)
+    for i, al in enumerate(alphas.tolist()):
+        ref = exact(int(al), q, sigma, a)
+        assert abs(got[i] / ref - 1) < 1e-11, (al, got[i], ref)
+        assert mp.mpf(low[i]) <= ref and low[i] > 0.99 * float(ref)
+
+
+def test_replace_one_pair_against_quadrature() -> None:
+    """P = 0.9 N(0, 1) + 0.1 N(1, 1), Q = 0.9 N(0, 1) + 0.1 N(−1, 1) at α = 2.5 (real order)."""
+    with mp.workdps(20):
+        p = lambda x: mp.mpf("0.9") * mp.npdf(x) + mp.mpf("0.1") * mp.npdf(x, 1)  # noqa: E731
+        qd = lambda x: mp.mpf("0.9") * mp.npdf(x) + mp.mpf("0.1") * mp.npdf(x, -1)  # noqa: E731
+        val = mp.quad(lambda x: p(x) ** mp.mpf("2.5") * qd(x) ** mp.mpf("-1.5"), [-mp.inf, -3, 0, 3, mp.inf])
+        ref = mp.log(val) / mp.mpf("1.5")
+    got = gm.gaussian_mixture_pair_rdp([2.5], 0.1, 1.0, 1.0, -1.0)[0]
+    assert abs(got / ref - 1) < 1e-10
+    assert gm.gaussian_mixture_pair_rdp([2.0, 5.5], 0.2, 1.0, 0.5, 0.5).tolist() == [0.0, 0.0]
+
+
+def test_far_shift_and_large_order() -> None:
+    """a = 12σ at q = 1e-3, α = 30: the mixture's far component dominates; the excess is e^{~2000}."""
+    got = gm.gaussian_mixture_pair_rdp([30.0], 1e-3, 1.0, 12.0, 0.0)[0]
+    ref = exact(30, 1e-3, 1.0, 12.0)
+    assert math.isfinite(got) and abs(got / ref - 1) < 1e-11
+
+
+def test_bad_input_names() -> None:
+    """Regression (mutnew): an infinite shift raised numpy's bare "Maximum allowed size exceeded"."""
+    for args, name in (
+        (([np.inf], 0.1, 1.0, 1.0, 0.0), "alpha"),
+        (([2.0], 1.0, 1.0, 1.0, 0.0), "rate"),
+        (([2.0], 0.1, 0.0, 1.0, 0.0), "sigma"),
+        (([2.0], 0.1, 1.0, np.nan, 0.0), "shift_p"),
+        (([2.0], 0.1, 1.0, 1.0, np.inf), "shift_q"),
+        (([2.0], 0.1, 1.0, -np.inf, 0.0), "shift_p"),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            gm.gaussian_mixture_pair_rdp(*args)
+        assert info.value.name == name

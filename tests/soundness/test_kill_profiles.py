@@ -1,0 +1,180 @@
+"""Privacy profiles (Balle, Barthe & Gaboardi 2018) against their formulas in 60-digit mpmath: erfcx, the
+hockey-stick divergence of discrete pairs, the Laplace (Thm 3) and Gaussian (Thm 4) profiles and their inverses,
+group profiles, the single-(ε₀, δ₀) profile, the black-box group bound, the extension to α < 1 and Theorem 5's
+privacy-loss form; the generic inversion's bracket and its unreachable targets; errors by name.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from privamp.bounds import profiles as pr
+from privamp.errors import InvalidParameterError
+
+mp.mp.dps = 60
+M = mp.mpf
+
+
+def close(got: float, ref: mp.mpf, rel: float = 1e-13) -> None:
+    if ref == -mp.inf:
+        assert got == -np.inf
+        return
+    assert abs(M(got) - ref) <= rel * (1 + abs(ref)), (got, ref)
+
+
+def test_erfcx_three_regimes() -> None:
+    y = np.array([0.0, 0.2, 0.46875, 0.5, 2.0, 4.0, 4.5, 30.0, 1e10])
+    got = pr._erfcx(y)
+    for x, g in zip(y.tolist(), got.tolist(), strict=True):
+        ref = mp.exp(M(x) ** 2) * mp.erfc(M(x))
+        assert abs(g / ref - 1) < 3e-15, (x, g, ref)
+
+
+def test_hockey_stick() -> None:
+    p, q = [0.5, 0.3, 0.2, 0.0], [0.1, 0.3, 0.0, 0.6]
+    la = np.array([[-1.0, 0.0], [0.7, 3.0]])
+    got = pr.hockey_stick_divergence(p, q, la)
+    assert got.shape == (2, 2)
+    for idx in np.ndindex(2, 2):
+        a = mp.exp(M(la[idx]))
+        ref = mp.fsum(max(M(x) - a * M(y), 0) for x, y in zip(p, q, strict=True))
+        close(float(got[idx]), ref, 1e-15)
+    bads = [((p, q[:3], 0.0), "p"), (([-0.1, 1.1], [0.5, 0.5], 0.0), "p"), ((p, [0.1, np.inf, 0, 0], 0.0), "q")]
+    bads += [((p, [0.1, -0.3, 0, 0], 0.0), "q"), ((p, q, [np.nan]), "log_alpha")]
+    for bad, name in bads:
+        with pytest.raises(InvalidParameterError) as info:
+            pr.hockey_stick_divergence(*bad)
+        assert info.value.name == name
+
+
+def gauss_delta(eps: float, eta: float) -> mp.mpf:
+    e, h = M(eps), M(eta)
+    return mp.ncdf(h / 2 - e / h) - mp.exp(e) * mp.ncdf(-h / 2 - e / h)
+
+
+def test_gaussian_profile_body_tail_and_group() -> None:
+    eps = np.array([0.0, 0.1, 1.0, 3.0, 20.0, np.inf])
+    for sigma in (0.7, 2.0, 40.0):
+        got = pr.gaussian_log_delta(eps, sigma)
+        for e, g in zip(eps.tolist(), got.tolist(), strict=True):
+            ref = mp.log(gauss_delta(e, 1 / sigma)) if math.isfinite(e) else -mp.inf
+            close(g, ref, 1e-12)
+        assert np.array_equal(pr.gaussian_delta(eps, sigma), np.clip(np.exp(got), 0, 1))
+    group = pr.gaussian_group_log_delta(np.array([0.5, 0.5, 0.5]), np.array([0, 1, 3]), 2.0)
+    assert group[0] == -np.inf
+    close(float(group[1]), mp.log(gauss_delta(0.5, 0.5)))
+    close(float(group[2]), mp.log(gauss_delta(0.5, 1.5)))
+
+
+def test_gaussian_epsilon() -> None:
+    sigma = 1.5
+    targets = np.array([1e-5, 1e-12, 0.5, 0.0, 1.0])
+    got = pr.gaussian_epsilon(targets, sigma)
+    for t, g in zip(targets[:2].tolist(), got[:2].tolist(), strict=True):
+        assert gauss_delta(g, 1 / sigma) <= t and gauss_delta(g * (1 - 1e-12), 1 / sigma) > t
+    assert got[2] == 0.0 and got[3] == np.inf and got[4] == 0.0  # δ(0) = erf(η/(2√2)) = 0.26 < 0.5
+    tiny = pr.gaussian_epsilon(1e-300, 1e3)[0]  # η = 1e-3, far tail: the bracket is the Thm 5 bound
+    assert gauss_delta(tiny, 1e-3) <= M("1e-300") and gauss_delta(tiny * (1 - 1e-11), 1e-3) > M("1e-300")
+
+
+def test_laplace_profile_and_inverse() -> None:
+    eps = np.array([0.0, 0.3, 1.9, 2.0, 5.0])
+    got = pr.laplace_log_delta(eps, 0.5)
+    for e, g in zip(eps.tolist(), got.tolist(), strict=True):
+        ref = mp.log(1 - mp.exp((M(e) - 2) / 2)) if e < 2 else -mp.inf
+        close(g, ref)
+    assert np.array_equal(pr.laplace_delta(eps, 0.5), np.clip(np.exp(got), 0, 1))
+    d = np.array([0.0, 0.1, 0.6, 1.0])
+    inv = pr.laplace_epsilon(d, 0.5)
+    for t, g in zip(d.tolist(), inv.tolist(), strict=True):
+        ref = max(M(0), 2 + 2 * mp.log1p(-M(t))) if t < 1 else M(0)
+        assert M(g) >= ref and g - ref < 1e-14
+    group = pr.laplace_group_log_delta(np.array([1.0, 1.0, 0.5]), np.array([0, 2, 2]), 2.0)  # η = 2/2 = 1
+    assert group[0] == -np.inf and group[1] == -np.inf
+    close(float(group[2]), mp.log(1 - mp.exp((M("0.5") - 1) / 2)))
+
+
+def test_approximate_dp_profile() -> None:
+    eps = np.array([0.0, 0.2, 0.9999, 1.0, 2.0, np.inf])
+    for e0, d0 in ((1.0, 1e-3), (1.0, 0.0), (1.0, 1.0)):
+        got = pr.approximate_dp_log_delta(eps, e0, d0)
+        for e, g in zip(eps.tolist(), got.tolist(), strict=True):
+            if math.isinf(e):
+                ref = mp.log(M(d0)) if d0 > 0 else -mp.inf
+            else:
+                ref = M(d0) + (1 - M(d0)) * max(mp.exp(M(e0)) - mp.exp(M(e)), 0) / (1 + mp.exp(M(e0)))
+                ref = mp.log(ref) if ref > 0 else -mp.inf
+            close(g, ref)
+    with pytest.raises(InvalidParameterError) as info:
+        pr.approximate_dp_log_delta(0.1, 1.0, 1.5)
+    assert info.value.name == "delta"
+
+
+def test_blackbox_group_and_extension() -> None:
+    def base(e: np.ndarray) -> np.ndarray:
+        return pr.laplace_log_delta(e, 1.0)
+
+    eps = np.array([0.0, 0.5, 1.5, 4.0, np.inf])
+    k = np.array([3, 3, 1, 2, 2])
+    got = pr.blackbox_group_log_delta(eps, k, base)
+    for i in range(4):
+        e, kk = M(eps[i]), int(k[i])
+        inner = 1 - mp.exp((e / kk - 1) / 2) if e / kk < 1 else M(0)
+        ratio = kk if e == 0 else mp.expm1(e) / mp.expm1(e / kk)
+        ref = min(M(1), ratio * inner) if kk > 1 else inner
+        ref = mp.log(ref) if ref > 0 else -mp.inf
+        if ref == -mp.inf:
+            assert got[i] == -np.inf
+        else:
+            assert M(got[i]) >= ref and got[i] - ref < 1e-13 * (1 + abs(ref)), (i, got[i], ref)
+    assert got[4] == -np.inf or got[4] == 0.0
+    assert pr.blackbox_group_log_delta(0.5, 0, base)[0] == -np.inf
+    la = np.array([-2.0, -0.1, 0.0, 1.5])
+    ext = pr.extended_log_delta(la, base)
+    for x, g in zip(la.tolist(), ext.tolist(), strict=True):
+        a = mp.exp(M(x))
+        lap = lambda t: 1 - mp.exp((t - 1) / 2) if t < 1 else M(0)  # noqa: E731
+        ref = lap(M(x)) if x >= 0 else 1 - a + a * lap(-M(x))
+        close(g, mp.log(ref) if ref > 0 else -mp.inf)
+    with pytest.raises(InvalidParameterError) as info:
+        pr.extended_log_delta([np.nan], base)
+    assert info.value.name == "log_alpha"
+
+
+def test_privacy_loss_form_is_the_gaussian_profile() -> None:
+    """The Gaussian pair's privacy loss is N(η²/2, η²) both ways: Theorem 5 gives Theorem 4's profile."""
+    eta = 0.8
+    from scipy.special import log_ndtr
+
+    sf = lambda t: log_ndtr((eta**2 / 2 - t) / eta)  # noqa: E731
+    cdf = lambda t: log_ndtr((t - eta**2 / 2) / eta)  # noqa: E731
+    eps = np.array([[0.0, 0.4], [1.0, 3.0]])
+    got = pr.profile_from_privacy_loss(eps, sf, cdf)
+    assert got.shape == (2, 2)
+    for idx in np.ndindex(2, 2):
+        close(float(got[idx]), mp.log(gauss_delta(float(eps[idx]), eta)), 1e-9)
+    none = pr.profile_from_privacy_loss([0.5], lambda t: np.full(t.shape, -np.inf), cdf)
+    assert none[0] == -np.inf
+    with pytest.raises(InvalidParameterError):
+        pr.profile_from_privacy_loss([0.5], lambda t: np.full(t.shape, np.nan), cdf)
+
+
+def test_generic_inversion() -> None:
+    """A profile δ(ε) = e^{−ε/3}: ε(δ) = −3 log δ, by doubling from 1 (no bracket given) or from a small guess."""
+
+    def expo(e: np.ndarray) -> np.ndarray:
+        return -e / 3.0
+
+    d = np.array([0.5, 1e-9, 1.0, 0.0])
+    for hi in (None, 1e-3, 1e9):
+        got = pr.epsilon_from_log_delta(expo, d, eps_hi=hi)
+        for t, g in zip(d[:2].tolist(), got[:2].tolist(), strict=True):
+            ref = -3 * mp.log(M(t))
+            assert M(g) >= ref and g - ref < 1e-12 * ref
+        assert got[2] == 0.0 and got[3] == np.inf
+    flat = pr.epsilon_from_log_delta(lambda e: np.full(e.shape, -1.0), [0.1])  # never reached by 2^20: inf
+    assert flat[0] == np.inf
