@@ -212,12 +212,36 @@ SLOW_QUERIES = [
 ]
 
 
-def run_sweep(examples: int, audit_samples: int, seed: int) -> None:
+def rdp_part(
+    examples: int, seed: int, state: Path | None
+) -> tuple[common.Findings, dict[str, int], float, random.Random]:
+    """The Rényi sweep (the bulk of the run), or its saved outcome: with ``state``, a finished Rényi sweep is written
+    there (findings, counts, seconds and the generator's state after it) and read back by a later run with the same
+    examples and seed, so that the other parts can be rerun alone and still draw what the full run draws."""
     rng = random.Random(seed)
+    if state is not None and state.exists():
+        saved = json.loads(state.read_text())
+        if (saved["examples"], saved["seed"]) != (examples, seed):
+            raise SystemExit(f"{state} holds examples={saved['examples']} seed={saved['seed']}")
+        version, internal, gauss = saved["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        found = common.Findings(saved["worst_upper"], saved["worst_lower"], saved["violations"])
+        return found, saved["counts"], saved["seconds"], rng
     t0 = time.perf_counter()
-    rdp_found, route_found, comp_found = common.Findings(), common.Findings(), common.Findings()
-    counts = rdp_sweep(rdp_found, examples, rng)
-    t_rdp = time.perf_counter() - t0
+    found = common.Findings()
+    counts = rdp_sweep(found, examples, rng)
+    seconds = time.perf_counter() - t0
+    if state is not None:
+        saved = {"examples": examples, "seed": seed, "counts": counts, "seconds": seconds, "rng": rng.getstate()}
+        saved |= {"worst_upper": found.worst_upper, "worst_lower": found.worst_lower, "violations": found.violations}
+        state.write_text(json.dumps(saved) + "\n")
+    return found, counts, seconds, rng
+
+
+def run_sweep(examples: int, audit_samples: int, seed: int, state: Path | None = None) -> None:
+    rdp_found, counts, t_rdp, rng = rdp_part(examples, seed, state)
+    route_found, comp_found = common.Findings(), common.Findings()
+    t0 = time.perf_counter() - t_rdp
     n_routes = route_sweep(route_found)
     t_routes = time.perf_counter() - t0 - t_rdp
     n_comp = composition_sweep(comp_found, max(10, examples // 20), rng)
@@ -1154,12 +1178,16 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--examples", type=int, default=1000, help="random Rényi examples per cell")
     w.add_argument("--audit-samples", type=int, default=2_000_000)
     w.add_argument("--seed", type=int, default=12)
+    w.add_argument("--rdp-state", type=Path, help="save the Rényi sweep's outcome here, or reuse it if present")
+    w.add_argument("--rdp-only", action="store_true", help="with --rdp-state: stop after the Rényi sweep")
     sub.add_parser("mutation-report", help="refresh the mutation section of benchmarks/soundness.md")
     args = parser.parse_args(argv)
     if args.command == "table":
         build_table(args.workers)
+    elif args.command == "sweep" and args.rdp_only:
+        rdp_part(args.examples, args.seed, args.rdp_state)
     elif args.command == "sweep":
-        run_sweep(args.examples, args.audit_samples, args.seed)
+        run_sweep(args.examples, args.audit_samples, args.seed, args.rdp_state)
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation" and args.dry_run:
