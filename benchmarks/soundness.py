@@ -22,7 +22,9 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT / "tests")  # instead of benchmarks/, whose soundness.py would shadow tests/soundness/
@@ -32,6 +34,10 @@ from oracles import cells  # noqa: E402
 from soundness import audit, bad_input, common, table_grid, test_audit, test_bad_input  # noqa: E402
 
 import privamp as pa  # noqa: E402
+
+# the soundness_*.py helpers, once tests/soundness is imported (a namespace package, which this file would shadow)
+sys.path.append(str(ROOT / "benchmarks"))
+import soundness_default  # noqa: E402
 
 TABLE = ROOT / "tests" / "soundness" / "data" / "oracle_table.json"
 REPORT = ROOT / "benchmarks" / "soundness.md"
@@ -74,20 +80,28 @@ def build_table(workers: int) -> None:
 DISCRETE = [("none", "add-remove"), ("none", "replace-one"), ("poisson", "add-remove"), ("wor", "replace-one")]
 
 
-def rdp_sweep(found: common.Findings, examples: int, rng: random.Random) -> dict[str, int]:
-    """``examples`` random checks per cell: the table cells at random real orders, the discrete cells live."""
+def rdp_sweep(found: common.Findings | None, examples: int, rng: random.Random) -> dict[str, int]:
+    """``examples`` random checks per cell: the table cells at random real orders, the discrete cells live.
+
+    With ``found`` None only the random draws are made (no check): the generator is then where the full sweep leaves
+    it, so that the later parts draw the same settings whether or not the Rényi sweep ran in this process."""
     counts: dict[str, int] = {}
+    t0 = time.perf_counter()
     for cell in table_grid.CELLS:
         name = "|".join(cell)
         grid = [s for s in table_grid.settings() if (s["sampling"], s["relation"], s["mechanism"]) == cell]
         for _ in range(examples):
             s = rng.choice(grid)
             alpha = rng.choice(table_grid.ALPHAS) if rng.random() < 0.2 else rng.uniform(1.5, 32.0)
+            if found is None:
+                continue
             entry = common.table()[table_grid.key(s)]
             below, above = common.table_bounds(entry, alpha, entry["exact"] == "True")
             with common.edge_orders_allowed():
                 common.check_rdp(found, common.event(s), name, alpha, below, above)
         counts[name] = examples
+        if found is not None:
+            print(f"{time.perf_counter() - t0:7.0f}s Rényi {name}", file=sys.stderr, flush=True)
     for sampling, relation in DISCRETE:
         for mech in ("randomized-response", "pure-dp"):
             name = f"{sampling}|{relation}|{mech}"
@@ -97,11 +111,15 @@ def rdp_sweep(found: common.Findings, examples: int, rng: random.Random) -> dict
                 rate = 10 ** rng.uniform(-4, 0)
                 batch = max(1, min(size, round(rate * size)))
                 alpha = 10 ** rng.uniform(math.log10(1.01), math.log10(256))
+                if found is None:
+                    continue
                 s = common.setting(sampling, relation, mech, param, rate=rate, batch=batch, size=size)
                 c = common.oracle_cell(s)
                 truth = float(c.renyi(alpha))
                 common.check_rdp(found, common.event(s), name, alpha, truth, truth if c.exact else None)
             counts[name] = examples
+            if found is not None:
+                print(f"{time.perf_counter() - t0:7.0f}s Rényi {name}", file=sys.stderr, flush=True)
     return counts
 
 
@@ -117,10 +135,13 @@ def route_sweep(found: common.Findings) -> int:
     return n
 
 
-def composition_sweep(found: common.Findings, examples: int, rng: random.Random) -> int:
+def composition_sweep(
+    found: common.Findings, examples: int, rng: random.Random, default: common.Findings, widths: dict[str, list[float]]
+) -> tuple[int, int]:
     """T-fold compositions: randomized response (exact binomial pairs) and the Poisson-subsampled Gaussian (the
-    oracle's rigorous lower bound from the event {sum > t})."""
-    n = 0
+    oracle's rigorous lower bound from the event {sum > t}); the default answer's interval on each (``default``,
+    ``widths``: benchmarks/soundness_default.py). Returns (route queries, default queries)."""
+    n = n_default = 0
     for _ in range(examples):
         p, rate, steps = rng.uniform(0.51, 0.95), 10 ** rng.uniform(-3, 0), rng.randint(1, 300)
         delta = 10 ** rng.uniform(-9, -2)
@@ -140,6 +161,8 @@ def composition_sweep(found: common.Findings, examples: int, rng: random.Random)
                 if not truth <= delta * (1 + 1e-9):
                     found.violations.append(f"RR p={p} q={rate} T={steps} {route}: delta_T({e}) = {truth} > {delta}")
             n += 1
+        what = f"RR p={p!r} q={rate!r} T={steps}"
+        n_default += soundness_default.binary_composition(default, widths, acct, (p1, q1), steps, delta, what)
     for _ in range(max(1, examples // 10)):
         sigma, rate, steps = rng.uniform(0.5, 3.0), 10 ** rng.uniform(-2, -0.3), rng.choice([2, 5, 10, 50, 200])
         delta = 10 ** rng.uniform(-8, -3)
@@ -147,13 +170,13 @@ def composition_sweep(found: common.Findings, examples: int, rng: random.Random)
         for route in ("rdp", "pld"):
             with common.edge_orders_allowed():
                 e = acct.epsilon(delta, bound=route).epsilon
-            low = cells.composed_shift_mixture_delta_lower(
-                [(1 - rate, 0.0), (rate, 1.0)], sigma, steps, e, [(1.0, 0.0), (0.0, 0.0)]
-            )
+            low = soundness_default.gaussian_delta_lower(sigma, rate, steps, e)
             if not low <= delta * (1 + 1e-9):
                 found.violations.append(f"Poisson Gaussian s={sigma} q={rate} T={steps} {route}: {low} > {delta}")
             n += 1
-    return n
+        what = f"Poisson Gaussian s={sigma!r} q={rate!r} T={steps}"
+        n_default += soundness_default.gaussian_composition(default, widths, acct, (sigma, rate, steps), delta, what)
+    return n, n_default
 
 
 def audit_table(samples: int) -> list[str]:
@@ -202,6 +225,9 @@ def ratio_table(found: common.Findings) -> list[str]:
     return rows
 
 
+#: What the Rényi section's numbers rest on when the run reduced it (filled in by hand after a run).
+RDP_NOTES: list[str] = []
+
 #: Slow queries found by the sweeps outside the bad-input grid (CPU seconds; the tests mark them slow).
 SLOW_QUERIES = [
     "- fixed since the run of 2026-11-22 20:00 UTC: the analytical route for Laplace, without replacement × "
@@ -212,57 +238,104 @@ SLOW_QUERIES = [
 ]
 
 
-def rdp_part(
-    examples: int, seed: int, state: Path | None
-) -> tuple[common.Findings, dict[str, int], float, random.Random]:
-    """The Rényi sweep (the bulk of the run), or its saved outcome: with ``state``, a finished Rényi sweep is written
-    there (findings, counts, seconds and the generator's state after it) and read back by a later run with the same
-    examples and seed, so that the other parts can be rerun alone and still draw what the full run draws."""
-    rng = random.Random(seed)
-    if state is not None and state.exists():
-        saved = json.loads(state.read_text())
-        if (saved["examples"], saved["seed"]) != (examples, seed):
-            raise SystemExit(f"{state} holds examples={saved['examples']} seed={saved['seed']}")
-        version, internal, gauss = saved["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        found = common.Findings(saved["worst_upper"], saved["worst_lower"], saved["violations"])
-        return found, saved["counts"], saved["seconds"], rng
+def _saved(state: Path | None, **key: int) -> dict[str, Any] | None:
+    """The part saved in ``state`` if it was run with ``key`` (examples, seed, …), else None."""
+    if state is None or not state.exists():
+        return None
+    part: dict[str, Any] = json.loads(state.read_text())
+    if any(part[k] != v for k, v in key.items()):
+        raise SystemExit(f"{state} was written with {', '.join(f'{k}={part[k]}' for k in key)}")
+    return part
+
+
+def _save(state: Path | None, part: dict[str, Any]) -> dict[str, Any]:
+    if state is not None:
+        state.write_text(json.dumps(part) + "\n")
+    return part
+
+
+def rdp_part(examples: int, seed: int, state: Path | None) -> dict[str, Any]:
+    """The Rényi sweep (the bulk of the run's time), or its outcome saved in ``state`` by an earlier run."""
+    part = _saved(state, examples=examples, seed=seed)
+    if part is not None:
+        return part
     t0 = time.perf_counter()
     found = common.Findings()
-    counts = rdp_sweep(found, examples, rng)
-    seconds = time.perf_counter() - t0
-    if state is not None:
-        saved = {"examples": examples, "seed": seed, "counts": counts, "seconds": seconds, "rng": rng.getstate()}
-        saved |= {"worst_upper": found.worst_upper, "worst_lower": found.worst_lower, "violations": found.violations}
-        state.write_text(json.dumps(saved) + "\n")
-    return found, counts, seconds, rng
+    counts = rdp_sweep(found, examples, random.Random(seed))
+    part = {"examples": examples, "seed": seed, "counts": counts, "seconds": time.perf_counter() - t0}
+    return _save(state, part | {"found": asdict(found)})
 
 
-def run_sweep(examples: int, audit_samples: int, seed: int, state: Path | None = None) -> None:
-    rdp_found, counts, t_rdp, rng = rdp_part(examples, seed, state)
-    route_found, comp_found = common.Findings(), common.Findings()
-    t0 = time.perf_counter() - t_rdp
-    n_routes = route_sweep(route_found)
-    t_routes = time.perf_counter() - t0 - t_rdp
-    n_comp = composition_sweep(comp_found, max(10, examples // 20), rng)
-    t_comp = time.perf_counter() - t0 - t_rdp - t_routes
+def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None) -> dict[str, Any]:
+    """Routes, the default answer, compositions, audit and bad inputs (or their outcome saved in ``state``). The
+    compositions draw from the generator where a Rényi sweep of ``examples`` per cell leaves it, whether or not that
+    sweep runs in this process (:func:`rdp_sweep` without checks)."""
+    part = _saved(state, examples=examples, audit_samples=audit_samples, seed=seed)
+    if part is not None:
+        return part
+    rng = random.Random(seed)
+    rdp_sweep(None, examples, rng)
+    found = {k: common.Findings() for k in ("routes", "default", "compositions", "composition_default")}
+    widths: dict[str, list[float]] = {}
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    n = {"routes": route_sweep(found["routes"])}
+    seconds["routes"] = time.perf_counter() - t0
+    n["default"] = soundness_default.route_sweep(found["default"], widths)
+    seconds["default"] = time.perf_counter() - t0 - sum(seconds.values())
+    n["compositions"], n["composition_default"] = composition_sweep(
+        found["compositions"], max(10, examples // 20), rng, found["composition_default"], widths
+    )
+    seconds["compositions"] = time.perf_counter() - t0 - sum(seconds.values())
     audit_rows = audit_table(audit_samples)
     n_bad, bad_violations, slow = bad_input_sweep()
-    total = time.perf_counter() - t0
+    seconds["audit and bad inputs"] = time.perf_counter() - t0 - sum(seconds.values())
+    part = {"examples": examples, "audit_samples": audit_samples, "seed": seed, "n": n, "seconds": seconds}
+    part |= {"found": {k: asdict(v) for k, v in found.items()}, "widths": widths, "audit_rows": audit_rows}
+    part |= {
+        "bad": n_bad,
+        "bad_violations": [f"- `{o.call}`: {o.detail[:160]}" for o in bad_violations],
+        "slow": [f"- {o.seconds:.1f} s `{o.call}`" for o in slow[:25]],
+    }
+    return _save(state, part)
+
+
+def run_sweep(
+    examples: int,
+    audit_samples: int,
+    seed: int,
+    rdp_examples: int | None = None,
+    states: tuple[Path | None, Path | None] = (None, None),
+) -> None:
+    """The whole sweep and its report (benchmarks/soundness.md, whose mutation section is regenerated from
+    /tmp/privamp-mutation/results.json). ``rdp_examples`` (default ``examples``) reduces the Rényi sweep alone;
+    ``states`` = where the Rényi part and the other parts are saved or reused (:func:`rdp_part`, :func:`rest_part`)."""
+    rdp = rdp_part(examples if rdp_examples is None else rdp_examples, seed, states[0])
+    rest = rest_part(examples, audit_samples, seed, states[1])
+    rdp_found = common.Findings(**rdp["found"])
+    route_found, default_found, comp_found, comp_default = (
+        common.Findings(**rest["found"][k]) for k in ("routes", "default", "compositions", "composition_default")
+    )
+    n, seconds = rest["n"], rest["seconds"]
+    total = rdp["seconds"] + sum(seconds.values())
+    reduced = "" if rdp["examples"] == examples else f" --rdp-examples {rdp['examples']}"
     lines = [
         "# Soundness sweep report",
         "",
-        f"Written by `python benchmarks/soundness.py sweep --examples {examples} --audit-samples {audit_samples} "
-        f"--seed {seed}` in {total:.0f} s on the shared 2-core machine. The oracle (tests/oracles/cells.py) shares "
-        "no code or formula with privamp: definitions evaluated with mpmath at 40 digits (table: "
+        f"Written by `python benchmarks/soundness.py sweep --examples {examples}{reduced} --audit-samples "
+        f"{audit_samples} --seed {seed}` in {total:.0f} s on the shared 2-core machine (`nice -n 19`; the Rényi "
+        "part and the others in two processes: `--rdp-state`, `--rest-state`). The oracle (tests/oracles/cells.py) "
+        "shares no code or formula with privamp: definitions evaluated with mpmath at 40 digits (table: "
         "tests/soundness/data/oracle_table.json).",
         "",
         "## Rényi sweeps: every cell, every named bound",
         "",
-        f"{sum(counts.values())} random examples ({examples} per cell, {t_rdp:.0f} s); each example checks every "
-        "registered bound of the cell at one order. Continuous cells: the 40-digit table on its grid, and at random "
-        "real orders what it implies rigorously (monotonicity below, the CGF chord above, for cells whose pair is the "
-        "worst case). Discrete cells (randomized response, pure DP): the oracle live at every drawn setting.",
+        f"{sum(rdp['counts'].values())} random examples ({rdp['examples']} per cell, {rdp['seconds']:.0f} s); each "
+        "example checks every registered bound of the cell at one order. Continuous cells: the 40-digit table on its "
+        "grid, and at random real orders what it implies rigorously (monotonicity below, the CGF chord above, for "
+        "cells whose pair is the worst case). Discrete cells (randomized response, pure DP): the oracle live at every "
+        "drawn setting.",
+        *RDP_NOTES,
         "",
         f"Violations: {len(rdp_found.violations)}",
         *[f"- {v}" for v in rdp_found.violations[:30]],
@@ -271,34 +344,63 @@ def run_sweep(examples: int, audit_samples: int, seed: int, state: Path | None =
         "",
         "## Routes: one release against the oracle's privacy profile",
         "",
-        f"{n_routes} queries ({t_routes:.0f} s): δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε, and where the "
-        "pair is the worst case the reported lower bounds ≤ the truth.",
+        f"{n['routes']} queries ({seconds['routes']:.0f} s): δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε, and "
+        "where the pair is the worst case the reported lower bounds ≤ the truth.",
         "",
         f"Violations: {len(route_found.violations)}",
         *[f"- {v}" for v in route_found.violations[:30]],
         "",
         *ratio_table(route_found),
         "",
+        "## The default answer: best over the routes, a certified interval",
+        "",
+        f"`Accountant()` with no bound argument (rows `best`). One release: {n['default']} settings × ε "
+        f"({seconds['default']:.0f} s), every table setting at all {len(table_grid.EPSILONS)} ε of the table, the "
+        "checks of the routes above: δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε; the lower ends ≤ the truth "
+        "where the oracle's pair is the worst case (Poisson × add/remove, fixed size × add/remove); elsewhere "
+        "(Poisson × replace-one at rate < 1, without replacement × replace-one, with replacement) the oracle is a "
+        "realisable pair, a lower bound on the truth, and no independent upper reference exists: the lower ends are "
+        "only checked ≤ the upper ends there. "
+        f"Violations: {len(default_found.violations)}",
+        *[f"- {v}" for v in default_found.violations[:30]],
+        "",
+        *ratio_table(default_found),
+        "",
+        f"Compositions: {n['composition_default']} queries (ε(δ) and δ at the ε found, on every setting of the "
+        "composition sweep below): Poisson-subsampled randomized response against the exact binomial profile and its "
+        "exact ε(δ) (both ends); the Poisson-subsampled Gaussian, upper ends against the oracle's rigorous lower "
+        "bound, lower ends against the pessimistic (upper) estimate of dp_accounting's privacy loss distribution "
+        f"(discretisation {soundness_default.REFERENCE_INTERVAL:g}; benchmarks/soundness_default.py). "
+        f"Violations: {len(comp_default.violations)}",
+        *[f"- {v}" for v in comp_default.violations[:30]],
+        "",
+        *ratio_table(comp_default),
+        "",
+        "Interval widths upper / lower − 1 of the default's answers (one release and compositions):",
+        "",
+        *soundness_default.width_table(rest["widths"]),
+        "",
         "## Compositions",
         "",
-        f"{n_comp} queries ({t_comp:.0f} s): Poisson-subsampled randomized response over T ≤ 300 steps against the "
-        "exact binomial profile; the Poisson-subsampled Gaussian over T ≤ 200 steps against the oracle's rigorous "
-        f"lower bound (sum statistic). Violations: {len(comp_found.violations)}",
+        f"{n['compositions']} queries ({seconds['compositions']:.0f} s, with the default's above): "
+        "Poisson-subsampled randomized response over T ≤ 300 steps against the exact binomial profile; the "
+        "Poisson-subsampled Gaussian over T ≤ 200 steps against the oracle's rigorous lower bound (sum statistic). "
+        f"Violations: {len(comp_found.violations)}",
         *[f"- {v}" for v in comp_found.violations[:30]],
         "",
         "## Empirical audit (Monte-Carlo membership inference, σ = 0.8, one release)",
         "",
-        *audit_rows,
+        *rest["audit_rows"],
         "",
         "## Bad inputs and extreme values",
         "",
-        f"{n_bad} calls (every library call of tests/soundness/bad_input.py × every bad value, every CLI option × "
-        f"every bad text). Contract violations: {len(bad_violations)} (the known ones are strict xfails in "
-        "tests/soundness/test_bad_input.py).",
-        *[f"- `{o.call}`: {o.detail[:160]}" for o in bad_violations],
+        f"{rest['bad']} calls (every library call of tests/soundness/bad_input.py × every bad value, every CLI "
+        f"option × every bad text). Contract violations: {len(rest['bad_violations'])} (the known ones are strict "
+        "xfails in tests/soundness/test_bad_input.py).",
+        *rest["bad_violations"],
         "",
         "Calls over 2 s (wall time on the shared machine):",
-        *[f"- {o.seconds:.1f} s `{o.call}`" for o in slow[:25]],
+        *rest["slow"],
         *SLOW_QUERIES,
         "",
         *mutation_section(),
@@ -1178,16 +1280,20 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--examples", type=int, default=1000, help="random Rényi examples per cell")
     w.add_argument("--audit-samples", type=int, default=2_000_000)
     w.add_argument("--seed", type=int, default=12)
+    w.add_argument("--rdp-examples", type=int, help="random Rényi examples per cell if fewer than --examples")
     w.add_argument("--rdp-state", type=Path, help="save the Rényi sweep's outcome here, or reuse it if present")
-    w.add_argument("--rdp-only", action="store_true", help="with --rdp-state: stop after the Rényi sweep")
+    w.add_argument("--rest-state", type=Path, help="likewise the other parts' outcome")
+    w.add_argument("--only", choices=("rdp", "rest"), help="run this part alone (with its state file)")
     sub.add_parser("mutation-report", help="refresh the mutation section of benchmarks/soundness.md")
     args = parser.parse_args(argv)
     if args.command == "table":
         build_table(args.workers)
-    elif args.command == "sweep" and args.rdp_only:
-        rdp_part(args.examples, args.seed, args.rdp_state)
+    elif args.command == "sweep" and args.only == "rdp":
+        rdp_part(args.rdp_examples or args.examples, args.seed, args.rdp_state)
+    elif args.command == "sweep" and args.only == "rest":
+        rest_part(args.examples, args.audit_samples, args.seed, args.rest_state)
     elif args.command == "sweep":
-        run_sweep(args.examples, args.audit_samples, args.seed, args.rdp_state)
+        run_sweep(args.examples, args.audit_samples, args.seed, args.rdp_examples, (args.rdp_state, args.rest_state))
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation" and args.dry_run:
