@@ -266,38 +266,102 @@ def rdp_part(examples: int, seed: int, state: Path | None) -> dict[str, Any]:
     return _save(state, part | {"found": asdict(found)})
 
 
-def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None) -> dict[str, Any]:
-    """Routes, the default answer, compositions, audit and bad inputs (or their outcome saved in ``state``). The
-    compositions draw from the generator where a Rényi sweep of ``examples`` per cell leaves it, whether or not that
-    sweep runs in this process (:func:`rdp_sweep` without checks)."""
-    part = _saved(state, examples=examples, audit_samples=audit_samples, seed=seed)
-    if part is not None:
-        return part
-    rng = random.Random(seed)
-    rdp_sweep(None, examples, rng)
-    found = {k: common.Findings() for k in ("routes", "default", "compositions", "composition_default")}
-    widths: dict[str, list[float]] = {}
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
-    n = {"routes": route_sweep(found["routes"])}
-    seconds["routes"] = time.perf_counter() - t0
-    n["default"] = soundness_default.route_sweep(found["default"], widths)
-    seconds["default"] = time.perf_counter() - t0 - sum(seconds.values())
-    n["compositions"], n["composition_default"] = composition_sweep(
-        found["compositions"], max(10, examples // 20), rng, found["composition_default"], widths
-    )
-    seconds["compositions"] = time.perf_counter() - t0 - sum(seconds.values())
-    audit_rows = audit_table(audit_samples)
+#: The parts of the sweep after the Rényi sweep, in the order they run (the default answer first: the new checks).
+REST_STEPS = ("default", "compositions", "routes", "audit")
+
+
+def rest_step(name: str, examples: int, audit_samples: int, seed: int) -> dict[str, Any]:
+    """One part of the sweep after the Rényi sweep, as JSON. The compositions draw from the generator where a Rényi
+    sweep of ``examples`` per cell leaves it, whether or not that sweep runs in this process (:func:`rdp_sweep`
+    without checks)."""
+    found, widths = common.Findings(), dict[str, list[float]]()
+    if name == "default":
+        return {"n": soundness_default.route_sweep(found, widths), "found": asdict(found), "widths": widths}
+    if name == "routes":
+        return {"n": route_sweep(found), "found": asdict(found)}
+    if name == "compositions":
+        rng = random.Random(seed)
+        rdp_sweep(None, examples, rng)
+        default = common.Findings()
+        n, n_default = composition_sweep(found, max(10, examples // 20), rng, default, widths)
+        return {"n": n, "n_default": n_default, "found": asdict(found), "default": asdict(default), "widths": widths}
     n_bad, bad_violations, slow = bad_input_sweep()
-    seconds["audit and bad inputs"] = time.perf_counter() - t0 - sum(seconds.values())
-    part = {"examples": examples, "audit_samples": audit_samples, "seed": seed, "n": n, "seconds": seconds}
-    part |= {"found": {k: asdict(v) for k, v in found.items()}, "widths": widths, "audit_rows": audit_rows}
-    part |= {
+    return {
+        "audit_rows": audit_table(audit_samples),
         "bad": n_bad,
         "bad_violations": [f"- `{o.call}`: {o.detail[:160]}" for o in bad_violations],
         "slow": [f"- {o.seconds:.1f} s `{o.call}`" for o in slow[:25]],
     }
-    return _save(state, part)
+
+
+def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None, run: bool = True) -> dict[str, Any]:
+    """The parts of :data:`REST_STEPS` (``run`` False: only those saved in ``state``), each saved there as it ends,
+    so that a run stopped by a time limit keeps what it finished and a later run goes on from there."""
+    part = _saved(state, examples=examples, audit_samples=audit_samples, seed=seed)
+    if part is None:
+        part = {"examples": examples, "audit_samples": audit_samples, "seed": seed, "steps": {}}
+    for name in REST_STEPS:
+        if name in part["steps"] or not run:
+            continue
+        t0 = time.perf_counter()
+        part["steps"][name] = rest_step(name, examples, audit_samples, seed) | {"seconds": 0.0}
+        part["steps"][name]["seconds"] = time.perf_counter() - t0
+        print(f"{part['steps'][name]['seconds']:7.0f}s {name}", file=sys.stderr, flush=True)
+        _save(state, part)
+    return part
+
+
+def _violations(found: common.Findings) -> list[str]:
+    return [f"Violations: {len(found.violations)}", *[f"- {v}" for v in found.violations[:30]]]
+
+
+def default_section(step: dict[str, Any] | None, comp: dict[str, Any] | None) -> list[str]:
+    lines = ["## The default answer: best over the routes, a certified interval", ""]
+    if step is None:
+        return [*lines, "Not run in this pass (time limit)."]
+    found = common.Findings(**step["found"])
+    lines += [
+        f"`Accountant()` with no bound argument (rows `best`). One release: {step['n']} queries "
+        f"({step['seconds']:.0f} s), every table setting at all {len(table_grid.EPSILONS)} ε of the table, the "
+        "checks of the routes below: δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε, and the lower ends ≤ the "
+        "truth where the oracle's pair is the worst case (Poisson × add/remove, without replacement × add/remove). "
+        "Elsewhere (Poisson × replace-one at rate < 1, without replacement × replace-one, with replacement) the "
+        "oracle's pair is realisable only, a lower bound on the truth, and no independent upper reference exists: "
+        "the lower ends are checked there only against the upper ends (lower ≤ upper, everywhere).",
+        "",
+        *_violations(found),
+        "",
+        *ratio_table(found),
+        "",
+    ]
+    widths = dict(step["widths"])
+    if comp is None:
+        lines += ["Compositions: not run in this pass (time limit).", ""]
+    else:
+        found = common.Findings(**comp["default"])
+        widths |= comp["widths"]
+        lines += [
+            f"Compositions: {comp['n_default']} queries, ε(δ) and δ at the ε found, on every setting of the "
+            "composition sweep below. Poisson-subsampled randomized response against the exact binomial profile δ_T "
+            "of both directions; its ε rows are judged in δ (the exact ε(δ) is a root search at 40 digits, a minute "
+            "at T = 300): δ / δ_T(ε) ≥ 1 at the upper end, ≤ 1 at the lower end. The Poisson-subsampled Gaussian: "
+            "the upper ends against the oracle's rigorous lower bound `low` (ε rows: δ / low(ε) ≥ 1), the lower "
+            "ends against the pessimistic (upper) estimate of dp_accounting's privacy loss distribution, an "
+            "independent implementation (discretisation "
+            f"{soundness_default.REFERENCE_INTERVAL:g}; benchmarks/soundness_default.py): lower / reference ≤ 1.",
+            "",
+            *_violations(found),
+            "",
+            *ratio_table(found),
+            "",
+        ]
+    return [
+        *lines,
+        "Interval widths upper / lower − 1 of the default's answers (NaN: no lower end reported):",
+        "",
+        *soundness_default.width_table(widths),
+        "",
+    ]
 
 
 def run_sweep(
@@ -306,19 +370,18 @@ def run_sweep(
     seed: int,
     rdp_examples: int | None = None,
     states: tuple[Path | None, Path | None] = (None, None),
+    run: bool = True,
 ) -> None:
-    """The whole sweep and its report (benchmarks/soundness.md, whose mutation section is regenerated from
-    /tmp/privamp-mutation/results.json). ``rdp_examples`` (default ``examples``) reduces the Rényi sweep alone;
-    ``states`` = where the Rényi part and the other parts are saved or reused (:func:`rdp_part`, :func:`rest_part`)."""
+    """The whole sweep and its report (benchmarks/soundness.md; its mutation section is kept as it is, the command
+    ``mutation-report`` regenerates it). ``rdp_examples`` (default ``examples``) reduces the Rényi sweep alone;
+    ``states`` = where the Rényi part and the other parts are saved or reused (:func:`rdp_part`, :func:`rest_part`);
+    ``run`` False writes the report from the saved parts alone."""
     rdp = rdp_part(examples if rdp_examples is None else rdp_examples, seed, states[0])
-    rest = rest_part(examples, audit_samples, seed, states[1])
+    steps: dict[str, dict[str, Any]] = rest_part(examples, audit_samples, seed, states[1], run)["steps"]
     rdp_found = common.Findings(**rdp["found"])
-    route_found, default_found, comp_found, comp_default = (
-        common.Findings(**rest["found"][k]) for k in ("routes", "default", "compositions", "composition_default")
-    )
-    n, seconds = rest["n"], rest["seconds"]
-    total = rdp["seconds"] + sum(seconds.values())
+    total = rdp["seconds"] + sum(v["seconds"] for v in steps.values())
     reduced = "" if rdp["examples"] == examples else f" --rdp-examples {rdp['examples']}"
+    routes, comp, audit = steps.get("routes"), steps.get("compositions"), steps.get("audit")
     lines = [
         "# Soundness sweep report",
         "",
@@ -337,75 +400,63 @@ def run_sweep(
         "drawn setting.",
         *RDP_NOTES,
         "",
-        f"Violations: {len(rdp_found.violations)}",
-        *[f"- {v}" for v in rdp_found.violations[:30]],
+        *_violations(rdp_found),
         "",
         *ratio_table(rdp_found),
         "",
+        *default_section(steps.get("default"), comp),
         "## Routes: one release against the oracle's privacy profile",
         "",
-        f"{n['routes']} queries ({seconds['routes']:.0f} s): δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε, and "
-        "where the pair is the worst case the reported lower bounds ≤ the truth.",
-        "",
-        f"Violations: {len(route_found.violations)}",
-        *[f"- {v}" for v in route_found.violations[:30]],
-        "",
-        *ratio_table(route_found),
-        "",
-        "## The default answer: best over the routes, a certified interval",
-        "",
-        f"`Accountant()` with no bound argument (rows `best`). One release: {n['default']} settings × ε "
-        f"({seconds['default']:.0f} s), every table setting at all {len(table_grid.EPSILONS)} ε of the table, the "
-        "checks of the routes above: δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε; the lower ends ≤ the truth "
-        "where the oracle's pair is the worst case (Poisson × add/remove, fixed size × add/remove); elsewhere "
-        "(Poisson × replace-one at rate < 1, without replacement × replace-one, with replacement) the oracle is a "
-        "realisable pair, a lower bound on the truth, and no independent upper reference exists: the lower ends are "
-        "only checked ≤ the upper ends there. "
-        f"Violations: {len(default_found.violations)}",
-        *[f"- {v}" for v in default_found.violations[:30]],
-        "",
-        *ratio_table(default_found),
-        "",
-        f"Compositions: {n['composition_default']} queries (ε(δ) and δ at the ε found, on every setting of the "
-        "composition sweep below): Poisson-subsampled randomized response against the exact binomial profile and its "
-        "exact ε(δ) (both ends); the Poisson-subsampled Gaussian, upper ends against the oracle's rigorous lower "
-        "bound, lower ends against the pessimistic (upper) estimate of dp_accounting's privacy loss distribution "
-        f"(discretisation {soundness_default.REFERENCE_INTERVAL:g}; benchmarks/soundness_default.py). "
-        f"Violations: {len(comp_default.violations)}",
-        *[f"- {v}" for v in comp_default.violations[:30]],
-        "",
-        *ratio_table(comp_default),
-        "",
-        "Interval widths upper / lower − 1 of the default's answers (one release and compositions):",
-        "",
-        *soundness_default.width_table(rest["widths"]),
-        "",
-        "## Compositions",
-        "",
-        f"{n['compositions']} queries ({seconds['compositions']:.0f} s, with the default's above): "
-        "Poisson-subsampled randomized response over T ≤ 300 steps against the exact binomial profile; the "
-        "Poisson-subsampled Gaussian over T ≤ 200 steps against the oracle's rigorous lower bound (sum statistic). "
-        f"Violations: {len(comp_found.violations)}",
-        *[f"- {v}" for v in comp_found.violations[:30]],
-        "",
-        "## Empirical audit (Monte-Carlo membership inference, σ = 0.8, one release)",
-        "",
-        *rest["audit_rows"],
-        "",
-        "## Bad inputs and extreme values",
-        "",
-        f"{rest['bad']} calls (every library call of tests/soundness/bad_input.py × every bad value, every CLI "
-        f"option × every bad text). Contract violations: {len(rest['bad_violations'])} (the known ones are strict "
-        "xfails in tests/soundness/test_bad_input.py).",
-        *rest["bad_violations"],
-        "",
-        "Calls over 2 s (wall time on the shared machine):",
-        *rest["slow"],
-        *SLOW_QUERIES,
-        "",
-        *mutation_section(),
     ]
-    REPORT.write_text("\n".join(lines) + "\n")
+    if routes is None:
+        lines += ["Not run in this pass (time limit).", ""]
+    else:
+        found = common.Findings(**routes["found"])
+        lines += [
+            f"{routes['n']} queries ({routes['seconds']:.0f} s): δ(ε) ≥ the profile, ε(δ) at δ = profile(ε) ≥ ε, and "
+            "where the pair is the worst case the reported lower bounds ≤ the truth.",
+            "",
+            *_violations(found),
+            "",
+            *ratio_table(found),
+            "",
+        ]
+    lines += ["## Compositions", ""]
+    if comp is None:
+        lines += ["Not run in this pass (time limit).", ""]
+    else:
+        lines += [
+            f"{comp['n']} queries ({comp['seconds']:.0f} s, with the default's above): Poisson-subsampled randomized "
+            "response over T ≤ 300 steps against the exact binomial profile; the Poisson-subsampled Gaussian over "
+            "T ≤ 200 steps against the oracle's rigorous lower bound (sum statistic). "
+            + _violations(common.Findings(**comp["found"]))[0],
+            *_violations(common.Findings(**comp["found"]))[1:],
+            "",
+        ]
+    lines += ["## Empirical audit (Monte-Carlo membership inference, σ = 0.8, one release)", ""]
+    if audit is None:
+        lines += ["Not run in this pass (time limit).", "", "## Bad inputs and extreme values", "", "Not run.", ""]
+    else:
+        lines += [
+            *audit["audit_rows"],
+            "",
+            "## Bad inputs and extreme values",
+            "",
+            f"{audit['bad']} calls (every library call of tests/soundness/bad_input.py × every bad value, every CLI "
+            f"option × every bad text). Contract violations: {len(audit['bad_violations'])} (the known ones are "
+            "strict xfails in tests/soundness/test_bad_input.py).",
+            *audit["bad_violations"],
+            "",
+            "Calls over 2 s (wall time on the shared machine):",
+            *audit["slow"],
+            *SLOW_QUERIES,
+            "",
+        ]
+    old = REPORT.read_text() if REPORT.exists() else ""
+    mutation = (
+        old[old.index("## Mutation testing") :] if "## Mutation testing" in old else "\n".join(mutation_section())
+    )
+    REPORT.write_text("\n".join(lines) + "\n" + mutation.rstrip("\n") + "\n")  # the mutation section as it was
     print(REPORT.read_text())
 
 
@@ -1284,6 +1335,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--rdp-state", type=Path, help="save the Rényi sweep's outcome here, or reuse it if present")
     w.add_argument("--rest-state", type=Path, help="likewise the other parts' outcome")
     w.add_argument("--only", choices=("rdp", "rest"), help="run this part alone (with its state file)")
+    w.add_argument("--report", action="store_true", help="write the report from the saved parts, run nothing more")
     sub.add_parser("mutation-report", help="refresh the mutation section of benchmarks/soundness.md")
     args = parser.parse_args(argv)
     if args.command == "table":
@@ -1293,7 +1345,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "sweep" and args.only == "rest":
         rest_part(args.examples, args.audit_samples, args.seed, args.rest_state)
     elif args.command == "sweep":
-        run_sweep(args.examples, args.audit_samples, args.seed, args.rdp_examples, (args.rdp_state, args.rest_state))
+        states = (args.rdp_state, args.rest_state)
+        run_sweep(args.examples, args.audit_samples, args.seed, args.rdp_examples, states, not args.report)
     elif args.command == "mutation-report":
         refresh_mutation_section()
     elif args.command == "mutation" and args.dry_run:
