@@ -311,6 +311,17 @@ def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None, 
     return part
 
 
+def _previous(old: str, header: str) -> list[str]:
+    """The body of the section of the report ``old`` whose title starts with ``header``, under a note that this
+    pass did not rerun it."""
+    note = "Not rerun in this pass (time limit); the previous run's section:"
+    if header not in old:
+        return [note, "(none)", ""]
+    body = old[old.index(header) :].split("\n", 1)[1]
+    body = body[: body.index("\n## ")] if "\n## " in body else body
+    return [note, *body.strip("\n").split("\n"), ""]
+
+
 def _violations(found: common.Findings) -> list[str]:
     return [f"Violations: {len(found.violations)}", *[f"- {v}" for v in found.violations[:30]]]
 
@@ -382,6 +393,7 @@ def run_sweep(
     total = rdp["seconds"] + sum(v["seconds"] for v in steps.values())
     reduced = "" if rdp["examples"] == examples else f" --rdp-examples {rdp['examples']}"
     routes, comp, audit = steps.get("routes"), steps.get("compositions"), steps.get("audit")
+    old = REPORT.read_text() if REPORT.exists() else ""
     lines = [
         "# Soundness sweep report",
         "",
@@ -409,7 +421,7 @@ def run_sweep(
         "",
     ]
     if routes is None:
-        lines += ["Not run in this pass (time limit).", ""]
+        lines += _previous(old, "## Routes")
     else:
         found = common.Findings(**routes["found"])
         lines += [
@@ -423,7 +435,7 @@ def run_sweep(
         ]
     lines += ["## Compositions", ""]
     if comp is None:
-        lines += ["Not run in this pass (time limit).", ""]
+        lines += _previous(old, "## Compositions")
     else:
         lines += [
             f"{comp['n']} queries ({comp['seconds']:.0f} s, with the default's above): Poisson-subsampled randomized "
@@ -435,7 +447,8 @@ def run_sweep(
         ]
     lines += ["## Empirical audit (Monte-Carlo membership inference, σ = 0.8, one release)", ""]
     if audit is None:
-        lines += ["Not run in this pass (time limit).", "", "## Bad inputs and extreme values", "", "Not run.", ""]
+        lines += [*_previous(old, "## Empirical audit"), "## Bad inputs and extreme values", ""]
+        lines += _previous(old, "## Bad inputs")
     else:
         lines += [
             *audit["audit_rows"],
@@ -452,7 +465,6 @@ def run_sweep(
             *SLOW_QUERIES,
             "",
         ]
-    old = REPORT.read_text() if REPORT.exists() else ""
     mutation = (
         old[old.index("## Mutation testing") :] if "## Mutation testing" in old else "\n".join(mutation_section())
     )
