@@ -136,15 +136,24 @@ def route_sweep(found: common.Findings) -> int:
 
 
 def composition_sweep(
-    found: common.Findings, examples: int, rng: random.Random, default: common.Findings, widths: dict[str, list[float]]
+    found: common.Findings,
+    examples: int,
+    rng: random.Random,
+    default: tuple[common.Findings, dict[str, list[float]]],
+    which: str,
 ) -> tuple[int, int]:
-    """T-fold compositions: randomized response (exact binomial pairs) and the Poisson-subsampled Gaussian (the
-    oracle's rigorous lower bound from the event {sum > t}); the default answer's interval on each (``default``,
-    ``widths``: benchmarks/soundness_default.py). Returns (route queries, default queries)."""
+    """T-fold compositions (``which``: "randomized-response" or "gaussian", one part per call so that each can be
+    saved on its own): randomized response (exact binomial pairs) and the Poisson-subsampled Gaussian (the oracle's
+    rigorous lower bound from the event {sum > t}); the default answer's interval on each (``default`` = findings
+    and widths: benchmarks/soundness_default.py). The randomized-response settings are drawn either way (the Gaussian
+    ones come after them). Returns (route queries, default queries)."""
     n = n_default = 0
-    for _ in range(examples):
+    t0 = time.perf_counter()
+    for i in range(examples):
         p, rate, steps = rng.uniform(0.51, 0.95), 10 ** rng.uniform(-3, 0), rng.randint(1, 300)
         delta = 10 ** rng.uniform(-9, -2)
+        if which != "randomized-response":
+            continue
         pair = cells.cell("poisson", "add-remove", "randomized-response", p, rate=rate).pairs[0]
         p1, q1 = pair.p.probs[1], pair.q.probs[1]  # type: ignore[union-attr]
         acct = pa.Accountant().compose(pa.RandomizedResponse(p).subsampled(pa.Poisson(rate)), steps)
@@ -162,8 +171,11 @@ def composition_sweep(
                     found.violations.append(f"RR p={p} q={rate} T={steps} {route}: delta_T({e}) = {truth} > {delta}")
             n += 1
         what = f"RR p={p!r} q={rate!r} T={steps}"
-        n_default += soundness_default.binary_composition(default, widths, acct, (p1, q1), steps, delta, what)
-    for _ in range(max(1, examples // 10)):
+        n_default += soundness_default.binary_composition(*default, acct, (p1, q1), steps, delta, what)
+        print(f"{time.perf_counter() - t0:7.0f}s randomized response {i + 1}/{examples}", file=sys.stderr, flush=True)
+    if which != "gaussian":
+        return n, n_default
+    for i in range(max(1, examples // 10)):
         sigma, rate, steps = rng.uniform(0.5, 3.0), 10 ** rng.uniform(-2, -0.3), rng.choice([2, 5, 10, 50, 200])
         delta = 10 ** rng.uniform(-8, -3)
         acct = pa.Accountant().compose(pa.Gaussian(sigma).subsampled(pa.Poisson(rate)), steps)
@@ -175,7 +187,10 @@ def composition_sweep(
                 found.violations.append(f"Poisson Gaussian s={sigma} q={rate} T={steps} {route}: {low} > {delta}")
             n += 1
         what = f"Poisson Gaussian s={sigma!r} q={rate!r} T={steps}"
-        n_default += soundness_default.gaussian_composition(default, widths, acct, (sigma, rate, steps), delta, what)
+        n_default += soundness_default.gaussian_composition(*default, acct, (sigma, rate, steps), delta, what)
+        print(
+            f"{time.perf_counter() - t0:7.0f}s Gaussian {i + 1}/{max(1, examples // 10)}", file=sys.stderr, flush=True
+        )
     return n, n_default
 
 
@@ -267,7 +282,7 @@ def rdp_part(examples: int, seed: int, state: Path | None) -> dict[str, Any]:
 
 
 #: The parts of the sweep after the Rényi sweep, in the order they run (the default answer first: the new checks).
-REST_STEPS = ("default", "compositions", "routes", "audit")
+REST_STEPS = ("default", "compositions|gaussian", "compositions|randomized-response", "routes", "audit")
 
 
 def rest_step(name: str, examples: int, audit_samples: int, seed: int) -> dict[str, Any]:
@@ -279,11 +294,11 @@ def rest_step(name: str, examples: int, audit_samples: int, seed: int) -> dict[s
         return {"n": soundness_default.route_sweep(found, widths), "found": asdict(found), "widths": widths}
     if name == "routes":
         return {"n": route_sweep(found), "found": asdict(found)}
-    if name == "compositions":
+    if name.startswith("compositions|"):
         rng = random.Random(seed)
         rdp_sweep(None, examples, rng)
         default = common.Findings()
-        n, n_default = composition_sweep(found, max(10, examples // 20), rng, default, widths)
+        n, n_default = composition_sweep(found, max(10, examples // 20), rng, (default, widths), name.split("|")[1])
         return {"n": n, "n_default": n_default, "found": asdict(found), "default": asdict(default), "widths": widths}
     n_bad, bad_violations, slow = bad_input_sweep()
     return {
@@ -309,6 +324,25 @@ def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None, 
         print(f"{part['steps'][name]['seconds']:7.0f}s {name}", file=sys.stderr, flush=True)
         _save(state, part)
     return part
+
+
+def merged_compositions(steps: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The two composition steps as one (None unless both ran)."""
+    parts = [steps.get(f"compositions|{which}") for which in ("randomized-response", "gaussian")]
+    if parts[0] is None or parts[1] is None:
+        return None
+    out: dict[str, Any] = {k: parts[0][k] + parts[1][k] for k in ("n", "n_default", "seconds")}
+    out["widths"] = parts[0]["widths"] | parts[1]["widths"]
+    for k in ("found", "default"):
+        a, b = (common.Findings(**x[k]) for x in parts)
+        worst_lower = {key: max(a.worst_lower.get(key, -math.inf), v) for key, v in b.worst_lower.items()}
+        worst_upper = {key: min(a.worst_upper.get(key, math.inf), v) for key, v in b.worst_upper.items()}
+        out[k] = {
+            "worst_upper": a.worst_upper | worst_upper,
+            "worst_lower": a.worst_lower | worst_lower,
+            "violations": a.violations + b.violations,
+        }
+    return out
 
 
 def _previous(old: str, header: str) -> list[str]:
@@ -392,7 +426,7 @@ def run_sweep(
     rdp_found = common.Findings(**rdp["found"])
     total = rdp["seconds"] + sum(v["seconds"] for v in steps.values())
     reduced = "" if rdp["examples"] == examples else f" --rdp-examples {rdp['examples']}"
-    routes, comp, audit = steps.get("routes"), steps.get("compositions"), steps.get("audit")
+    routes, comp, audit = steps.get("routes"), merged_compositions(steps), steps.get("audit")
     old = REPORT.read_text() if REPORT.exists() else ""
     lines = [
         "# Soundness sweep report",
