@@ -141,18 +141,20 @@ def composition_sweep(
     rng: random.Random,
     default: tuple[common.Findings, dict[str, list[float]]],
     which: str,
+    share: range | None = None,
 ) -> tuple[int, int]:
     """T-fold compositions (``which``: "randomized-response" or "gaussian", one part per call so that each can be
     saved on its own): randomized response (exact binomial pairs) and the Poisson-subsampled Gaussian (the oracle's
     rigorous lower bound from the event {sum > t}); the default answer's interval on each (``default`` = findings
     and widths: benchmarks/soundness_default.py). The randomized-response settings are drawn either way (the Gaussian
-    ones come after them). Returns (route queries, default queries)."""
+    ones come after them); ``share``: the randomized-response examples checked in this call (default all). Returns
+    (route queries, default queries)."""
     n = n_default = 0
     t0 = time.perf_counter()
     for i in range(examples):
         p, rate, steps = rng.uniform(0.51, 0.95), 10 ** rng.uniform(-3, 0), rng.randint(1, 300)
         delta = 10 ** rng.uniform(-9, -2)
-        if which != "randomized-response":
+        if which != "randomized-response" or (share is not None and i not in share):
             continue
         pair = cells.cell("poisson", "add-remove", "randomized-response", p, rate=rate).pairs[0]
         p1, q1 = pair.p.probs[1], pair.q.probs[1]  # type: ignore[union-attr]
@@ -288,7 +290,14 @@ def rdp_part(examples: int, seed: int, state: Path | None) -> dict[str, Any]:
 
 
 #: The parts of the sweep after the Rényi sweep, in the order they run (the default answer first: the new checks).
-REST_STEPS = ("default", "compositions|gaussian", "compositions|randomized-response", "routes", "audit")
+RR_CHUNKS = 5
+REST_STEPS = (
+    "default",
+    "compositions|gaussian",
+    "routes",
+    *(f"compositions|randomized-response|{k}" for k in range(RR_CHUNKS)),
+    "audit",
+)
 
 
 def rest_step(name: str, examples: int, audit_samples: int, seed: int) -> dict[str, Any]:
@@ -304,7 +313,10 @@ def rest_step(name: str, examples: int, audit_samples: int, seed: int) -> dict[s
         rng = random.Random(seed)
         rdp_sweep(None, examples, rng)
         default = common.Findings()
-        n, n_default = composition_sweep(found, max(10, examples // 20), rng, (default, widths), name.split("|")[1])
+        which, chunk = [*name.split("|"), "0"][1:3]
+        count = max(10, examples // 20)
+        share = range(count)[int(chunk) * -(-count // RR_CHUNKS) :][: -(-count // RR_CHUNKS)]
+        n, n_default = composition_sweep(found, count, rng, (default, widths), which, share)
         return {"n": n, "n_default": n_default, "found": asdict(found), "default": asdict(default), "widths": widths}
     n_bad, bad_violations, slow = bad_input_sweep()
     return {
@@ -333,22 +345,38 @@ def rest_part(examples: int, audit_samples: int, seed: int, state: Path | None, 
 
 
 def merged_compositions(steps: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    """The two composition steps as one (None unless both ran)."""
-    parts = [steps.get(f"compositions|{which}") for which in ("randomized-response", "gaussian")]
-    if parts[0] is None or parts[1] is None:
+    """The composition steps as one (None unless the Gaussian one ran), with the randomized-response chunks that
+    ran ("chunks": how many)."""
+    parts = [v for k, v in steps.items() if k.startswith("compositions|")]
+    if "compositions|gaussian" not in steps:
         return None
-    out: dict[str, Any] = {k: parts[0][k] + parts[1][k] for k in ("n", "n_default", "seconds")}
-    out["widths"] = parts[0]["widths"] | parts[1]["widths"]
+    out: dict[str, Any] = {k: sum(x[k] for x in parts) for k in ("n", "n_default", "seconds")}
+    out["chunks"] = len(parts) - 1
+    out["widths"] = {}
+    for x in parts:
+        for key, values in x["widths"].items():
+            out["widths"].setdefault(key, []).extend(values)
     for k in ("found", "default"):
-        a, b = (common.Findings(**x[k]) for x in parts)
-        worst_lower = {key: max(a.worst_lower.get(key, -math.inf), v) for key, v in b.worst_lower.items()}
-        worst_upper = {key: min(a.worst_upper.get(key, math.inf), v) for key, v in b.worst_upper.items()}
-        out[k] = {
-            "worst_upper": a.worst_upper | worst_upper,
-            "worst_lower": a.worst_lower | worst_lower,
-            "violations": a.violations + b.violations,
-        }
+        merged = common.Findings()
+        for x in parts:
+            f = common.Findings(**x[k])
+            for key, v in f.worst_upper.items():
+                merged.worst_upper[key] = min(merged.worst_upper.get(key, math.inf), v)
+            for key, v in f.worst_lower.items():
+                merged.worst_lower[key] = max(merged.worst_lower.get(key, -math.inf), v)
+            merged.violations += f.violations
+        out[k] = asdict(merged)
     return out
+
+
+def _partial(comp: dict[str, Any]) -> str:
+    """What the composition sections say when not every randomized-response chunk ran."""
+    if comp["chunks"] == RR_CHUNKS:
+        return ""
+    return (
+        f"; randomized response: {comp['chunks']} of {RR_CHUNKS} equal shares of its settings in this pass (time "
+        "limit), the Gaussian: all"
+    )
 
 
 def _previous(old: str, header: str) -> list[str]:
@@ -393,12 +421,12 @@ def default_section(step: dict[str, Any] | None, comp: dict[str, Any] | None) ->
         widths |= comp["widths"]
         lines += [
             f"Compositions: {comp['n_default']} queries, ε(δ) and δ at the ε found, on every setting of the "
-            "composition sweep below. Poisson-subsampled randomized response against the exact binomial profile δ_T "
-            "of both directions; its ε rows are judged in δ (the exact ε(δ) is a root search at 40 digits, a minute "
-            "at T = 300): δ / δ_T(ε) ≥ 1 at the upper end, ≤ 1 at the lower end. The Poisson-subsampled Gaussian: "
-            "the upper ends against the oracle's rigorous lower bound `low` (ε rows: δ / low(ε) ≥ 1), the lower "
-            "ends against the pessimistic (upper) estimate of dp_accounting's privacy loss distribution, an "
-            "independent implementation (discretisation "
+            f"composition sweep below{_partial(comp)}. Poisson-subsampled randomized response against the exact "
+            "binomial profile δ_T of both directions; its ε rows are judged in δ (the exact ε(δ) is a root search "
+            "at 40 digits, a minute at T = 300): δ / δ_T(ε) ≥ 1 at the upper end, ≤ 1 at the lower end. The "
+            "Poisson-subsampled Gaussian: the upper ends against the oracle's rigorous lower bound `low` (ε rows: "
+            "δ / low(ε) ≥ 1), the lower ends against the pessimistic (upper) estimate of dp_accounting's privacy "
+            "loss distribution, an independent implementation (discretisation "
             f"{soundness_default.REFERENCE_INTERVAL:g}; benchmarks/soundness_default.py): lower / reference ≤ 1.",
             "",
             *_violations(found),
@@ -478,8 +506,9 @@ def run_sweep(
         lines += _previous(old, "## Compositions")
     else:
         lines += [
-            f"{comp['n']} queries ({comp['seconds']:.0f} s, with the default's above): Poisson-subsampled randomized "
-            "response over T ≤ 300 steps against the exact binomial profile; the Poisson-subsampled Gaussian over "
+            f"{comp['n']} queries ({comp['seconds']:.0f} s, with the default's above{_partial(comp)}): "
+            "Poisson-subsampled randomized response over T ≤ 300 steps against the exact binomial profile; the "
+            "Poisson-subsampled Gaussian over "
             "T ≤ 200 steps against the oracle's rigorous lower bound (sum statistic). "
             + _violations(common.Findings(**comp["found"]))[0],
             *_violations(common.Findings(**comp["found"]))[1:],
