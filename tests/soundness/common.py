@@ -195,10 +195,26 @@ def table_bounds(entry: dict[str, dict[str, str]], alpha: float, exact: bool) ->
     return float(below), float(chord)
 
 
+def interval_width(
+    found: Findings, widths: dict[str, list[float]], key: str, upper: float, lower: float | None, what: str
+) -> None:
+    """Record upper / lower − 1 of a reported interval under ``key`` (inf for a lower end of 0, NaN without one)
+    and a violation if the lower end exceeds the upper one."""
+    if lower is None:
+        widths.setdefault(key, []).append(math.nan)
+        return
+    widths.setdefault(key, []).append(upper / lower - 1 if lower > 0 else math.inf)
+    if not lower <= upper:
+        found.violations.append(f"{what}: lower {lower!r} > upper {upper!r}")
+
+
 @quiet
-def check_route(found: Findings, s: table_grid.Setting, route: str, eps: float) -> None:
+def check_route(
+    found: Findings, s: table_grid.Setting, route: str, eps: float, widths: dict[str, list[float]] | None = None
+) -> None:
     """δ(ε) ≥ the oracle's profile at ``eps``; ε(δ) at δ = that profile ≥ ``eps`` (minus the documented margin)
-    when the oracle is the truth; the lower bounds reported beside them ≤ the truth."""
+    when the oracle is the truth; the lower bounds reported beside them ≤ the truth. ``route`` "best" is the default
+    answer; with ``widths``, each interval's relative width goes there (:func:`interval_width`)."""
     entry = table()[table_grid.key(s)]
     truth = float(mp.mpf(entry["delta"][repr(eps)]))
     exact = entry["exact"] == "True"  # type: ignore[comparison-overlap]
@@ -210,10 +226,14 @@ def check_route(found: Findings, s: table_grid.Setting, route: str, eps: float) 
     except pa.UnsupportedError:
         return
     found.upper(f"{name}|{route}|delta", d.delta, truth, what)
+    if widths is not None:
+        interval_width(found, widths, f"{name}|{route}|delta", d.delta, d.lower_delta, what)
     if exact and d.lower_delta is not None:
         found.lower(f"{name}|{route}|lower_delta", d.lower_delta, truth, what, 1e-9)
     if 1e-12 < truth < 1:
         e = acct.epsilon(truth, bound=route)
         found.upper(f"{name}|{route}|epsilon", e.epsilon * (1 + 1e-9), eps, f"{what} delta={truth!r}")
+        if widths is not None:
+            interval_width(found, widths, f"{name}|{route}|epsilon", e.epsilon, e.lower_epsilon, what)
         if exact and e.lower_epsilon is not None:
             found.lower(f"{name}|{route}|lower_epsilon", e.lower_epsilon, eps, f"{what} delta={truth!r}", 1e-6)
