@@ -40,6 +40,8 @@ the +∞ mass of the composed PMF is a few τ per phase (a relative ~1e-6 on δ:
 target accuracy), and the grid is no wider than the query needs. A cached composition serves every query whose τ is
 at least the one it was cut at: every δ in [1e-6, 1) asks for τ = TAU_MAX, and smaller δ's share a snapped τ by
 decade triples (a new δ is a readout across them)."""
+TAU_PER_DELTA_ESTIMATE = 1e-9
+"""The same for a δ(ε) query, whose δ is a saddle-point estimate (Chernoff's: it may lie decades above the true δ)."""
 TAU_MAX = 1e-12
 TAU_MIN = 1e-300
 MAX_POINTS = 1 << 14
@@ -216,7 +218,7 @@ def _step_tail(tau: float, count: int) -> float:
     return 2.0 ** math.floor(math.log2(max(tau / count, MIN_STEP_TAIL)))
 
 
-def _tau(delta: float, steps: int) -> float:
+def _tau(delta: float, steps: int, per_delta: float = TAU_PER_DELTA) -> float:
     """The tail mass cut for a query at δ over ``steps`` steps (see TAU_PER_DELTA); a single step keeps TAU (nothing
     is composed: a narrower window would only let a capped grid grow finer, and its merge cost grow with it)."""
     if steps == 1:
@@ -224,7 +226,7 @@ def _tau(delta: float, steps: int) -> float:
     if not delta > 0:
         return TAU_MIN
     # in log space: δ·TAU_PER_DELTA underflows to 0 for δ near the smallest floats (log10(0) is an error)
-    exponent = 3 * math.floor((math.log10(delta) + math.log10(TAU_PER_DELTA)) / 3)
+    exponent = 3 * math.floor((math.log10(delta) + math.log10(per_delta)) / 3)
     return min(max(10.0 ** max(exponent, -300), TAU_MIN), TAU_MAX)
 
 
@@ -416,7 +418,7 @@ class PLDAccountant:
         # the cut is set by the Chernoff estimate of the largest δ over the directions (an estimate: a cut far below
         # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
         tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)),
-                   max(d.total for d in self.directions))
+                   max(d.total for d in self.directions), TAU_PER_DELTA_ESTIMATE)
         hl = self._lower_h(h)
 
         def run(d: _Direction) -> tuple[float, float]:
