@@ -17,7 +17,13 @@ from privamp.bounds import _gaussian_moments as gmo
 from privamp.bounds import taylor_bounds as tb
 from privamp.errors import InvalidParameterError
 
-mp.mp.dps = 30
+
+@pytest.fixture(autouse=True)
+def _digits() -> Iterator[None]:
+    """30 digits for every reference of this module (a module-level setting would leak into, or be
+    overridden by, the other modules a worker imports)."""
+    with mp.workdps(30):
+        yield
 
 
 @pytest.fixture(autouse=True)
