@@ -100,6 +100,17 @@ def reference_epsilon(x: TiltedPMF, delta: float) -> tuple[mp.mpf, mp.mpf]:
         return exact, frozen
 
 
+def check_safe_and_tight(x: TiltedPMF, delta: float, pessimistic: bool) -> None:
+    """The read-out ε on its side of the exact ε(δ) of x, and within TIGHT (relative) of it or of the frozen root."""
+    exact, frozen = reference_epsilon(x, delta)
+    got = epsilon_of(x, delta, upper=pessimistic)
+    margin = TIGHT * max(1.0, abs(float(exact)))
+    if pessimistic:
+        assert exact <= got <= max(exact, frozen) + margin
+    else:
+        assert exact - margin <= got <= exact
+
+
 V = [0.05, 0.1, 0.2, 0.3, 0.2, 0.1, 0.05]  # losses -0.5 … 1.0 by 0.25
 CASES = {
     # name: (PMF keyword arguments, δ) — the crossing cell is stated for the pessimistic side
@@ -122,13 +133,7 @@ CASES = {
 def test_epsilon_on_the_safe_side_and_tight(case: str, pessimistic: bool) -> None:
     kwargs, delta = CASES[case]
     x = tilted(V, pessimistic=pessimistic, **kwargs)
-    exact, frozen = reference_epsilon(x, delta)
-    got = epsilon_of(x, delta, upper=pessimistic)
-    margin = TIGHT * max(1.0, abs(float(exact)))
-    if pessimistic:
-        assert exact <= got <= max(exact, frozen) + margin
-    else:
-        assert exact - margin <= got <= exact
+    check_safe_and_tight(x, delta, pessimistic)
 
 
 def test_delta_above_every_finite_loss_is_infinite_epsilon() -> None:
@@ -232,13 +237,7 @@ ZERO_V = [0.05, 0.1, 0.0, 0.3, 0.2, 0.0, 0.05, 0.3]
 def test_more_epsilons_on_the_safe_side_and_tight(case: str, pessimistic: bool) -> None:
     kwargs, delta = MORE_CASES[case]
     x = tilted(ZERO_V if case == "empty atoms" else V, pessimistic=pessimistic, **kwargs)
-    exact, frozen = reference_epsilon(x, delta)
-    got = epsilon_of(x, delta, upper=pessimistic)
-    margin = TIGHT * max(1.0, abs(float(exact)))
-    if pessimistic:
-        assert exact <= got <= max(exact, frozen) + margin
-    else:
-        assert exact - margin <= got <= exact
+    check_safe_and_tight(x, delta, pessimistic)
 
 
 def _no_bisection(*args: object) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from typing import ParamSpec
 
 import mpmath as mp
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from oracles import cells
 from soundness import table_grid
@@ -237,3 +238,15 @@ def check_route(
             interval_width(found, widths, f"{name}|{route}|epsilon", e.epsilon, e.lower_epsilon, what)
         if exact and e.lower_epsilon is not None:
             found.lower(f"{name}|{route}|lower_epsilon", e.lower_epsilon, eps, f"{what} delta={truth!r}", 1e-6)
+
+
+def mpmath_digits(digits: int) -> Callable[[], Iterator[None]]:
+    """An autouse fixture giving every test of the module that assigns it ``digits`` mpmath digits (a module-level
+    ``mp.dps = …`` would leak into, or be overridden by, the other modules an xdist worker imports)."""
+
+    @pytest.fixture(autouse=True)
+    def _digits() -> Iterator[None]:
+        with mp.workdps(digits):
+            yield
+
+    return _digits

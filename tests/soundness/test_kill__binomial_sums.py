@@ -8,21 +8,16 @@ must lie above it, the lower ones below, both within the stated margins (a few h
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import _binomial_sums as bs
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 
 
 def closed_form(alpha: int, x: float, c: float, gamma: float) -> mp.mpf:

@@ -4,23 +4,17 @@ every rounding (exact products in mpmath)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import _profile_inputs as pi
 from privamp.bounds._numerics import ROUND
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 
 
 def raises(fn, *args, name: str, allowed: str, **kwargs) -> None:  # type: ignore[no-untyped-def]

@@ -8,21 +8,15 @@ below it outside its interval.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import _real_orders as ro
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 SIGMA2 = 2.0
 
 

@@ -8,22 +8,17 @@ value and within a small relative distance of it; the errors name their paramete
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import composition as co
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 M = mp.mpf
 
 

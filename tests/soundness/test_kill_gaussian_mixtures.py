@@ -7,22 +7,17 @@ of it, its lower form below it; and a replace-one pair (a, −a) against a 20-di
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import gaussian_mixtures as gm
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 
 
 def exact(alpha: int, q: float, sigma: float, a: float) -> mp.mpf:

@@ -8,23 +8,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import group_mixture as gmx
 from privamp.bounds import poisson_gaussian as pg
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 
 
 def forward(alpha: int, q: float, sigma: float, k: int) -> mp.mpf:

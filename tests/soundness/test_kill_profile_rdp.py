@@ -6,23 +6,18 @@ above each (an upper bound) and within 1e-9 of it; the pure-DP threshold, diverg
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import profile_rdp as prdp
 from privamp.bounds import profiles as pr
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(40)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """40 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(40):
-        yield
 
 
 def laplace_renyi(alpha: float, scale: float) -> mp.mpf:

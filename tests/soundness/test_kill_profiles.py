@@ -7,22 +7,17 @@ privacy-loss form; the generic inversion's bracket and its unreachable targets; 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import profiles as pr
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(60)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """60 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(60):
-        yield
 M = mp.mpf
 
 

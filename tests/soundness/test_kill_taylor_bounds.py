@@ -12,18 +12,14 @@ from collections.abc import Iterator
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import mpmath_digits
 
 from privamp.bounds import _gaussian_moments as gmo
 from privamp.bounds import taylor_bounds as tb
 from privamp.errors import InvalidParameterError
 
+_digits = mpmath_digits(30)
 
-@pytest.fixture(autouse=True)
-def _digits() -> Iterator[None]:
-    """30 digits for every reference of this module (a module-level setting would leak into, or be
-    overridden by, the other modules a worker imports)."""
-    with mp.workdps(30):
-        yield
 
 
 @pytest.fixture(autouse=True)
