@@ -250,3 +250,18 @@ def mpmath_digits(digits: int) -> Callable[[], Iterator[None]]:
             yield
 
     return _digits
+
+
+def group_reverse_renyi(alpha: float, q: float, sigma: float, k: int) -> mp.mpf:
+    """D_α(N(0, 1) ‖ Σ_j Bin(k, q)_j N(jμ, 1)), μ = 1/σ (the reverse direction of a group of k under Poisson
+    sampling), by 20-digit quadrature of its definition."""
+    with mp.workdps(20):
+        mu = 1 / mp.mpf(sigma)
+        b = [mp.binomial(k, j) * mp.mpf(q) ** j * (1 - mp.mpf(q)) ** (k - j) for j in range(k + 1)]
+
+        def f(y: mp.mpf) -> mp.mpf:
+            lr = mp.fsum(b[j] * mp.exp(j * mu * y - j * j * mu * mu / 2) for j in range(k + 1))
+            return mp.npdf(y) * lr ** (1 - mp.mpf(alpha))
+
+        cuts = sorted({mp.mpf(c) for c in (-10, -3, 0, 3, 10)} | {k * mu / 2, k * mu, k * mu + 5})
+        return mp.log(mp.quad(f, [-mp.inf, *cuts, mp.inf])) / (mp.mpf(alpha) - 1)
