@@ -71,8 +71,9 @@ class TiltedPMF:
         unavailable), from the estimates of δ at the grid points (:meth:`_Suffix.estimates`, from the suffix sums):
         for locating the crossing cell of a readout only — every value returned by the readouts is confirmed with
         :meth:`delta`. The estimates are non-increasing up to rounding, so a binary search over those at every
-        HINT_STRIDE-th point (set up once per PMF) and then over the stride it lands in finds k; where rounding breaks
-        the order the hint may be off, and the readout's check sends it to its bisection."""
+        HINT_STRIDE-th point (set up once per PMF) and then over the stride it lands in (its estimates computed
+        together) finds k; where rounding breaks the order the hint may be off, and the readout's check sends it to
+        its bisection."""
         suffix = self._suffix
         coarse = suffix.coarse
         if coarse is None:
@@ -81,13 +82,8 @@ class TiltedPMF:
         if j == 0:
             return 0
         lo, hi = (j - 1) * HINT_STRIDE + 1, min(j * HINT_STRIDE, suffix.n)  # the first point ≤ δ is in [lo, hi]
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if suffix.estimate(mid) <= delta:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo if lo < suffix.n else None
+        k = lo + int(np.searchsorted(-suffix.estimates(np.arange(lo, hi)), -delta))  # (hi: the coarse point itself)
+        return k if k < suffix.n else None
 
     def delta(self, epsilon: float) -> float:
         """Certified δ(ε): :meth:`delta_exact`, or on grids of at least FAST_POINTS points the safe end of the
@@ -291,14 +287,6 @@ class _Suffix:
         if x.pessimistic:
             est *= 1 + 2 * x.rel
         return np.asarray(est + x.p_inf)
-
-    def estimate(self, k: int) -> float:
-        """:meth:`estimates` at one index (the same operations on floats)."""
-        assert self.main is not None
-        ma, sa, mb, sb = self.main
-        x = self.x
-        est = math.exp(ma) * float(sa[k + 1]) - math.exp(min((x.offset + k) * x.h + mb, 709.0)) * float(sb[k + 1])
-        return (est * (1 + 2 * x.rel) if x.pessimistic else est) + x.p_inf
 
     @functools.cached_property
     def coarse(self) -> FloatArray | None:
