@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -47,19 +48,25 @@ __all__ = [
 ROUTE_BUDGET = 2.0
 #: The largest order ``compare``'s rows of named bounds search (the RDP route's own search goes up to 2^20).
 COMPARE_MAX_ORDER = 2.0**17
+T = TypeVar("T")
 _SHOWN: ContextVar[bool] = ContextVar("privamp_progress_shown", default=False)
 _ORDER_CAP: ContextVar[float | None] = ContextVar("privamp_order_search_cap", default=None)
 
 
 @contextmanager
-def progress_shown(on: bool = True) -> Iterator[None]:
-    """Within the block, progress is drawn on stderr as if every accountant had ``progress=True`` (``on=False``: as
-    each accountant says)."""
-    token = _SHOWN.set(on)
+def _set_within(var: ContextVar[T], value: T) -> Iterator[None]:
+    """``var`` set to ``value`` within the block, then restored."""
+    token = var.set(value)
     try:
         yield
     finally:
-        _SHOWN.reset(token)
+        var.reset(token)
+
+
+def progress_shown(on: bool = True) -> AbstractContextManager[None]:
+    """Within the block, progress is drawn on stderr as if every accountant had ``progress=True`` (``on=False``: as
+    each accountant says)."""
+    return _set_within(_SHOWN, on)
 
 
 def showing(progress: bool = False) -> bool:
@@ -122,15 +129,10 @@ class OrderSearchSkippedError(PrivampError):
     cap)."""
 
 
-@contextmanager
-def order_search_cap(max_order: float) -> Iterator[None]:
+def order_search_cap(max_order: float) -> AbstractContextManager[None]:
     """Within the block, the RDP route's search beyond its order grid stops with :class:`OrderSearchSkippedError`
     rather than score an order above ``max_order`` (:func:`order_search_capped`)."""
-    token = _ORDER_CAP.set(max_order)
-    try:
-        yield
-    finally:
-        _ORDER_CAP.reset(token)
+    return _set_within(_ORDER_CAP, max_order)
 
 
 def order_search_capped(score: Callable[[FloatArray], FloatArray]) -> Callable[[FloatArray], FloatArray]:
