@@ -1577,6 +1577,32 @@ def mutation_record(module: str, codes: dict[str, int | None], seconds: float, c
     }
 
 
+def mutmut_function(module: str, name: str) -> str:
+    """mutmut's name of a function of ``module``: ``f`` (top level) is ``package.module.x_f``, ``C.m`` (a method) is
+    ``package.module.xǁCǁm``."""
+    package = ".".join(Path(module).with_suffix("").parts[1:])
+    owner, _, method = name.rpartition(".")
+    return f"{package}.xǁ{owner}ǁ{method}" if owner else f"{package}.x_{name}"
+
+
+def mutmut_functions(module: str) -> set[str]:
+    """mutmut's names of every function and method of ``module`` (its top-level defs and the defs of its classes)."""
+    import ast
+
+    tree = ast.parse((ROOT / module).read_text())
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(mutmut_function(module, node.name))
+        elif isinstance(node, ast.ClassDef):
+            names.update(
+                mutmut_function(module, f"{node.name}.{m.name}")
+                for m in node.body
+                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)
+            )
+    return names
+
+
 def remaining_names(module: str, codes: dict[str, int | None], only: list[str] | None = None) -> list[str]:
     """The mutants of a capped run still to run, as ``mutmut run`` names: every mutant of a function none of whose
     mutants ran (one pattern), and by name those not run of a function that the tests reached (exact names of a function
@@ -1584,18 +1610,17 @@ def remaining_names(module: str, codes: dict[str, int | None], only: list[str] |
     ``only``: the names of the functions to keep (all if None)."""
     import re
 
-    package = ".".join(Path(module).with_suffix("").parts[1:])
     by_function: dict[str, list[tuple[str, int | None]]] = {}
     for key, code in codes.items():
         by_function.setdefault(re.sub(r"__mutmut_\d+$", "", key), []).append((key, code))
-    source = (ROOT / module).read_text()
-    functions = {f"{package}.x_{name}" for name in re.findall(r"^def (\w+)", source, flags=re.M)}
+    functions = mutmut_functions(module)
+    wanted = None if only is None else {mutmut_function(module, name) for name in only}
     names: list[str] = []
     for function in sorted(functions | set(by_function)):
         mutants = by_function.get(function, [])
         if function not in functions or (mutants and all(c is not None for _, c in mutants)):
             continue
-        if only is not None and function.rsplit(".x_", 1)[1] not in only:
+        if wanted is not None and function not in wanted:
             continue
         if all(c is None for _, c in mutants):
             names.append(function + "__mutmut_*")
@@ -1639,8 +1664,7 @@ def run_mutation(
             if any(notes):
                 r["rerun"] = "; ".join(n for n in notes if n)
         elif rerun_survivors and previous and "codes" in previous:
-            package = ".".join(Path(module).with_suffix("").parts[1:])
-            prefixes = tuple(f"{package}.x_{name}__mutmut_" for name in changed)
+            prefixes = tuple(mutmut_function(module, name) + "__mutmut_" for name in changed)
             names = [k for k in previous["survivors"] if not k.startswith(prefixes)] + [p + "*" for p in prefixes]
             codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, names, keyword=keyword)
             old = {k: c for k, c in previous["codes"].items() if not k.startswith(prefixes)}
@@ -1656,10 +1680,24 @@ def run_mutation(
             resumed = resume and previous is not None and previous.get("capped", False)
             codes, seconds, capped = mutate(module, MUTATION_TARGETS[module], cap, scratch, resume=resumed)
             r = mutation_record(module, codes, seconds + (previous["seconds"] if resumed and previous else 0), capped)
-        results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
-        results[module] = r
+        save_mutation_record(module, r)
         print(json.dumps({k: v for k, v in r.items() if k not in ("survivors", "codes")}), flush=True)
-        MUTATION_JSON.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def save_mutation_record(module: str, record: dict[str, object]) -> None:
+    """Store ``record`` as ``module``'s entry of results.json: read, merge and write under an exclusive lock, written
+    to a temporary file and renamed, so that runs of other modules ending at the same time keep their entries."""
+    import fcntl
+    import os
+
+    MUTATION_JSON.parent.mkdir(parents=True, exist_ok=True)
+    with open(MUTATION_JSON.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        results = json.loads(MUTATION_JSON.read_text()) if MUTATION_JSON.exists() else {}
+        results[module] = record
+        partial = MUTATION_JSON.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(results, indent=1) + "\n")
+        partial.replace(MUTATION_JSON)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1679,9 +1717,14 @@ def main(argv: list[str] | None = None) -> int:
         "--remaining", action="store_true", help="run the mutants a capped run did not reach, keep the others' codes"
     )
     m.add_argument(
-        "--changed", action="append", default=[], help="with --rerun-survivors: a function whose code changed"
+        "--changed",
+        action="append",
+        default=[],
+        help="with --rerun-survivors: a function (f, or C.m for a method) whose code changed",
     )
-    m.add_argument("--function", action="append", help="with --remaining: only the mutants of this function")
+    m.add_argument(
+        "--function", action="append", help="with --remaining: only the mutants of this function (f, or C.m)"
+    )
     m.add_argument("--keyword", help="a pytest -k expression narrowing the module's tests for this run")
     m.add_argument(
         "--dry-run", action="store_true", help="list the tests each module's selection collects; mutate nothing"
