@@ -30,6 +30,7 @@ from privamp.pld.readout import delta_of, epsilon_of
 from privamp.validation import check_int, check_positive
 
 LADDER = np.array(LAMBDAS)
+_LOG_LADDER = np.log(LADDER[1:])  # (for snapping a saddle point to the ladder)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
 TAU_PER_DELTA = 1e-6
@@ -238,7 +239,7 @@ def _screen_h(h: float) -> float:
 def _snap(star: float) -> float:
     if star < 0.045:
         return 0.0
-    i = int(np.argmin(np.abs(np.log(LADDER[1:]) - math.log(star))))
+    i = int(np.argmin(np.abs(_LOG_LADDER - math.log(star))))
     return float(LADDER[1:][i])
 
 
@@ -407,9 +408,8 @@ class PLDAccountant:
                 return up, max(epsilon_of(d.composed(hl, lam, False, tau), delta, upper=False), 0.0)
             return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, hl, tau))
 
-        def screen(d: _Direction, bar: float) -> bool:
-            return d.screened(_screen_h(h), d.tilt_for_delta(delta), tau,
-                              lambda x: epsilon_of(x, delta, upper=True), bar)
+        def screen(d: _Direction, bar: float) -> bool:  # ε_d(δ) ≤ bar if its certified δ(bar) ≤ δ: no inversion
+            return d.screened(_screen_h(h), d.tilt_for_delta(delta), tau, lambda x: delta_of(x, bar), delta)
 
         up, lo = self._over_directions(run, screen, lambda d: self._saddle_epsilon(d, delta))
         return max(up, 0.0), max(lo, 0.0)  # ε < 0 means (0, δ)-DP: report 0

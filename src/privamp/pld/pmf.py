@@ -82,7 +82,7 @@ class TiltedPMF:
         if j == 0:
             return 0
         lo, hi = (j - 1) * HINT_STRIDE + 1, min(j * HINT_STRIDE, suffix.n)  # the first point ≤ δ is in [lo, hi]
-        k = lo + int(np.searchsorted(-suffix.estimates(np.arange(lo, hi)), -delta))  # (hi: the coarse point itself)
+        k = lo + int(np.searchsorted(-suffix.estimates(lo, hi), -delta))  # (hi: the coarse point itself)
         return k if k < suffix.n else None
 
     def delta(self, epsilon: float) -> float:
@@ -275,15 +275,16 @@ class _Suffix:
     def _k(self, epsilon: float) -> int:
         return int(self.ell.searchsorted(epsilon, side="right"))  # first ℓ_j > ε
 
-    def estimates(self, k: np.ndarray) -> FloatArray:
-        """Estimates of δ(ℓ_k) at the indices k (the float suffix sums, the pessimistic side's relative margin
-        included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞ (a readout's hint
-        only, no bound)."""
+    def estimates(self, lo: int, hi: int, stride: int = 1) -> FloatArray:
+        """Estimates of δ(ℓ_k) at the indices k = lo, lo + stride, … < hi (the float suffix sums, the pessimistic
+        side's relative margin included, its round-off term not): e^{m_a}·S_a(k + 1) − e^{ℓ_k + m_b}·S_b(k + 1) + p∞
+        (a readout's hint only, no bound; slices of the sums, no index arrays)."""
         assert self.main is not None
         ma, sa, mb, sb = self.main
         x = self.x
         with np.errstate(over="ignore"):
-            est = math.exp(ma) * sa[k + 1] - np.exp(np.minimum((x.offset + k) * x.h + mb, 709.0)) * sb[k + 1]
+            est = (math.exp(ma) * sa[lo + 1:hi + 1:stride]
+                   - np.exp(np.minimum(self.ell[lo:hi:stride] + mb, 709.0)) * sb[lo + 1:hi + 1:stride])
         if x.pessimistic:
             est *= 1 + 2 * x.rel
         return np.asarray(est + x.p_inf)
@@ -291,7 +292,7 @@ class _Suffix:
     @functools.cached_property
     def coarse(self) -> FloatArray | None:
         """:meth:`estimates` at every HINT_STRIDE-th grid point (None without suffix sums)."""
-        return None if self.main is None else self.estimates(np.arange(0, self.n, HINT_STRIDE))
+        return None if self.main is None else self.estimates(0, self.n, HINT_STRIDE)
 
     def certified(self, epsilon: float) -> float | None:
         """The safe end of the bracket on δ(ε) (None when wider than a relative SUFFIX_TIGHT)."""
@@ -306,24 +307,31 @@ class _Suffix:
             return None
         if not x.pessimistic:
             return min(max(lo, 0.0) + x.p_inf, 1.0)
-        ro = self.roundoff(epsilon)
+        ro = self.roundoff(epsilon, k)
         if ro is None:
             return None
         return float(min(up * (1 + 2 * x.rel) + ro + x.p_inf, 1.0))
 
-    def roundoff(self, epsilon: float) -> float | None:
-        """min(err·Σ_j w_j, err1·max_j w_j) over ℓ_j > ε, rounded up (None if the sums are unavailable)."""
+    def roundoff(self, epsilon: float, k: int | None = None) -> float | None:
+        """min(err·Σ_j w_j, err1·max_j w_j) over ℓ_j > ε, rounded up (None if the sums are unavailable); ``k``: the
+        first index with ℓ_k > ε when the caller has it."""
         x = self.x
         if not x.pessimistic or (x.err == 0 and x.err1 == 0):
             return 0.0
-        k = self._k(epsilon)
+        k = self._k(epsilon) if k is None else k
         if k >= self.n:
             return 0.0
         if self.w is None:
             return None
         lam = x.lam
-        max_w = _exp(x.log_scale - lam * epsilon) * (lam / (lam + 1)) ** lam / (lam + 1) * (1 + 1e-12)
+        max_w = _exp(x.log_scale - lam * epsilon) * self._w_peak / (lam + 1) * (1 + 1e-12)
         return float(min(x.err * max(self._bracket(self._w_at(k), epsilon)[1], 0.0), x.err1 * max_w))
+
+    @functools.cached_property
+    def _w_peak(self) -> float:
+        """(λ/(λ + 1))^λ, the factor of max_x e^{−λx}(1 − e^{−x}) that depends on λ only (once per PMF)."""
+        lam = self.x.lam
+        return float((lam / (lam + 1)) ** lam)
 
     def log_suffix(self, k: int) -> tuple[float, float]:
         """Estimates of log Σ_{j≥k} e^{a_j} and log Σ_{j≥k} e^{a_j − ℓ_j} (for the readout's closed form only)."""

@@ -58,6 +58,9 @@ def epsilon_of(x: TiltedPMF, delta: float, *, upper: bool) -> float:
     slack = x.roundoff(left if lo >= 0 else float(ell[0]) - 1.0)
     if ell.size >= FAST_POINTS and x._suffix.main is not None:  # estimates from the suffix sums (checked below)
         log_s0, log_s1 = x._suffix.log_suffix(lo + 1)
+        # toward the certified δ's end of the sums' bracket (its margin r), so that the check below passes at once
+        r = x._suffix.r if x.pessimistic else -x._suffix.r
+        log_s0, log_s1 = log_s0 + math.log1p(r), log_s1 + math.log1p(-r)
         if x.pessimistic:
             log_s0, log_s1 = log_s0 + math.log1p(2 * x.rel), log_s1 + math.log1p(2 * x.rel)
     else:
