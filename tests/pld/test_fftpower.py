@@ -108,7 +108,8 @@ def test_floor_keeps_delta_an_upper_bound_above_it(seed: int, monkeypatch: pytes
     """A pessimistic power read only at ε ≥ floor may start its window at the floor (the mass below becomes the atom
     on its first point): with a tilted tail narrow enough that the floor sets the window (e^-3 per side), it starts
     within two points below the floor, and δ(ε) for ε ≥ floor stays above the exact T-fold's (direct convolution).
-    The optimistic side ignores the floor (it drops what lies below its window)."""
+    The optimistic side starts there too and drops what lies below: its δ(ε) stays below the exact T-fold's, and
+    ``dropped`` bounds the exact mass below its window (full window: nothing dropped)."""
     monkeypatch.setattr(fftpower, "TILTED_TAIL", -3.0)
     rng = np.random.default_rng(seed)
     g = _grid(rng, 25, True)
@@ -124,9 +125,17 @@ def test_floor_keeps_delta_an_upper_bound_above_it(seed: int, monkeypatch: pytes
         above = ref_ell > eps
         exact = float(np.sum(ref[above] * -np.expm1(eps - ref_ell[above]))) + p_inf_exact
         assert out.delta(float(eps)) >= exact * (1 - 1e-12)
-    opt = tilt(_grid(np.random.default_rng(seed), 25, False), lam)
+    g_opt = _grid(np.random.default_rng(seed), 25, False)
+    ref = _reference(g_opt, count)
+    opt = tilt(g_opt, lam)
     a, b = fftpower.fft_power(opt, count, math.log(1e-300)), fftpower.fft_power(opt, count, math.log(1e-300), floor)
-    assert a is not None and b is not None and a.offset == b.offset
+    assert a is not None and b is not None and a.dropped == 0.0
+    below = float(np.sum(ref[ref_ell < floor - 2.5 * g.h]))  # (the window starts within two points below the floor)
+    assert below > 0 and b.dropped >= below * (1 - 1e-9)
+    for eps in np.linspace(floor, float(ref_ell[-1]), 9):
+        above = ref_ell > eps
+        exact = float(np.sum(ref[above] * -np.expm1(eps - ref_ell[above]))) + p_inf_exact
+        assert b.delta(float(eps)) <= exact * (1 + 1e-12)
 
 
 @pytest.mark.parametrize(("mu", "count", "eps"), [(0.1, 1000, 2.0), (0.3, 200, 3.0), (1.0, 16, 5.0)])

@@ -24,13 +24,13 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
 from privamp.pld.gaussian_merge import merge_gaussians
+from privamp.pld.ladder import LADDER, neighbours
+from privamp.pld.ladder import snap as _snap
 from privamp.pld.pairs import Pair
-from privamp.pld.pmf import LAMBDAS, TiltedPMF, tilt
+from privamp.pld.pmf import TiltedPMF, tilt
 from privamp.pld.readout import delta_of, epsilon_of
 from privamp.validation import check_int, check_positive
 
-LADDER = np.array(LAMBDAS)
-_LOG_LADDER = np.log(LADDER[1:])  # (for snapping a saddle point to the ladder)
 TAU = 1e-27
 """Tail mass cut per side and composition step where no query sets it (the trade-off curve reads every ε)."""
 TAU_PER_DELTA = 1e-6
@@ -165,14 +165,14 @@ class _Direction:
 
     def lost(self, h: float, lam: float, tau: float) -> bool:
         """Whether the optimistic composition kept less than half of the P-mass (the rest went to the round-off bound
-        subtracted at every convolution: neither a finer grid nor another tilt recovers it)."""
-        x = self.composed(h, lam, False, tau)
-        return x.finite_mass + x.p_inf < 0.5
+        subtracted at every convolution: neither a finer grid nor another tilt recovers it); the mass its window left
+        below the read floor counts as kept (``dropped``, an upper bound: docs/pld.md, fifth pass)."""
+        x = self.composed(h, lam, False, tau, READ_FLOOR)
+        return x.finite_mass + x.p_inf + x.dropped < 0.5
 
     def has(self, h: float, lam: float, pessimistic: bool, tau: float, floor: float = READ_FLOOR) -> bool:
         """Whether :meth:`composed` would answer from the cache."""
-        return any(k[:3] == (h, lam, pessimistic) and k[3] <= tau and k[4] <= (floor if pessimistic else -math.inf)
-                   for k in self.cache)
+        return any(k[:3] == (h, lam, pessimistic) and k[3] <= tau and k[4] <= floor for k in self.cache)
 
     def is_cached(self, h: float, h_lower: float, tau: float, lam: float) -> bool:
         return self.has(h, lam, True, tau) and self.has(h_lower, lam, False, tau)
@@ -181,19 +181,16 @@ class _Direction:
         """Whether the certified upper value ``read`` of the pessimistic composition at spacing h stays ≤ ``bar``:
         first at the ladder tilts next to λ whose compositions are cached (any tilt gives a certified upper value),
         else at λ."""
-        i = int(np.argmin(np.abs(LADDER - lam)))
-        for j in (i - 1, i + 1):
-            nb = float(LADDER[j]) if 0 <= j < LADDER.size else None
-            if nb is not None and nb != lam and self.has(h, nb, True, tau) and read(
-                    self.composed(h, nb, True, tau, READ_FLOOR)) <= bar:
+        for nb in neighbours(lam):
+            if nb != lam and self.has(h, nb, True, tau) and read(self.composed(h, nb, True, tau, READ_FLOOR)) <= bar:
                 return True
         return read(self.composed(h, lam, True, tau, READ_FLOOR)) <= bar
 
     def composed(self, h: float, lam: float, pessimistic: bool, tau: float = TAU,
                  floor: float = -math.inf) -> TiltedPMF:
         """The composed PMF at spacing h and tilt λ, tails of mass ≤ ``tau`` cut at every step, to be read at losses
-        ≥ ``floor`` (pessimistic side only: ``fftpower.fft_power``; cached, one made for a lower floor serves too)."""
-        key = (h, lam, pessimistic, tau, floor if pessimistic else -math.inf)
+        ≥ ``floor`` (``fftpower.fft_power``; cached, one made for a lower floor serves too)."""
+        key = (h, lam, pessimistic, tau, floor)
         mine = [k for k in self.cache if k[:3] == key[:3] and k[4] <= key[4]]
         finer = [k for k in mine if k[3] <= tau]
         if finer:  # a composition cut at a smaller mass serves as well
@@ -234,13 +231,6 @@ def _tau(delta: float, steps: int, per_delta: float = TAU_PER_DELTA) -> float:
 def _screen_h(h: float) -> float:
     """The coarser spacing on which directions are screened (four times h, at most MAX_H, never below h)."""
     return max(h, min(SCREEN_FACTOR * h, MAX_H))
-
-
-def _snap(star: float) -> float:
-    if star < 0.045:
-        return 0.0
-    i = int(np.argmin(np.abs(_LOG_LADDER - math.log(star))))
-    return float(LADDER[1:][i])
 
 
 class PLDAccountant:
@@ -336,7 +326,7 @@ class PLDAccountant:
     def epsilon(self, delta: ArrayLike) -> EpsilonInterval:
         """Certified interval for ε(δ), vectorised over δ ∈ (0, 1)."""
         d = np.atleast_1d(np.asarray(delta, dtype=np.float64))
-        if d.ndim != 1 or np.any(~(d > 0)) or np.any(~(d < 1)):
+        if d.ndim != 1 or not all(0 < dv < 1 for dv in d.tolist()):  # (NaN fails too)
             raise InvalidParameterError("delta", delta, "values in (0, 1)")
         up = np.zeros(d.size)
         lo = np.zeros(d.size)
@@ -405,7 +395,7 @@ class PLDAccountant:
                 if not self.lower:
                     return up, 0.0
                 self._lost |= d.lost(hl, lam, tau)
-                return up, max(epsilon_of(d.composed(hl, lam, False, tau), delta, upper=False), 0.0)
+                return up, max(epsilon_of(d.composed(hl, lam, False, tau, READ_FLOOR), delta, upper=False), 0.0)
             return self._best_tilt(d.tilt_for_delta(delta), one, cached=functools.partial(d.is_cached, h, hl, tau))
 
         def screen(d: _Direction, bar: float) -> bool:  # ε_d(δ) ≤ bar if its certified δ(bar) ≤ δ: no inversion
@@ -427,7 +417,7 @@ class PLDAccountant:
                 if not self.lower:
                     return up, 0.0
                 self._lost |= d.lost(hl, lam, tau)
-                return up, delta_of(d.composed(hl, lam, False, tau), epsilon)
+                return up, delta_of(d.composed(hl, lam, False, tau, READ_FLOOR), epsilon)
             return self._best_tilt(d.tilt_for_epsilon(epsilon), one, 1e-300,
                                    functools.partial(d.is_cached, h, hl, tau))
 
@@ -464,12 +454,11 @@ class PLDAccountant:
         ``cached``: when the saddle tilt's compositions are not cached but a neighbouring tilt's are (e.g. a δ(ε)
         query after the ε(δ) query it inverts), the cached neighbour is tried first and kept if narrow enough.
         """
-        i = int(np.argmin(np.abs(LADDER - lam)))
-        neighbours = [float(LADDER[j]) for j in (i - 1, i + 1) if 0 <= j < LADDER.size]
+        nbs = neighbours(lam)
         if not self.lower:
             return one(lam)
         if cached is not None and not cached(lam):
-            for nb in neighbours:
+            for nb in nbs:
                 if cached(nb):
                     up, lo = one(nb)
                     if not self._too_wide(up, lo, floor):
@@ -478,7 +467,7 @@ class PLDAccountant:
         up, lo = one(lam)
         if not self._explore or self._lost or not self._too_wide(up, lo, floor, factor=4.0):
             return up, lo
-        for nb in neighbours:
+        for nb in nbs:
             u2, l2 = one(nb)
             up, lo = min(up, u2), max(lo, l2)
         return up, lo

@@ -159,12 +159,13 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
 
     ``floor``: the lowest loss at which the result will be read (δ(ε) for ε ≥ floor only, and no further convolution):
     the window then reaches down to the floor or to the tilted tail, not to the untilted τ below (what lies below the
-    window becomes the atom on its first point, as always: at most ``floor``, so no δ(ε ≥ floor) sees it). Pessimistic
-    side only; the optimistic side keeps τ below."""
+    window becomes the atom on its first point, as always: at most ``floor``, so no δ(ε ≥ floor) sees it). The
+    optimistic side drops it (a sub-measure at every ε) and records an upper bound on its untilted mass (``dropped``,
+    for the accountant's diagnostic of mass lost to round-off only)."""
     T = count
     pess = step.pessimistic
     v = step.v if pess else step.certified()
-    window = plan_window(step, T, log_tau, v, floor if pess else -math.inf)
+    window = plan_window(step, T, log_tau, v, floor)
     if window is None:
         return None
     first, n, thetas, mgf, theta_u, mgf_u = window
@@ -257,7 +258,11 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
                         rel, err1)
     else:
         p_inf = _power_inf(finite_log_mass(step), step.p_inf, T, upper=False) if step.p_inf else 0.0
-        res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1)
+        # the fed vector's untilted T-fold below the window (Chernoff, as for the pessimistic atom; none at the
+        # T-fold's lowest index): not read at ε ≥ floor, dropped
+        below = -math.inf if none_below else float(np.min(log_scale + T * mgf_u - theta_u * win_lo))
+        res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.zeros(THETAS.size), False, 2 * U, err1,
+                        math.exp(min(below, 0.0)))
     return _cut(_normalise(res, owned=True), log_tau)
 
 

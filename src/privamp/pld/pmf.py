@@ -55,6 +55,9 @@ class TiltedPMF:
     pessimistic: bool
     rel: float = 0.0
     err1: float = 0.0
+    dropped: float = 0.0
+    """Optimistic side: an upper bound on the untilted mass left below the grid by a window that starts at the
+    lowest loss it is read at (``fftpower.fft_power``'s floor; a diagnostic, no bound depends on it)."""
 
     @functools.cached_property
     def losses(self) -> FloatArray:
