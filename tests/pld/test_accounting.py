@@ -149,6 +149,23 @@ def test_billion_steps_tiny_rate_is_certified_but_wide() -> None:
     assert r.notes
 
 
+def test_lost_counts_the_mass_left_below_the_read_floor() -> None:
+    """An optimistic composition read at ε ≥ 0 starts its window at the floor (or the tilted tail) and drops what lies
+    below, bounded by ``dropped``; ``lost`` counts it as kept. The full window's certified finite mass is at most the
+    floored one's plus ``dropped`` (docs/pld.md, "The lost diagnostic"), so the floored test never says "lost" where
+    the full window's would not. Laplace b = 1 under Poisson q = 0.05, T = 100, at λ = 16: most of the P-mass lies
+    below the floor, the full window's test said lost (no refinement), the floored one does not."""
+    from privamp.pld import accounting as acc
+
+    d, other = (acc._Direction([(pairs.poisson_laplace(1.0, 0.05), 100)]) for _ in range(2))
+    h, tau = 2.0**-10, 1e-12
+    full, floored = other.composed(h, 16.0, False, tau), d.composed(h, 16.0, False, tau, acc.READ_FLOOR)
+    assert full.dropped <= 10 * tau < floored.dropped  # (the full window leaves at most τ below)
+    assert full.finite_mass <= (floored.finite_mass + floored.dropped) * (1 + 1e-6)
+    assert full.finite_mass + full.p_inf < 0.5 and not d.lost(h, 16.0, tau)
+    assert floored.finite_mass + floored.p_inf < 0.5 <= floored.finite_mass + floored.p_inf + floored.dropped
+
+
 def test_randomized_response_composition_against_binomial() -> None:
     p, steps = 0.6, 50
     a = math.log(p / (1 - p))
