@@ -166,6 +166,17 @@ def test_lost_counts_the_mass_left_below_the_read_floor() -> None:
     assert floored.finite_mass + floored.p_inf < 0.5 <= floored.finite_mass + floored.p_inf + floored.dropped
 
 
+def test_delta_survives_a_saddle_estimate_above_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tail cut of a δ(ε) query is sized by the saddle-point estimate of δ from the tabulated K, which can exceed
+    δ = 1 by far (log δ̂ = 1887 at σ = 100 over 10⁹ steps of the symmetrised pair: e^1887 overflowed, an
+    OverflowError instead of an answer). With the estimate forced to e^800 a Gaussian composition still answers,
+    and brackets its closed form."""
+    monkeypatch.setattr(PLDAccountant, "_saddle_log_delta", staticmethod(lambda d, epsilon: 800.0))
+    r = pld_delta([[(pairs.gaussian(0.5), 16)]], 1.0)
+    truth = _gauss_delta(2.0, 1.0)
+    assert r.lower[0] <= truth <= r.upper[0] <= truth * 1.01
+
+
 def test_randomized_response_composition_against_binomial() -> None:
     p, steps = 0.6, 50
     a = math.log(p / (1 - p))

@@ -407,7 +407,8 @@ class PLDAccountant:
     def _delta_at(self, epsilon: float, h: float) -> tuple[float, float]:
         # the cut is set by the Chernoff estimate of the largest δ over the directions (an estimate: a cut far below
         # the true δ only costs grid points, one above it is still certified and shows as a floor on δ)
-        tau = _tau(math.exp(max(self._saddle_log_delta(d, epsilon) for d in self.directions)),
+        # (at most δ = 1: the estimate of a tabulated K may exceed it, e.g. 1887 at σ = 100 over 10⁹ steps)
+        tau = _tau(math.exp(min(max(self._saddle_log_delta(d, epsilon) for d in self.directions), 0.0)),
                    max(d.total for d in self.directions), TAU_PER_DELTA_ESTIMATE)
         hl = self._lower_h(h)
 
