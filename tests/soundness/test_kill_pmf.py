@@ -1,13 +1,27 @@
-"""Kill checks for pld/pmf.py (mutation testing, benchmarks/soundness.md): the blocked geometric factors of the suffix
-sums and their closed-form sums (the pessimistic round-off term's Σ w_j) against 40-digit mpmath values, within the
-relative error their docstrings state."""
+"""Kill checks for pld/pmf.py (mutation testing, benchmarks/soundness.md), against 40-digit mpmath values and closed
+forms:
+
+* the blocked geometric factors of the suffix sums and their closed-form sums (the pessimistic round-off term's
+  Σ w_j), within the relative error their docstrings state;
+* the certified suffix-sum δ(ε) where its margins matter: a float sum that loses all its small terms (n·u of it),
+  terms that underflow relative to the largest, an exponent e^{ε + m_b} that overflows (the optimistic lower end),
+  a bracket too wide for SUFFIX_TIGHT (the exact sum instead), the round-off term by err1·max w at the maximiser
+  (where the grid's maximum is the closed form's), factors out of the suffix sums' range (the direct sums), and
+  FAST_POINTS as the first size read from the suffix sums;
+* the log-MGF bound with one point and with θ·ℓ up to 1.7e6 (the rounding its margin covers); the tilt cache's size.
+"""
 
 from __future__ import annotations
 
+import math
+
 import mpmath as mp
 import numpy as np
+import pytest
 
-from privamp.pld.pmf import GEOMETRIC_BLOCK, _geometric, _geometric_sum
+from privamp.pld import pmf
+from privamp.pld.discretise import GridPMF
+from privamp.pld.pmf import FAST_POINTS, GEOMETRIC_BLOCK, THETAS, TiltedPMF, _geometric, _geometric_sum, _log_mgf, tilt
 
 U = 2.0**-53
 STARTS = (-30.0, 0.0, 3.0)
@@ -41,3 +55,141 @@ def test_geometric_sums_against_mpmath() -> None:
                     assert abs(mp.mpf(got) - exact) <= U * (abs(start) + 2 * abs(step) * n + 8) * exact, (
                         start, step, k, n)
     assert np.isfinite(_geometric_sum(-700.0, -1.0, 0, 10))
+
+
+# ----------------------------------------------------------------------------- the suffix sums' certified brackets
+def _pmf(v: np.ndarray, h: float, offset: int, lam: float, log_scale: float, pessimistic: bool, *, p_inf: float = 0.0,
+         rel: float = 4e-16, err: float = 0.0, err1: float = 0.0) -> TiltedPMF:
+    return TiltedPMF(h, offset, lam, v, log_scale, p_inf, err, np.zeros(THETAS.size), pessimistic, rel, err1)
+
+
+def _delta_reference(x: TiltedPMF, eps: float) -> tuple[mp.mpf, mp.mpf]:
+    """(δ(ε) of x by its documented formula in 40 digits without round-off term, min(err·Σ w_j, err1·max_j w_j))."""
+    with mp.workdps(40):
+        e, total, ws = mp.mpf(eps), mp.mpf(0), []
+        rel, err = mp.mpf(x.rel), mp.mpf(x.err)
+        for j, vj in enumerate(x.v.tolist()):
+            ell = mp.mpf((x.offset + j) * x.h)
+            if ell <= e:
+                continue
+            w = mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * ell) * (1 - mp.exp(e - ell))
+            ws.append(w)
+            total += (mp.mpf(vj) * (1 + 2 * rel) if x.pessimistic else max(mp.mpf(vj) * (1 - 2 * rel) - err, 0)) * w
+        ro = min(err * mp.fsum(ws), mp.mpf(x.err1) * max(ws)) if x.pessimistic and ws else mp.mpf(0)
+        return total + mp.mpf(x.p_inf), ro
+
+
+def test_suffix_sums_cover_their_own_summation_error() -> None:
+    """10^5 values of 0.9·2^−54 below one of 0.75 (the top loss): summed from the top, every small value is lost to
+    rounding (a relative 6.7e-12 of the sum, n·u at most): the certified δ(0) (ε below the grid) still covers the exact
+    sum, in closed form."""
+    n, h, offset, big, small = 100_001, 1e-4, 10_000, 0.75, 0.9 * 2.0**-54
+    v = np.full(n, small)
+    v[-1] = big
+    x = _pmf(v, h, offset, 0.0, 0.0, True, rel=0.0)
+    got = x.delta(0.0)
+    assert got != x.delta_exact(0.0)  # (the suffix sums answered)
+    with mp.workdps(40):
+        hh = mp.mpf(h)
+        q = mp.exp(-hh)
+        tail = mp.exp(-offset * hh) * (1 - q ** (n - 1)) / (1 - q)  # Σ_{j < n−1} e^{−ℓ_j}
+        exact = mp.mpf(big) * (1 - mp.exp(-mp.mpf(float((offset + n - 1) * h)))) + mp.mpf(small) * ((n - 1) - tail)
+        lost = mp.mpf(big) + mp.mpf(small) * (n - 1) - mp.mpf(float(np.cumsum(v[::-1])[-1]))
+        assert lost > mp.mpf(4.9e-12)  # (what the float sum from the top loses: all the small values)
+        assert exact <= got <= exact * (1 + mp.mpf(1e-10))
+
+
+@pytest.mark.parametrize("eps", [10.5, 15.0])
+def test_optimistic_side_where_the_exponent_overflows(eps: float) -> None:
+    """Losses −699 to 20 (h = 1, λ = 0): e^{ε + m_b} = e^{ε + 699} overflows for ε ≥ 10 although each product
+    e^{ε + m_b}·S_b(k) is below one: the lower end of the suffix bracket is not computed (−∞), and δ(ε) is at most the
+    exact value (and within 1e-12 of it)."""
+    x = _pmf(np.full(720, 1 / 720), 1.0, -699, 0.0, 0.0, False)
+    ref, _ = _delta_reference(x, eps)
+    got = mp.mpf(x.delta(eps))
+    assert ref * (1 - mp.mpf(1e-12)) <= got <= ref
+
+
+def test_underflowing_terms_are_covered() -> None:
+    """λ = 20 on 600 points (h = 0.1, log_scale 650): every term above ℓ = 37.3 underflows relative to the largest
+    (e^{−2j}): δ(50) ~ e^{−352} must still be at or above the exact value (within 1e-12)."""
+    x = _pmf(np.full(600, 1 / 600), 0.1, 0, 20.0, 650.0, True)
+    ref, _ = _delta_reference(x, 50.0)
+    assert ref > 0
+    assert ref <= mp.mpf(x.delta(50.0)) <= ref * (1 + mp.mpf(1e-12))
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_wide_bracket_falls_back_to_the_exact_sum(pessimistic: bool) -> None:
+    """ε 1e-9 below the top loss of 600 points: δ(ε) ≈ 1e-9·v_top while the suffix sums' bracket is ~r·v_top wide
+    (far wider than SUFFIX_TIGHT relative): δ comes from the exact sum, within 1e-12 of the formula (on its side)."""
+    x = _pmf(np.full(600, 1 / 600), 0.05, -300, 0.0, 0.0, pessimistic)
+    eps = float(x.losses[-1]) - 1e-9
+    ref, _ = _delta_reference(x, eps)
+    got = mp.mpf(x.delta(eps))
+    if pessimistic:
+        assert ref <= got <= ref * (1 + mp.mpf(1e-12))
+    else:
+        assert ref * (1 - mp.mpf(1e-12)) <= got <= ref
+
+
+def test_roundoff_by_max_at_the_maximiser() -> None:
+    """λ = 1 and ε = ℓ_300 − log 2: the grid point ℓ_300 sits at the maximiser of e^{−λx}(1 − e^{−x}) (x = log 2), so
+    the grid's max_j w_j is the closed form's value; the round-off term (by err1·max w here) is at or above it and the
+    certified δ at or above the documented one."""
+    x = _pmf(np.full(600, 1 / 600), 0.01, -300, 1.0, 0.5, True, err=1e-14, err1=1e-14)
+    eps = float(x.losses[300]) - math.log(2.0)
+    ref, ro = _delta_reference(x, eps)
+    with mp.workdps(40):
+        assert ro < mp.mpf(x.err) * 5  # (the max, not the sum, is the smaller)
+        got = mp.mpf(x.roundoff(eps))
+        assert ro <= got <= ro * (1 + mp.mpf(1e-9))
+        assert ref + ro <= mp.mpf(x.delta(eps))
+
+
+def test_no_suffix_sums_out_of_range() -> None:
+    """log_scale −705 (the factors' maximum e^{t} out of the suffix sums' range): no suffix sums; δ(ε) and the
+    round-off term from the direct sums, at or above their 40-digit values (within 1e-12)."""
+    x = _pmf(np.full(600, 1 / 600), 0.01, -300, 0.0, -705.0, True, err=1e-3, err1=1.0)  # (round-off ~1e-307)
+    assert x._suffix.main is None and x._suffix.w is None
+    for eps in (-1.0, 1.0):
+        ref, ro = _delta_reference(x, eps)
+        assert ro <= mp.mpf(x.roundoff(eps)) <= ro * (1 + mp.mpf(1e-12))
+        assert ref + ro <= mp.mpf(x.delta(eps)) <= (ref + ro) * (1 + mp.mpf(1e-12))
+
+
+def test_suffix_sums_from_fast_points_on() -> None:
+    """A grid of exactly FAST_POINTS points reads δ(ε) and its round-off term from the suffix sums; one point fewer
+    sums directly."""
+    for n, fast in ((FAST_POINTS, True), (FAST_POINTS - 1, False)):
+        x = _pmf(np.full(n, 1 / n), 0.01, -100, 1.0, 0.5, True, err=1e-14, err1=1e-13)
+        suffix = x._suffix
+        for eps in (0.3, 2.0):
+            want = (suffix.certified(eps), suffix.roundoff(eps)) if fast else (x.delta_exact(eps), None)
+            assert x.delta(eps) == want[0] and (not fast or x.roundoff(eps) == want[1])
+
+
+# ----------------------------------------------------------------------------------- the log-MGF bound, the cache
+@pytest.mark.parametrize(("n", "start"), [(1, 0.3), (40, 400.0)])
+def test_log_mgf_of_one_point_and_of_large_losses(n: int, start: float) -> None:
+    """log Σ_j e^{log m_j + θℓ_j} for every θ of THETAS: one point (no spacing), and 40 points at losses 400-404 (term
+    by term; θ·ℓ up to 1.7e6, whose rounding the margin's 256u·|θ|·max|ℓ| covers): at or above the 40-digit sums, within
+    1e-10 + 3e-13·|θ|·(max|ℓ| + 2)."""
+    losses = start + np.arange(n) * 0.1
+    log_mass = -0.5 - 0.01 * np.arange(n) ** 2
+    got = _log_mgf(log_mass, losses)
+    with mp.workdps(40):
+        for t, g in zip(THETAS.tolist(), got.tolist(), strict=True):
+            ref = mp.log(mp.fsum(mp.exp(mp.mpf(m) + mp.mpf(t) * mp.mpf(ell))
+                                 for m, ell in zip(log_mass.tolist(), losses.tolist(), strict=True)))
+            assert ref <= g <= ref + 1e-10 + 3e-13 * abs(t) * (float(losses[-1]) + 2), t
+
+
+def test_tilt_cache_keeps_its_size() -> None:
+    """TILTED_CACHE tilts of one grid PMF are all kept (the first is the same object after the last)."""
+    g = GridPMF(0.1, -5, np.log(np.full(20, 0.05)), 0.0, True)
+    pmf._TILTED.clear()
+    first = tilt(g, 0.0)
+    for k in range(1, pmf.TILTED_CACHE):
+        tilt(g, 0.25 * k)
+    assert len(pmf._TILTED) == pmf.TILTED_CACHE and tilt(g, 0.0) is first
