@@ -8,7 +8,10 @@ forms:
   a bracket too wide for SUFFIX_TIGHT (the exact sum instead), the round-off term by err1·max w at the maximiser
   (where the grid's maximum is the closed form's), factors out of the suffix sums' range (the direct sums), and
   FAST_POINTS as the first size read from the suffix sums;
-* the log-MGF bound with one point and with θ·ℓ up to 1.7e6 (the rounding its margin covers); the tilt cache's size.
+* the log-MGF bound with one point and with θ·ℓ up to 1.7e6 (the rounding its margin covers); the tilt cache's size;
+* the readout hint's estimates with a visible relative margin; the normalisation's scaling, flush level and
+  round-off bookkeeping (exactly); the tilt's cut masses moved up (onto the first kept point, with their margin) or to
+  +∞, and its new normaliser where the moved mass dominates e^{713}-fold.
 """
 
 from __future__ import annotations
@@ -80,23 +83,24 @@ def _delta_reference(x: TiltedPMF, eps: float) -> tuple[mp.mpf, mp.mpf]:
 
 
 def test_suffix_sums_cover_their_own_summation_error() -> None:
-    """10^5 values of 0.9·2^−54 below one of 0.75 (the top loss): summed from the top, every small value is lost to
-    rounding (a relative 6.7e-12 of the sum, n·u at most): the certified δ(0) (ε below the grid) still covers the exact
-    sum, in closed form."""
-    n, h, offset, big, small = 100_001, 1e-4, 10_000, 0.75, 0.9 * 2.0**-54
+    """10^5 values of 0.9999·2^−54 below one of 0.5 (the top loss; losses 300-310, log_scale −300): summed from the
+    top, every small value is lost to rounding (a relative 0.9999·n·u of the sum, γ_n at most): the certified δ(0) (ε
+    below the grid) still covers the exact sum, in closed form, and exceeds it by at most the documented exponent
+    term 8u·size (size = max|t| + 2 max|ℓ| + |log_scale| + 1 = 1221: 1.08e-12) plus 10 %."""
+    n, h, offset, big, small = 100_001, 1e-4, 3_000_000, 0.5, 0.9999 * 2.0**-54
     v = np.full(n, small)
     v[-1] = big
-    x = _pmf(v, h, offset, 0.0, 0.0, True, rel=0.0)
+    x = _pmf(v, h, offset, 0.0, -300.0, True, rel=0.0)
     got = x.delta(0.0)
-    assert got != x.delta_exact(0.0)  # (the suffix sums answered)
     with mp.workdps(40):
         hh = mp.mpf(h)
         q = mp.exp(-hh)
         tail = mp.exp(-offset * hh) * (1 - q ** (n - 1)) / (1 - q)  # Σ_{j < n−1} e^{−ℓ_j}
-        exact = mp.mpf(big) * (1 - mp.exp(-mp.mpf(float((offset + n - 1) * h)))) + mp.mpf(small) * ((n - 1) - tail)
+        top = mp.mpf(float((offset + n - 1) * h))
+        exact = mp.exp(-300) * (mp.mpf(big) * (1 - mp.exp(-top)) + mp.mpf(small) * ((n - 1) - tail))
         lost = mp.mpf(big) + mp.mpf(small) * (n - 1) - mp.mpf(float(np.cumsum(v[::-1])[-1]))
-        assert lost > mp.mpf(4.9e-12)  # (what the float sum from the top loses: all the small values)
-        assert exact <= got <= exact * (1 + mp.mpf(1e-10))
+        assert lost > mp.mpf(0.9998) * (n - 1) * mp.mpf(2) ** -54  # (what the float sum from the top loses)
+        assert exact <= got <= exact * (1 + mp.mpf(1.2e-12))
 
 
 @pytest.mark.parametrize("eps", [10.5, 15.0])
@@ -193,3 +197,91 @@ def test_tilt_cache_keeps_its_size() -> None:
     for k in range(1, pmf.TILTED_CACHE):
         tilt(g, 0.25 * k)
     assert len(pmf._TILTED) == pmf.TILTED_CACHE and tilt(g, 0.0) is first
+
+
+def test_no_round_off_term_above_the_grid() -> None:
+    """log_scale 650 (e^{m_a} large enough that n·e^{−744} of it is not negligible): at and above the top loss there is
+    no term, so the round-off term is 0 and δ is P(L = ∞) exactly."""
+    x = _pmf(np.full(600, 1 / 600), 0.1, 0, 20.0, 650.0, True, p_inf=1e-7, err=1e-14, err1=1e-13)
+    top = float(x.losses[-1])
+    assert x.roundoff(top) == 0.0 and x.roundoff(top + 1) == 0.0 and x.delta(top) == 1e-7
+
+
+def test_factors_beyond_the_float_range_read_the_direct_sums() -> None:
+    """log_scale 720 at losses from 25 up (λ = 0): e^{m_a} = e^{720} overflows while m_b = 695 is in range: no suffix
+    sums; δ from the direct sum (capped at 1)."""
+    x = _pmf(np.full(600, 1 / 600), 0.1, 250, 0.0, 720.0, True)
+    assert x._suffix.main is None and x.delta(30.0) == 1.0
+
+
+def test_hint_estimates_include_the_relative_margin() -> None:
+    """The readout hint's estimates at every HINT_STRIDE-th point, with rel = 1e-6 (so that (1 + 2 rel) shows): the
+    documented δ(ℓ_k) without round-off term, P(L = ∞) included, within 1e-13 (40 digits)."""
+    x = _pmf(np.exp(-0.5 * np.linspace(-3, 3, 600) ** 2), 0.01, -300, 1.0, 0.5, True, p_inf=1e-9, rel=1e-6)
+    x = pmf._normalise(x)
+    coarse = x._suffix.coarse
+    assert coarse is not None
+    for j in (0, 7, coarse.size - 1):
+        ref, _ = _delta_reference(x, float(x.losses[j * pmf.HINT_STRIDE]))
+        assert abs(mp.mpf(float(coarse[j])) - ref) <= mp.mpf(1e-13) * ref, j
+
+
+# ------------------------------------------------------------------------------------------------- normalisation
+def test_normalise_scales_without_flushing() -> None:
+    """Values (3, 1, 1e-140 exactly — not below the flush level) with err 0: scaled by their sum, nothing flushed (err
+    stays 0, err1 is scaled), a copy when not owned (the input untouched) and the very array when owned."""
+    v = np.array([3.0, 1.0, 1e-140])
+    x = _pmf(v.copy(), 0.5, 0, 0.0, 0.0, True, rel=0.0, err=0.0, err1=2e-3)
+    y = pmf._normalise(x)
+    s = 4.0 + 1e-140
+    assert y.v.tolist() == [3.0 / s, 1.0 / s, 1e-140 / s] and x.v.tolist() == v.tolist()
+    assert y.err == 0.0 and y.err1 == pytest.approx(2e-3 / 4, rel=1e-15, abs=0.0)
+    z = pmf._normalise(x, owned=True)
+    assert z.v is x.v and z.v.tolist() == y.v.tolist()
+
+
+def test_normalise_all_flushed() -> None:
+    """Three values below 1e-140: flushed; one zero value, log_scale −∞, err and err1 raised by 1e-140 and 3e-140
+    (exactly, not approximately)."""
+    x = _pmf(np.array([1e-150, 0.0, 5e-141]), 0.5, 0, 0.0, 0.0, True, rel=0.0, err=1e-20, err1=1e-20)
+    y = pmf._normalise(x)
+    assert y.v.tolist() == [0.0] and y.log_scale == -math.inf
+    assert y.err == 1e-20 + 1e-140 and y.err1 == 1e-20 + 3e-140
+
+
+# ------------------------------------------------------------------------------------------------------- the tilt
+def _moved_reference(masses: dict[float, float], eps: float, p_inf: float = 0.0) -> mp.mpf:
+    with mp.workdps(40):
+        return mp.fsum(mp.mpf(m) * (1 - mp.exp(mp.mpf(eps) - mp.mpf(ell))) for ell, m in masses.items()
+                       if ell > eps) + mp.mpf(p_inf)
+
+
+def test_tilt_moves_cut_masses_up_on_the_pessimistic_side() -> None:
+    """Masses 0.6 at ℓ = −30, 0.1 and 0.3 at ℓ = 29.5 and 29.6 (h = 0.1), tilted by λ = 64: the low mass is cut and
+    moved up onto 29.5, whose own mass is kept (not its neighbour's); δ at or above the moved PMF's (40 digits), within
+    1e-11. Mirrored (λ = −16): the top mass is moved to +∞, P(L = ∞) at least its mass."""
+    log_mass = np.full(600, -np.inf)
+    log_mass[0], log_mass[595], log_mass[596] = math.log(0.6), math.log(0.1), math.log(0.3)
+    x = tilt(GridPMF(0.1, -300, log_mass, 0.0, True), 64.0)
+    moved = {float((-300 + 595) * 0.1): 0.7, float((-300 + 596) * 0.1): 0.3}
+    for eps in (0.0, 29.45, 29.55):
+        ref = _moved_reference(moved, eps)
+        assert ref <= mp.mpf(x.delta(eps)) <= ref * (1 + mp.mpf(1e-11)), eps
+    y = tilt(GridPMF(0.1, -300, log_mass[::-1].copy(), 0.0, True), -16.0)
+    assert mp.mpf(y.p_inf) >= mp.mpf(math.exp(math.log(0.6)))
+    low = {float((-300 + 3) * 0.1): 0.3, float((-300 + 4) * 0.1): 0.1}
+    for eps in (-29.7, 0.0):
+        ref = _moved_reference(low, eps, math.exp(math.log(0.6)))
+        assert ref <= mp.mpf(y.delta(eps)) <= ref * (1 + mp.mpf(1e-11)), eps
+
+
+def test_tilt_renormalises_where_the_moved_mass_dominates() -> None:
+    """0.5 at ℓ = 0 below 1e-310 at ℓ = 1 (h = 0.5), λ = 4096: the tilted total is the top atom's, the low mass is cut
+    and moved onto it, and it then dominates e^{713}-fold: the tilt normalises anew (finite values, total 1) and δ is
+    that of 0.5 + 1e-310 at ℓ = 1 (40 digits, within 1e-11)."""
+    log_mass = np.array([math.log(0.5), -np.inf, math.log(1e-310)])
+    x = tilt(GridPMF(0.5, 0, log_mass, 0.0, True), 4096.0)
+    assert np.all(np.isfinite(x.v)) and float(np.sum(x.v)) == pytest.approx(1.0, rel=1e-15, abs=0.0)
+    for eps in (0.0, 0.7):
+        ref = _moved_reference({1.0: 0.5 + 1e-310}, eps)
+        assert ref <= mp.mpf(x.delta(eps)) <= ref * (1 + mp.mpf(1e-11)), eps
