@@ -7,7 +7,8 @@ forms:
   terms that underflow relative to the largest, an exponent e^{ε + m_b} that overflows (the optimistic lower end),
   a bracket too wide for SUFFIX_TIGHT (the exact sum instead), the round-off term by err1·max w at the maximiser
   (where the grid's maximum is the closed form's), factors out of the suffix sums' range (the direct sums), and
-  FAST_POINTS as the first size read from the suffix sums;
+  FAST_POINTS as the first size read from the suffix sums (with one round-off bound only, and all mass on one
+  point); the readout hint at a coarse estimate exactly;
 * the log-MGF bound with one point and with θ·ℓ up to 1.7e6 (the rounding its margin covers); the tilt cache's size;
 * the readout hint's estimates with a visible relative margin; the normalisation's scaling, flush level and
   round-off bookkeeping (exactly); the tilt's cut masses moved up (onto the first kept point, with their margin) or to
@@ -163,14 +164,33 @@ def test_no_suffix_sums_out_of_range() -> None:
 
 
 def test_suffix_sums_from_fast_points_on() -> None:
-    """A grid of exactly FAST_POINTS points reads δ(ε) and its round-off term from the suffix sums; one point fewer
+    """A grid of exactly FAST_POINTS points reads δ(ε) and its round-off term from the suffix sums, also with one
+    round-off bound only (err or err1 zero) and with all the mass on one point (a value of exactly 1); one point fewer
     sums directly."""
-    for n, fast in ((FAST_POINTS, True), (FAST_POINTS - 1, False)):
-        x = _pmf(np.full(n, 1 / n), 0.01, -100, 1.0, 0.5, True, err=1e-14, err1=1e-13)
-        suffix = x._suffix
-        for eps in (0.3, 2.0):
-            want = (suffix.certified(eps), suffix.roundoff(eps)) if fast else (x.delta_exact(eps), None)
-            assert x.delta(eps) == want[0] and (not fast or x.roundoff(eps) == want[1])
+    one = np.zeros(FAST_POINTS)
+    one[300] = 1.0
+    cases = [(np.full(FAST_POINTS, 1 / FAST_POINTS), 1e-14, 1e-13), (np.full(FAST_POINTS, 1 / FAST_POINTS), 1e-14, 0.0),
+             (np.full(FAST_POINTS, 1 / FAST_POINTS), 0.0, 1e-13), (one, 1e-14, 1e-13)]
+    for v, err, err1 in cases:
+        x = _pmf(v, 0.01, -100, 1.0, 0.5, True, err=err, err1=err1)
+        for eps in (0.3, 1.5):
+            want = x._suffix.certified(eps)
+            assert want is not None and x.delta(eps) == want and x.roundoff(eps) == x._suffix.roundoff(eps)
+            ref, ro = _delta_reference(x, eps)
+            assert ref + ro <= mp.mpf(want) <= (ref + ro) * (1 + mp.mpf(1e-12))
+    x = _pmf(np.full(FAST_POINTS - 1, 1 / (FAST_POINTS - 1)), 0.01, -100, 1.0, 0.5, True, err=1e-14, err1=1e-13)
+    assert x.delta(0.3) == x.delta_exact(0.3)
+
+
+def test_first_at_most_at_a_coarse_estimate() -> None:
+    """δ equal to the hint's estimate at the coarse point 3·HINT_STRIDE: that point is the first whose estimate is at
+    most δ (the estimates decrease), not the one after it."""
+    x = _pmf(np.full(600, 1 / 600), 0.01, -300, 1.0, 0.5, True)
+    coarse = x._suffix.coarse
+    assert coarse is not None and np.all(np.diff(coarse) < 0)
+    k = 3 * pmf.HINT_STRIDE
+    assert x.first_at_most(float(coarse[3])) == k
+    assert float(x._suffix.estimates(np.array([k - 1]))[0]) > coarse[3]
 
 
 # ----------------------------------------------------------------------------------- the log-MGF bound, the cache
@@ -229,13 +249,14 @@ def test_hint_estimates_include_the_relative_margin() -> None:
 # ------------------------------------------------------------------------------------------------- normalisation
 def test_normalise_scales_without_flushing() -> None:
     """Values (3, 1, 1e-140 exactly — not below the flush level) with err 0: scaled by their sum, nothing flushed (err
-    stays 0, err1 is scaled), a copy when not owned (the input untouched) and the very array when owned."""
+    stays 0, err1 is scaled, rel grows by exactly 2u), a copy when not owned (the input untouched) and the very array
+    when owned."""
     v = np.array([3.0, 1.0, 1e-140])
     x = _pmf(v.copy(), 0.5, 0, 0.0, 0.0, True, rel=0.0, err=0.0, err1=2e-3)
     y = pmf._normalise(x)
     s = 4.0 + 1e-140
     assert y.v.tolist() == [3.0 / s, 1.0 / s, 1e-140 / s] and x.v.tolist() == v.tolist()
-    assert y.err == 0.0 and y.err1 == pytest.approx(2e-3 / 4, rel=1e-15, abs=0.0)
+    assert y.err == 0.0 and y.err1 == pytest.approx(2e-3 / 4, rel=1e-15, abs=0.0) and y.rel == 2 * pmf.U
     z = pmf._normalise(x, owned=True)
     assert z.v is x.v and z.v.tolist() == y.v.tolist()
 
@@ -243,10 +264,10 @@ def test_normalise_scales_without_flushing() -> None:
 def test_normalise_all_flushed() -> None:
     """Three values below 1e-140: flushed; one zero value, log_scale −∞, err and err1 raised by 1e-140 and 3e-140
     (exactly, not approximately)."""
-    x = _pmf(np.array([1e-150, 0.0, 5e-141]), 0.5, 0, 0.0, 0.0, True, rel=0.0, err=1e-20, err1=1e-20)
+    x = _pmf(np.array([1e-150, 0.0, 5e-141]), 0.5, 0, 0.0, 0.0, True, rel=0.0)
     y = pmf._normalise(x)
     assert y.v.tolist() == [0.0] and y.log_scale == -math.inf
-    assert y.err == 1e-20 + 1e-140 and y.err1 == 1e-20 + 3e-140
+    assert y.err == 1e-140 and y.err1 == 1e-140 * 3
 
 
 # ------------------------------------------------------------------------------------------------------- the tilt
@@ -276,12 +297,12 @@ def test_tilt_moves_cut_masses_up_on_the_pessimistic_side() -> None:
 
 
 def test_tilt_renormalises_where_the_moved_mass_dominates() -> None:
-    """0.5 at ℓ = 0 below 1e-310 at ℓ = 1 (h = 0.5), λ = 4096: the tilted total is the top atom's, the low mass is cut
-    and moved onto it, and it then dominates e^{713}-fold: the tilt normalises anew (finite values, total 1) and δ is
-    that of 0.5 + 1e-310 at ℓ = 1 (40 digits, within 1e-11)."""
-    log_mass = np.array([math.log(0.5), -np.inf, math.log(1e-310)])
+    """0.5 at ℓ = 0 below 1e-310 at ℓ = 1.5 (h = 0.5), λ = 4096: the tilted total is the top atom's, the low mass is
+    cut and moved onto it, and it then dominates e^{713}-fold: the tilt normalises anew (finite values, total 1) and δ
+    is that of 0.5 + 1e-310 at ℓ = 1.5 (40 digits, within 1e-11)."""
+    log_mass = np.array([math.log(0.5), -np.inf, -np.inf, math.log(1e-310)])
     x = tilt(GridPMF(0.5, 0, log_mass, 0.0, True), 4096.0)
     assert np.all(np.isfinite(x.v)) and float(np.sum(x.v)) == pytest.approx(1.0, rel=1e-15, abs=0.0)
-    for eps in (0.0, 0.7):
-        ref = _moved_reference({1.0: 0.5 + 1e-310}, eps)
+    for eps in (0.0, 0.7, 1.2):
+        ref = _moved_reference({1.5: 0.5 + 1e-310}, eps)
         assert ref <= mp.mpf(x.delta(eps)) <= ref * (1 + mp.mpf(1e-11)), eps
