@@ -12,15 +12,28 @@ see a wrong split; these checks see it:
   rests of cells c and c + d, d = 1, 2, the rests rounded down or kept on their upper grid point) on inputs with
   outcomes exactly on grid points, empty cells and a subnormal product (which must not warn: any warning fails);
 * the sequential merge on hand-worked cells: a run closing on outcomes at its target, outcomes given outside their
-  cells (read at the cells' nearest ends).
+  cells (read at the cells' nearest ends);
+* the masses' totals, summed exactly (math.fsum): merging and rounding keep every P-mass, so the optimistic PMF of a
+  pair without atoms keeps at most the pair's total (1) and at least 1 − 3e-13 of it (MASS_SLACK), and the
+  pessimistic one at least 1, also where the log-masses' own slack (LOG_ULPS ulps of |log m|) exceeds MASS_SLACK;
+* the caches: a pair's cells and discretisations are computed once (the same object again), the least recently used
+  dropped first; cells 4, 8 or 16 times coarser are read from the cached fine ones (no new cell masses, no window
+  probed) past entries of other spacings and of a pair that is not their mirror image, and they are that pair's own;
+  on hand-made entries, the rules by which cached cells serve (the tail at equality, P-mass below and above, spacing,
+  pair, the window covered up to its ends) and the extent and outside masses of cells computed afresh.
 """
 
 from __future__ import annotations
+
+import math
+from collections import OrderedDict
 
 import mpmath as mp
 import numpy as np
 import pytest
 
+from privamp.pld import discretise as disc
+from privamp.pld import pairs
 from privamp.pld.discretise import LOSS_SLACK, _group, _profile_area, pairwise_merge, sequential_merge
 
 
@@ -231,3 +244,127 @@ def test_sequential_merge_rounds_the_closing_fraction_up() -> None:
     assert out[0] == 0.0 and out[3] == 0.0 and out[4] == 0.0
     assert out[1] == pytest.approx(float(first), rel=1e-14, abs=0.0)
     assert out[2] == pytest.approx(1.2 - float(first), rel=1e-12, abs=0.0)
+
+
+def _total(masses: list[float], extra: float = 0.0) -> float:
+    """The correctly rounded sum (math.fsum: exact, then one rounding)."""
+    return math.fsum([*masses, extra])
+
+
+@pytest.mark.parametrize("h", [0.5, 2.0**-12])
+def test_discretised_totals(h: float) -> None:
+    """The Gaussian pair (μ = 1, no atoms: total P-mass 1) on a coarse grid (the cells' |log m| ~ 2) and a fine one
+    (|log m| ~ 14: the LOG_ULPS slack of the log-masses, ~2e-13, exceeds MASS_SLACK): the pessimistic PMF keeps at
+    least the whole mass; the optimistic at most the mass on or above its grid, within MASS_SLACK (h = 0.5: the mass
+    below the grid is e^−268)."""
+    pair = pairs.gaussian(1.0)
+    disc._CELLS.clear()
+    up = disc._discretise(pair, h, True, 1e-10)
+    assert _total(np.exp(up.log_mass).tolist(), up.p_inf) >= 1
+    if h == 0.5:
+        lo = disc._discretise(pair, h, False, 1e-10)
+        assert 1 - 3e-13 <= _total(np.exp(lo.log_mass).tolist(), lo.p_inf) <= 1
+
+
+def _own_cells(pair: pairs.Pair, cells: tuple, tol: float) -> None:
+    k0, h, lp, lq = cells[:4]
+    rp, rq = pairs.Pair.cell_log_masses(pair, (k0 + np.arange(lp.size + 1)) * h)
+    for got, ref in ((lp, rp), (lq, rq)):
+        ok = np.isfinite(ref)
+        assert np.array_equal(np.isfinite(got), ok)
+        assert np.max(np.abs(got[ok] - ref[ok])) < tol
+
+
+def test_cell_and_discretisation_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same cells and PMF again for the same key (also when cells for smaller tails, which would serve it, were
+    cached since); CELLS_CACHE and DISCRETISED_CACHE entries kept, the least recently used dropped first."""
+    monkeypatch.setattr(disc, "_CELLS", OrderedDict())
+    monkeypatch.setattr(disc, "_DISCRETISED", OrderedDict())
+    pair = pairs.gaussian(1.0)
+    first = disc._cell_masses(pair, 0.5, 1e-6)
+    tails = [10.0**-k for k in range(7, 6 + disc.CELLS_CACHE)]
+    for tail in tails[:2]:
+        disc._cell_masses(pair, 0.5, tail)
+    assert disc._cell_masses(pair, 0.5, 1e-6) is first  # (now the most recent)
+    for tail in tails[2:]:
+        disc._cell_masses(pair, 0.5, tail)
+    disc._cell_masses(pair, 0.5, 1e-30)
+    assert list(disc._CELLS) == [(pair, 0.5, t) for t in (1e-8, 1e-6, *tails[2:], 1e-30)]  # 1e-7 dropped
+    g = disc.discretise(pair, 0.5, pessimistic=True, tail=1e-6)
+    for k in range(disc.DISCRETISED_CACHE - 1):
+        disc.discretise(pair, 0.5, pessimistic=False, tail=10.0**-(7 + k))
+    assert disc.discretise(pair, 0.5, pessimistic=True, tail=1e-6) is g  # used again: now the most recent
+    disc.discretise(pair, 0.5, pessimistic=True, tail=1e-20)
+    assert len(disc._DISCRETISED) == disc.DISCRETISED_CACHE and (pair, 0.5, False, 1e-7) not in disc._DISCRETISED
+    assert disc.discretise(pair, 0.5, pessimistic=True, tail=1e-6) is g
+
+
+def test_coarser_cells_are_read_from_cached_fine_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the remove pair's cells at spacing H cached, then (more recent) those of another spacing and of another
+    pair (its own cells, not the remove pair's: it is not its mirror image): the cells at 16H, 8H and 4H come from the
+    fine ones (no cell masses computed, no window probed), they are the pair's own (against its direct cell masses)
+    and start at an integer grid index."""
+    monkeypatch.setattr(disc, "_CELLS", OrderedDict())
+    pair, other = pairs.poisson_gaussian(1 / 1.1, 0.01, "remove"), pairs.gaussian(2.0)
+    h, tail = 2.0**-9, 1e-12
+    disc._cell_masses(pair, h, tail)
+    disc._cell_masses(pair, 3 * h, tail)
+    _own_cells(other, disc._cell_masses(other, h, tail), 1e-13)
+    direct = pairs.Pair.cell_log_masses
+    calls: list[int] = []
+
+    def counted(self: pairs.Pair, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(edges.size)
+        return direct(self, edges)
+
+    monkeypatch.setattr(pairs.Pair, "cell_log_masses", counted)
+    for m in (16, 8, 4):
+        cells = disc._cell_masses(pair, m * h, tail)
+        assert calls == [] and cells[1] == m * h and isinstance(cells[0], int)
+        assert cells[4] <= math.log(tail) and cells[5] <= math.log(tail)
+        monkeypatch.setattr(pairs.Pair, "cell_log_masses", direct)
+        _own_cells(pair, cells, 1e-12)
+        monkeypatch.setattr(pairs.Pair, "cell_log_masses", counted)
+
+
+def _fake(k0: int, h: float, size: int, bp: float, ap: float, bq: float = 0.0, aq: float = 0.0) -> tuple:
+    """Cached cells as _cell_masses stores them (only their extent and outside masses matter here)."""
+    return (k0, h, np.full(size, -5.0), np.full(size, -5.0), bp, ap, bq, aq)
+
+
+def test_cached_cells_serve_by_the_documented_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cached cells (most recent first) serve a request of spacing h when their spacing divides h by 1, 2, 4, 8 or 16,
+    they are of the pair (or its mirror image), and they leave at most the tail of P-mass outside on both sides (at
+    equality too) or cover the pair's window; otherwise the next entry is tried, and the cells are computed afresh
+    when none serves: the window widened by CELLS_PAD cells on either side, with the exact masses below and above."""
+    pair, other = pairs.gaussian(1.0), pairs.gaussian(2.0)
+    h, tail = 0.5, 1e-6
+    log_tail = math.log(tail)
+    k0, k1 = disc._window(pair, h, tail)
+    out, low = 0.0, log_tail - 1.0  # (log P-mass outside: all of it, or below the tail)
+
+    def serve(entries: list[tuple[pairs.Pair, float, tuple]]) -> tuple:
+        cache: OrderedDict = OrderedDict()
+        for i, (p, hh, cells) in enumerate(entries):
+            cache[(p, hh, 1.0 + i)] = cells  # (keys of other tails: never the request's own)
+        monkeypatch.setattr(disc, "_CELLS", cache)
+        return disc._cell_masses(pair, h, tail)
+
+    at_tail = _fake(k0 + 40, h, 3, log_tail, log_tail)
+    skipped = [
+        (pair, h, _fake(k0 + 40, h, 3, low, out, low)),  # P-mass above the grid over the tail (Q-mass below under it)
+        (pair, h, _fake(k0 + 40, h, 3, out, low)),  # P-mass below over the tail
+        (other, h, _fake(k0 + 40, h, 3, low, low, low, low)),  # another pair, not its mirror image
+        (pair, 0.5 * h * (1 + 1e-12), _fake(k0 + 40, 0.5 * h * (1 + 1e-12), 3, low, low, low, low)),  # not h/2
+    ]
+    assert serve([(pair, h, at_tail), *skipped]) is at_tail
+    covering = _fake(k0, h, k1 - k0, out, out)
+    not_covering = [_fake(k0 + 1, h, k1 - k0 - 1, out, out), _fake(k0, h, k1 - k0 - 1, out, out)]
+    assert serve([(pair, h, covering), *((pair, h, c) for c in not_covering)]) is covering
+    fresh = serve([(pair, h, c) for c in not_covering])
+    assert fresh[0] == k0 - disc.CELLS_PAD and fresh[2].size == k1 - k0 + 2 * disc.CELLS_PAD
+    _own_cells(pair, fresh, 1e-13)
+    edges = (fresh[0] + np.array([0, fresh[2].size])) * h
+    below = pairs.Pair.cell_log_masses(pair, np.array([-np.inf, edges[0]]))
+    above = pairs.Pair.cell_log_masses(pair, np.array([edges[1], np.finfo(np.float64).max]))
+    assert fresh[4:] == pytest.approx((below[0][0], above[0][0], below[1][0], above[1][0]), rel=1e-12)
