@@ -1431,7 +1431,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
         "tests/soundness/test_kill_pmf.py",
     ],
     "src/privamp/pld/convolution.py": ["tests/soundness/test_kill_convolution.py", "tests/pld/test_convolution.py"],
-    "src/privamp/pld/accounting.py": ["tests/pld/test_accounting.py", "tests/soundness/test_kill_accounting.py"],
+    "src/privamp/pld/accounting.py": ["tests/soundness/test_kill_accounting.py", "tests/pld/test_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
     "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
     "src/privamp/pld/truncated_draw_pairs.py": [
