@@ -278,3 +278,55 @@ def test_optimistic_window_keeps_the_untilted_mass_down_to_tau_whatever_the_floo
     assert float(np.sum(fold[idx < out.offset])) <= 1e-10
     floored = fft_power(opt, 20, math.log(1e-10), 3.0)
     assert floored is not None and floored.offset == out.offset
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_plan_window_covers_the_documented_tails(
+        poisson_step: tuple, pessimistic: bool) -> None:  # type: ignore[type-arg]
+    """plan_window for 20 steps at λ = 1, τ = 1e-10: the window [A, A + N) starts in the 20-fold's support and N is
+    5-smooth (at least the step's size); the tilted 20-fold of the fed vector outside it is ≤ e^{TILTED_TAIL}
+    (pessimistic: e^{PESSIMISTIC_TILTED_TAIL}) per side and, pessimistic, the untilted one above it ≤ τ; the θ's are the
+    documented Gaussian guess (a ladder 2^LADDER_STEP apart around k/sd); the generating functions returned bound
+    log Σ v e^{θℓ} at the θ's and log Σ v e^{(θ_u − λ)ℓ} at the θ_u < 0 from above, within 1e-9 (40 digits); an empty
+    vector or a window beyond MAX_N gives None."""
+    from privamp.pld import pairs
+    from privamp.pld.discretise import discretise
+    from privamp.pld.fftpower import LADDER_STEP, MAX_N, PESSIMISTIC_TILTED_TAIL, TILTED_TAIL
+
+    g, fold = poisson_step
+    if not pessimistic:
+        g = discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=False, tail=1e-12)
+    step = tilt(g, 1.0)
+    v = step.v if pessimistic else step.certified()
+    plan = plan_window(step, 20, math.log(1e-10), v)
+    assert plan is not None
+    first, n, thetas, mgf, theta_u, mgf_u = plan
+    lo_support, hi_support = 20 * step.offset, 20 * (step.offset + v.size - 1)
+    assert lo_support <= first <= hi_support
+    smooth = [2**a * 3**b * 5**c for a in range(21) for b in range(13) for c in range(9)]
+    assert n in smooth and n >= v.size
+    tilted = v.copy()
+    for _ in range(19):
+        tilted = np.convolve(tilted, v)
+    idx = lo_support + np.arange(tilted.size)
+    tail = math.exp(max(TILTED_TAIL, PESSIMISTIC_TILTED_TAIL) if pessimistic else TILTED_TAIL)
+    assert float(np.sum(tilted[idx < first])) <= tail and float(np.sum(tilted[idx >= first + n])) <= tail
+    if pessimistic:
+        assert float(np.sum(fold[20 * g.offset + np.arange(fold.size) >= first + n])) <= 1e-10
+    # the θ's: a ladder spaced by 2^LADDER_STEP from 4 down to 2^-7.5 times the Gaussian optimum k/sd (k = √(−2·tail),
+    # sd² = 20 × the fed vector's variance, at least h²), both signs; the θ_u < 0 the same at k_u = √(−2 log τ)
+    ell = step.losses
+    mean = float(np.sum(v * ell) / np.sum(v))
+    sd = math.sqrt(20 * max(float(np.sum(v * (ell - mean) ** 2) / np.sum(v)), step.h**2))
+    ladder = 2.0 ** (2 - LADDER_STEP * np.arange(20))
+    np.testing.assert_allclose(thetas, np.concatenate([-ladder, ladder]) * math.sqrt(-2 * math.log(tail)) / sd,
+                               rtol=1e-12)
+    np.testing.assert_allclose(theta_u, -ladder * math.sqrt(-2 * math.log(1e-10)) / sd, rtol=1e-12)
+    for t, m in zip(thetas[[0, 5, -3]], mgf[[0, 5, -3]], strict=True):
+        exact = _log_mgf_40(v, ell, float(t))
+        assert 0 <= float(mp.mpf(float(m)) - exact) <= 1e-9, t
+    for t, m in zip(theta_u[[0, 7, -1]], mgf_u[[0, 7, -1]], strict=True):
+        exact = _log_mgf_40(v, ell, float(t) - step.lam)
+        assert 0 <= float(mp.mpf(float(m)) - exact) <= 1e-9, t
+    assert plan_window(dataclasses.replace(step, v=np.zeros_like(step.v)), 20, math.log(1e-10), 0 * v) is None
+    assert plan_window(step, 10**7, math.log(1e-10), v) is None and MAX_N < 10**7
