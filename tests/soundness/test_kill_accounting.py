@@ -668,3 +668,33 @@ def test_a_query_starts_from_the_neighbouring_tilt_an_earlier_query_cached() -> 
     assert {k[1] for k in before} == {1.5} and d.tilt_for_delta(float(r.upper[0])) == 2.0
     e = acc.epsilon(float(r.upper[0]))
     assert set(d.cache) == before and e.lower[0] <= 8.0
+
+
+def test_the_lost_flag_accumulates_over_the_tilts_of_a_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query's lost flag is set when the optimistic composition of ANY tilt it read lost most of its mass: a cached
+    neighbour (λ = 2, lost) read first and too wide, then the saddle tilt (λ = 3, not lost) — the flag stays set and,
+    the lower side being lost, no further tilts are explored. For ε(δ) and δ(ε) alike (stub direction and readout)."""
+    from types import SimpleNamespace
+
+    from privamp.pld import accounting as am
+
+    grid = np.array([0.0, 1.0, 2.0])
+    read = {(2.0, True): 1.0, (2.0, False): 0.5, (3.0, True): 1.2, (3.0, False): 0.6}
+    calls: list[tuple[float, bool]] = []
+
+    def composed(h: float, lam: float, side: bool, tau: float, floor: float = -math.inf) -> tuple[float, bool]:
+        calls.append((lam, side))
+        return lam, side
+
+    stub = SimpleNamespace(total=10, tilt_for_delta=lambda d: 3.0, tilt_for_epsilon=lambda e: 3.0,
+                           is_cached=lambda h, hl, tau, lam: lam == 2.0, lost=lambda h, lam, tau: lam == 2.0,
+                           composed=composed, _cumulant_grid=lambda: (grid, grid, grid, grid, grid))
+    monkeypatch.setattr(am, "epsilon_of", lambda x, delta, upper: read[x])
+    monkeypatch.setattr(am, "delta_of", lambda x, eps: read[x] * 1e-6)
+    for query in ("_epsilon_at", "_delta_at"):
+        acc = _stub_accountant()
+        acc.directions = [stub]  # type: ignore[list-item]
+        acc._explore, acc._lost, calls = True, False, []
+        getattr(acc, query)(1e-5 if query == "_epsilon_at" else 1.0, 0.5)
+        assert acc._lost is True, query
+        assert {lam for lam, _ in calls} == {2.0, 3.0}, query  # the neighbours 4.0 (and 2.0 again) not explored
