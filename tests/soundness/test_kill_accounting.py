@@ -392,6 +392,11 @@ def test_a_cached_composition_serves_every_query_whose_tau_is_at_least_its_own(s
     assert got[(h, 1.0, False, 1e-12, -math.inf)] is got[(h, 1.0, False, 1e-15, 0.0)]
     assert d.has(h, 1.0, True, 1e-15) and not d.has(h, 1.0, True, 1e-19) and not d.has(h, 3.0, True, 1e-12)
     assert d.has(h, 1.0, True, 1e-15, -1.0) and not d.has(h / 2, 1.0, True, 1e-12, -1.0)
+    # the largest τ' ≤ τ whatever the order the compositions were made in (planted: a finer one made first would
+    # serve the coarser query itself)
+    fine, coarse = object(), object()
+    d.cache[(h, 5.0, False, 1e-18, -math.inf)], d.cache[(h, 5.0, False, 1e-15, -math.inf)] = fine, coarse
+    assert d.composed(h, 5.0, False, 1e-12) is coarse
 
 
 def test_single_steps_are_discretised_once_per_spacing_side_and_tau(spied: tuple) -> None:  # type: ignore[type-arg]
@@ -467,6 +472,7 @@ def test_initial_spacing_is_the_documented_rule_of_thumb() -> None:
     from types import SimpleNamespace
 
     cases = [[(0.0, 30.0, 10)], [(5.0, 30.0, 1000)], [(0.01, 30.0, 10)], [(0.5, 1e-8, 3)], [(2.0, 0.3, 1)],
+             [(0.0, 64 * 2.0**-4.495, 1)],  # width/64 binds, 2^-4.495 rounds to 2^-4 (at /65 it would not)
              [(1e-14, 1e-9, 10)], [(1.0, 1e9, 1)], [(1.0, 2e5, 100)], [(0.3, 20.0, 50), (0.02, 40.0, 7)]]
     for rel in (1e-4, 3e-3):
         for dirs in cases:
@@ -608,7 +614,7 @@ def test_single_step_spacing_doubles_until_the_window_fits() -> None:
     d = am._Direction([(pair, 3)])
     lo, hi = pair.loss_window(am._step_tail(am.TAU, 3))
     fine = (hi - lo) / am.MAX_STEP_POINTS
-    for h in (fine / 1.5, fine / 3.5, fine * 1.01, fine / 1000):
+    for h in (fine / 1.5, fine / 3.5, fine * 1.01, fine / 1000, fine * 0.999, fine / 1.999):
         k = next(k for k in range(64) if (hi - lo) / (h * 2.0**k) <= am.MAX_STEP_POINTS)
         assert d.step_spacing(h) == (h * 2.0**k,), h
 
@@ -640,7 +646,7 @@ def test_queries_compose_at_the_documented_cut_and_read_floor() -> None:
 
     for steps in (1, 30):
         dirs = [[(pairs.laplace(0.3), steps)]]
-        for kind, value in (("epsilon", 1e-4), ("delta", 3.0)):
+        for kind, value in (("epsilon", 1e-4), ("delta", 7.0)):  # (δ(7) ≈ 3e-4: τ = 1e-15, not TAU_MAX)
             acc = PLDAccountant(dirs, grid_spacing=2.0**-7)
             getattr(acc, kind)(value)
             d = acc.directions[0]
@@ -698,3 +704,32 @@ def test_the_lost_flag_accumulates_over_the_tilts_of_a_query(monkeypatch: pytest
         getattr(acc, query)(1e-5 if query == "_epsilon_at" else 1.0, 0.5)
         assert acc._lost is True, query
         assert {lam for lam, _ in calls} == {2.0, 3.0}, query  # the neighbours 4.0 (and 2.0 again) not explored
+
+
+def test_a_grid_too_coarse_for_the_size_cap_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A single step whose loss window needs a spacing above MAX_STEP_H = 256 under the size cap (here a window of
+    2e9: 2048) is refused with UnsupportedError naming the spacing and the RDP route."""
+    from privamp.errors import UnsupportedError
+    from privamp.pld import accounting as am
+
+    d = am._Direction([(pairs.laplace(1.0), 2)])
+    monkeypatch.setattr(pairs.Pair, "loss_window", lambda self, tail: (-1e9, 1e9))
+    with pytest.raises(UnsupportedError) as info:
+        d.composed(1.0, 0.0, True, 1e-15)
+    assert "grid spacing 2048 > 256" in str(info.value) and "bound='rdp'" in str(info.value)
+
+
+def test_delta_queries_keep_their_own_width_target_and_screen_other_directions() -> None:
+    """δ(ε) queries measure their width relative to δ (floor 1e-300), not to 1: at rel = 1e-8 the neighbouring tilt
+    an ε(δ) query cached (1e-9 wide: narrow in absolute terms, not relative to δ = 1e-3) is not accepted and the
+    saddle tilt is composed. Add/remove directions of a δ(ε) query: the add direction is screened at its own saddle
+    tilt (and skipped: the answer is the remove direction's)."""
+    dirs = [[(pairs.gaussian(0.5), 16)]]
+    acc = PLDAccountant(dirs, grid_spacing=2.0**-10, rel_accuracy=1e-8)
+    e = acc.epsilon(1e-3)
+    acc.delta(float(e.upper[0]))
+    assert {k[1] for k in acc.directions[0].cache} >= {1.5, 2.0}
+    both = [[(pairs.poisson_gaussian(1.0, 0.05, side), 40)] for side in ("remove", "add")]
+    r = PLDAccountant(both, grid_spacing=2.0**-9).delta(1.0)
+    alone = PLDAccountant(both[:1], grid_spacing=2.0**-9).delta(1.0)
+    assert r.upper[0] == alone.upper[0] and r.lower[0] == alone.lower[0]
