@@ -120,8 +120,8 @@ def test_pessimistic_input_errors_are_carried_as_derived() -> None:
     own = fft_power(dataclasses.replace(step, err1=0.0), count, math.log(1e-300))
     assert own is not None
     own_scale = math.exp(own.log_scale - count * step.log_scale)
-    assert out.err * scale == pytest.approx(own.err * own_scale + d1 * (1 + 1e-9), rel=1e-12)
-    assert out.err1 * scale == pytest.approx(own.err1 * own_scale + d1 * (1 + 1e-9), rel=1e-12)
+    assert out.err * scale == pytest.approx(own.err * own_scale + d1 * (1 + 1e-9), rel=1e-12, abs=0.0)
+    assert out.err1 * scale == pytest.approx(own.err1 * own_scale + d1 * (1 + 1e-9), rel=1e-12, abs=0.0)
 
 
 @pytest.mark.parametrize(("count", "mass", "offset", "pessimistic"), [
