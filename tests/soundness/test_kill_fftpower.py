@@ -190,6 +190,7 @@ def test_tilted_log_mgf_is_the_40_digit_value_plus_the_documented_margin() -> No
     v, ell = rng.random(70) ** 2, -20 + 0.37 * np.arange(70)
     cases = [(v, ell, np.array([-20.0, -0.5, 0.3, 5.0, 20.0])),
              (np.array([0.3]), np.array([2.5]), np.array([-3.0, 4.0])),
+             (np.array([0.3]), np.array([2.5]), np.array([-0.2, 0.2])),  # one point: b = 64 blocks of h = 1
              (np.array([0.3, 0.7]), np.array([2.5, 3.0]), np.array([-800.0, 800.0])),
              (np.array([0.3, 0.7]), np.array([2.5, 3.5]), np.array([-2.0, 3.0]))]
     for vv, ll, thetas in cases:
