@@ -330,5 +330,8 @@ def test_plan_window_covers_the_documented_tails(
     for t, m in zip(theta_u[[0, 7, -1]], mgf_u[[0, 7, -1]], strict=True):
         exact = _log_mgf_40(v, ell, float(t) - step.lam)
         assert 0 <= float(mp.mpf(float(m)) - exact) <= 1e-9, t
+    # read at ε ≥ 0.5 only: the untilted tail below no longer sets the window, the tilted one still does
+    floored = plan_window(step, 20, math.log(1e-10), v, 0.5)
+    assert floored is not None and float(np.sum(tilted[idx < floored[0]])) <= tail and floored[0] * step.h <= 0.5
     assert plan_window(dataclasses.replace(step, v=np.zeros_like(step.v)), 20, math.log(1e-10), 0 * v) is None
     assert plan_window(step, 10**7, math.log(1e-10), v) is None and MAX_N < 10**7
