@@ -18,7 +18,16 @@ import numpy as np
 import pytest
 
 from privamp.pld.discretise import GridPMF
-from privamp.pld.fftpower import FLUSH_LOG, POWER_GAMMA, _binary_power, _outside, _power_inf, fft_power
+from privamp.pld.fftpower import (
+    FLUSH_LOG,
+    POWER_GAMMA,
+    _binary_power,
+    _outside,
+    _power_inf,
+    _tilted_log_mgf,
+    fft_power,
+    plan_window,
+)
 from privamp.pld.pmf import U, tilt
 
 
@@ -107,10 +116,22 @@ def test_pessimistic_input_errors_are_carried_as_derived() -> None:
     scale = math.exp(out.log_scale - count * step.log_scale)
     assert d1 <= out.err * scale <= d1 * (1 + 5e-8)  # (measured 5e-9 above)
     assert d1 <= out.err1 * scale <= d1 * (1 + 1e-6)
+    # … added to the transform's own bounds (those of the same step declaring no input error)
+    own = fft_power(dataclasses.replace(step, err1=0.0), count, math.log(1e-300))
+    assert own is not None
+    own_scale = math.exp(own.log_scale - count * step.log_scale)
+    assert out.err * scale == pytest.approx(own.err * own_scale + d1 * (1 + 1e-9), rel=1e-12, abs=0.0)
+    assert out.err1 * scale == pytest.approx(own.err1 * own_scale + d1 * (1 + 1e-9), rel=1e-12, abs=0.0)
 
 
-@pytest.mark.parametrize(("count", "size"), [(3, 9), (40, 6)])
-def test_round_off_bound_is_the_documented_one(count: int, size: int) -> None:
+@pytest.mark.parametrize(("count", "mass", "offset", "pessimistic"), [
+    (3, 9, -2, True), (40, 6, -2, True), (3, 9, -2, False),  # random masses on 9 and 6 points
+    (3, [0.9, 0.1], -1, True),  # N = 4: the Nyquist coefficient (|a| = 0.8) counts once, and matters (flat spectrum)
+    (2, [0.9, 0.1], -1, True), (1, [0.9, 0.1], -1, True),  # N = 3 (no Nyquist bin), N = 2 (η = 8u·log2 2)
+    (3, [0.5, 0.3, 0.2], 3, True),  # a support above 0: the window starts at T·o > 0 (nothing below it)
+])
+def test_round_off_bound_is_the_documented_one(count: int, mass: int | list[float], offset: int,
+                                               pessimistic: bool) -> None:
     """The entrywise and sum bounds of the transform's round-off, from the module docstring's formulas evaluated
     here (numpy's own FFT for the coefficients a_k): E = η√N‖v‖₂ with η = 8u·log2 N; the coefficients with
     (|a| + E)^T ≥ e^{FLUSH_LOG} powered, the others flushed (N − Σ weights of the powered, interior rfft bins
@@ -118,14 +139,17 @@ def test_round_off_bound_is_the_documented_one(count: int, size: int) -> None:
     flushed·e^{FLUSH_LOG})/N and err1 = √N(η + 2u)‖P‖₂/√N + T·E·max (|a| + E)^{T−1} + √(Σβ² + flushed·e^{2·FLUSH_LOG}),
     within 1e-5 (the code's own rounding margins are ~1e-6). A support short enough that the window covers all of
     the T-fold: no wrapped mass."""
-    rng = np.random.default_rng(size)
-    mass = rng.random(size) + 0.05
-    mass /= mass.sum()
-    step = tilt(GridPMF(0.1, -2, np.log(mass), 0.0, True), 0.0)
+    if isinstance(mass, int):
+        masses = np.random.default_rng(mass).random(mass) + 0.05
+        masses /= masses.sum()
+    else:
+        masses = np.array(mass)
+    size = masses.size
+    step = tilt(GridPMF(0.1, offset, np.log(masses), 0.0, pessimistic), 0.0)
     out = fft_power(step, count, math.log(1e-300))
-    assert out is not None
+    assert out is not None and out.pessimistic is pessimistic
     n = out.v.size
-    v = step.v
+    v = step.v if pessimistic else step.certified()  # (the optimistic side transforms its certified sub-measure)
     assert out.offset == count * step.offset and n >= count * (size - 1) + 1  # the whole support: nothing wraps
     u = 2.0**-53
     eta = 8 * u * math.log2(n)
@@ -149,3 +173,165 @@ def test_round_off_bound_is_the_documented_one(count: int, size: int) -> None:
     assert out.err * scale == pytest.approx(inv2 + b1 / n, rel=1e-5, abs=0.0)
     assert out.err1 * scale == pytest.approx(math.sqrt(n) * inv2 + b2, rel=1e-5, abs=0.0)
     assert out.err * scale >= inv2 + b1 / n and out.err1 * scale >= math.sqrt(n) * inv2 + b2
+
+
+def _log_mgf_40(v: np.ndarray, ell: np.ndarray, theta: float) -> mp.mpf:
+    with mp.workdps(40):
+        return mp.log(mp.fsum(mp.mpf(float(a)) * mp.exp(mp.mpf(theta) * mp.mpf(float(x))) for a, x in zip(v, ell,
+                                                                                                       strict=True)))
+
+
+def test_tilted_log_mgf_is_the_40_digit_value_plus_the_documented_margin() -> None:
+    """_tilted_log_mgf bounds log Σ v e^{θℓ} from above by the documented margin (n + 8)·2u + 1e-12 +
+    64u·max|θ|·(max|ℓ| + b·h), the block b = min(64, ⌊40/(max|θ|·h)⌋) (at least 1): the float value sits that margin
+    above the 40-digit one (its own rounding, a few 1e-14 here, either way; above only at large θ·ℓ); blocks of one
+    point at |θ|·h = 800 (no exponential overflows); one point (h = 1 in the margin); no mass at all: −745."""
+    rng = np.random.default_rng(3)
+    v, ell = rng.random(70) ** 2, -20 + 0.37 * np.arange(70)
+    cases = [(v, ell, np.array([-20.0, -0.5, 0.3, 5.0, 20.0])),
+             (np.array([0.3]), np.array([2.5]), np.array([-3.0, 4.0])),
+             (np.array([0.3]), np.array([2.5]), np.array([-0.2, 0.2])),  # one point: b = 64 blocks of h = 1
+             (np.array([0.3, 0.7]), np.array([2.5, 3.0]), np.array([-800.0, 800.0])),
+             (np.array([0.3, 0.7]), np.array([2.5, 3.5]), np.array([-2.0, 3.0]))]
+    for vv, ll, thetas in cases:
+        n, tmax = vv.size, float(np.max(np.abs(thetas)))
+        h = float(ll[1] - ll[0]) if n > 1 else 1.0
+        block = max(1, min(64, int(40.0 / (tmax * h))))
+        margin = (n + 8) * 2 * U + 1e-12 + 64 * U * tmax * (float(np.max(np.abs(ll))) + block * h)
+        got = _tilted_log_mgf(vv, ll, thetas)
+        for g, t in zip(got.tolist(), thetas.tolist(), strict=True):
+            above = float(mp.mpf(g) - _log_mgf_40(vv, ll, t))
+            assert above >= margin - 5e-14, (n, t, above, margin)
+            assert t > 0.2 or above <= margin + 5e-14, (n, t, above, margin)
+    assert _tilted_log_mgf(np.zeros(5), np.arange(5.0), np.array([-1.0, 1.0])).tolist() == [-745.0, -745.0]
+
+
+@pytest.fixture(scope="module")
+def poisson_step() -> tuple[object, np.ndarray]:
+    """The pessimistic Poisson-subsampled Gaussian step (σ = 1, q = 0.3, h = 0.05) and its exact 20-fold (direct
+    convolution of the stored masses: non-negative terms, accurate to a few ulps each)."""
+    from privamp.pld import pairs
+    from privamp.pld.discretise import discretise
+
+    g = discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=True, tail=1e-12)
+    m = np.exp(np.asarray(g.log_mass))
+    fold = m.copy()
+    for _ in range(19):
+        fold = np.convolve(fold, m)
+    return g, fold
+
+
+@pytest.mark.parametrize("p_inf", [None, 0.0])
+def test_pessimistic_tails_outside_the_window_are_the_documented_chernoff_bounds(
+        poisson_step: tuple, p_inf: float | None) -> None:  # type: ignore[type-arg]
+    """The 20-fold at λ = 0 with τ = 1e-10 on a window W = [A, A + N) narrower than its support: the +∞ mass is
+    (F + p∞)^T − F^T plus the Chernoff bound min_{θ>0} e^{T·K(θ) − θ·(A + N)h} of the untilted mass above W (rounded
+    up by 1e-12), and covers the exact mass there; the mass below W is moved to W's first point as an atom of
+    e^{below}, below = the smallest of the Chernoff bound from K, T·log F and the fed vector's bound (module docstring),
+    and the generating function is raised to cover it: log M ← logaddexp(T·K, below + θ·A·h) + 1e-14. The first point
+    then holds the exact 20-fold's mass there plus the atom (and the mass wrapped around by the circular transform,
+    4e-14 here), which covers the exact mass below W."""
+    from privamp.pld.convolution import finite_log_mass
+    from privamp.pld.pmf import THETAS
+
+    g, fold = poisson_step
+    step = tilt(g, 0.0)
+    if p_inf is not None:
+        step = dataclasses.replace(step, p_inf=p_inf)
+    count, log_tau = 20, math.log(1e-10)
+    first, n, _, _, theta_u, mgf_u = plan_window(step, count, log_tau, step.v)
+    out = fft_power(step, count, log_tau)
+    assert out is not None and out.offset == first and out.v.size == n
+    idx = count * g.offset + np.arange(fold.size)
+    assert idx[0] < first and first + n <= idx[-1]  # W inside the support: mass on both sides
+    lo, hi = first * step.h, (first + n) * step.h
+    k = count * np.asarray(step.log_mgf)
+    fin = finite_log_mass(step)
+    with mp.workdps(40):
+        above = min(mp.mpf(float(a)) - mp.mpf(float(t)) * mp.mpf(hi) for a, t in zip(k, THETAS, strict=True) if t > 0)
+        chernoff_above = float(mp.exp(min(above, 0)))
+    p_top = _power_inf(fin, step.p_inf, count, upper=True) if step.p_inf else 0.0
+    assert out.p_inf == pytest.approx(p_top + chernoff_above, rel=1e-12, abs=0.0)
+    assert out.p_inf >= float(np.sum(fold[idx >= first + n])) + p_top
+    fed = np.log(np.exp(mgf_u) / (1 - step.rel)) + 1e-13  # (err1 = 0: v_ex ≤ v/(1 − rel))
+    below = min(float(np.min(k[THETAS < 0] - THETAS[THETAS < 0] * lo)), count * fin,
+                float(np.min(step.log_scale + count * fed - theta_u * lo)))
+    np.testing.assert_allclose(np.asarray(out.log_mgf), np.logaddexp(k, below + THETAS * lo) + 1e-14, rtol=1e-13,
+                               atol=1e-12)
+    at_first = float(out.v[0]) * math.exp(out.log_scale)
+    exact_first = float(np.sum(fold[idx == first]))
+    assert at_first == pytest.approx(exact_first + math.exp(below), abs=1e-13)  # (+ the wrapped mass: 4e-14)
+    assert at_first >= exact_first + float(np.sum(fold[idx < first]))
+
+
+def test_optimistic_window_keeps_the_untilted_mass_down_to_tau_whatever_the_floor(
+        poisson_step: tuple) -> None:  # type: ignore[type-arg]
+    """The optimistic side drops what lies outside its window, so at a tilt (λ = 2: the tilted bulk far above the
+    untilted one) its window still reaches down to where the untilted 20-fold below it is ≤ τ = 1e-10 (here against
+    the pessimistic step's exact 20-fold, which dominates the optimistic one), and a read floor does not move it."""
+    from privamp.pld import pairs
+    from privamp.pld.discretise import discretise
+
+    g, fold = poisson_step
+    opt = tilt(discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=False, tail=1e-12), 2.0)
+    out = fft_power(opt, 20, math.log(1e-10))
+    assert out is not None and not out.pessimistic and not np.any(np.asarray(out.log_mgf))
+    idx = 20 * g.offset + np.arange(fold.size)
+    assert float(np.sum(fold[idx < out.offset])) <= 1e-10
+    floored = fft_power(opt, 20, math.log(1e-10), 3.0)
+    assert floored is not None and floored.offset == out.offset
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_plan_window_covers_the_documented_tails(
+        poisson_step: tuple, pessimistic: bool) -> None:  # type: ignore[type-arg]
+    """plan_window for 20 steps at λ = 1, τ = 1e-10: the window [A, A + N) starts in the 20-fold's support and N is
+    5-smooth (at least the step's size); the tilted 20-fold of the fed vector outside it is ≤ e^{TILTED_TAIL}
+    (pessimistic: e^{PESSIMISTIC_TILTED_TAIL}) per side and, pessimistic, the untilted one above it ≤ τ; the θ's are the
+    documented Gaussian guess (a ladder 2^LADDER_STEP apart around k/sd); the generating functions returned bound
+    log Σ v e^{θℓ} at the θ's and log Σ v e^{(θ_u − λ)ℓ} at the θ_u < 0 from above, within 1e-9 (40 digits); an empty
+    vector or a window beyond MAX_N gives None."""
+    from privamp.pld import pairs
+    from privamp.pld.discretise import discretise
+    from privamp.pld.fftpower import LADDER_STEP, MAX_N, PESSIMISTIC_TILTED_TAIL, TILTED_TAIL
+
+    g, fold = poisson_step
+    if not pessimistic:
+        g = discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=False, tail=1e-12)
+    step = tilt(g, 1.0)
+    v = step.v if pessimistic else step.certified()
+    plan = plan_window(step, 20, math.log(1e-10), v)
+    assert plan is not None
+    first, n, thetas, mgf, theta_u, mgf_u = plan
+    lo_support, hi_support = 20 * step.offset, 20 * (step.offset + v.size - 1)
+    assert lo_support <= first <= hi_support
+    smooth = [2**a * 3**b * 5**c for a in range(21) for b in range(13) for c in range(9)]
+    assert n in smooth and n >= v.size
+    tilted = v.copy()
+    for _ in range(19):
+        tilted = np.convolve(tilted, v)
+    idx = lo_support + np.arange(tilted.size)
+    tail = math.exp(max(TILTED_TAIL, PESSIMISTIC_TILTED_TAIL) if pessimistic else TILTED_TAIL)
+    assert float(np.sum(tilted[idx < first])) <= tail and float(np.sum(tilted[idx >= first + n])) <= tail
+    if pessimistic:
+        assert float(np.sum(fold[20 * g.offset + np.arange(fold.size) >= first + n])) <= 1e-10
+    # the θ's: a ladder spaced by 2^LADDER_STEP from 4 down to 2^-7.5 times the Gaussian optimum k/sd (k = √(−2·tail),
+    # sd² = 20 × the fed vector's variance, at least h²), both signs; the θ_u < 0 the same at k_u = √(−2 log τ)
+    ell = step.losses
+    mean = float(np.sum(v * ell) / np.sum(v))
+    sd = math.sqrt(20 * max(float(np.sum(v * (ell - mean) ** 2) / np.sum(v)), step.h**2))
+    ladder = 2.0 ** (2 - LADDER_STEP * np.arange(20))
+    np.testing.assert_allclose(thetas, np.concatenate([-ladder, ladder]) * math.sqrt(-2 * math.log(tail)) / sd,
+                               rtol=1e-12)
+    np.testing.assert_allclose(theta_u, -ladder * math.sqrt(-2 * math.log(1e-10)) / sd, rtol=1e-12)
+    for t, m in zip(thetas[[0, 5, -3]], mgf[[0, 5, -3]], strict=True):
+        exact = _log_mgf_40(v, ell, float(t))
+        assert 0 <= float(mp.mpf(float(m)) - exact) <= 1e-9, t
+    for t, m in zip(theta_u[[0, 7, -1]], mgf_u[[0, 7, -1]], strict=True):
+        exact = _log_mgf_40(v, ell, float(t) - step.lam)
+        assert 0 <= float(mp.mpf(float(m)) - exact) <= 1e-9, t
+    # read at ε ≥ 0.5 only: the untilted tail below no longer sets the window, the tilted one still does
+    floored = plan_window(step, 20, math.log(1e-10), v, 0.5)
+    assert floored is not None and float(np.sum(tilted[idx < floored[0]])) <= tail and floored[0] * step.h <= 0.5
+    assert plan_window(dataclasses.replace(step, v=np.zeros_like(step.v)), 20, math.log(1e-10), 0 * v) is None
+    assert plan_window(step, 10**7, math.log(1e-10), v) is None and MAX_N < 10**7
