@@ -180,3 +180,76 @@ def test_power_is_repeated_convolution() -> None:
         ref = np.convolve(ref, x.c)
     assert p5.c == pytest.approx(ref, rel=1e-12, abs=1e-17)
     assert al._power(x, 1) is x
+
+
+def _cell_laws_reference(mu: float, j_top: int) -> dict[str, np.ndarray]:
+    """The epoch pair's per-cell laws in 40 digits, on the grid's own float points x_j = fl(jη): cell j = (x_{j−1},
+    x_j] in w = (log x + μ²/2)/μ, q_j = Φ(w_j) − Φ(w_{j−1}), r_j = E[X; cell] = Φ(w_j − μ) − Φ(w_{j−1} − μ) (X =
+    e^{μW − μ²/2}), up_j = (r_j − x_{j−1}q_j)/η, dn_j = (x_j q_j − r_j)/η (the split's masses at x_j and x_{j−1})."""
+    eta = al._eta(mu)
+    out: dict[str, list[float]] = {"q": [], "r": [], "up": [], "dn": []}
+    with mp.workdps(40):
+        x = [mp.mpf(float(v)) for v in np.arange(j_top + 1) * eta]
+        m = mp.mpf(mu)
+        cdf = [(mp.ncdf((mp.log(v) + m * m / 2) / m), mp.ncdf((mp.log(v) - m * m / 2) / m)) if v > 0 else (0, 0)
+               for v in x]
+        for j in range(1, j_top + 1):
+            q, r = cdf[j][0] - cdf[j - 1][0], cdf[j][1] - cdf[j - 1][1]
+            out["q"].append(float(q))
+            out["r"].append(float(r))
+            out["up"].append(float((r - x[j - 1] * q) / eta))
+            out["dn"].append(float((x[j] * q - r) / eta))
+    return {k: np.array(v) for k, v in out.items()}
+
+
+@pytest.mark.parametrize(("mu", "j_top"), [(1.0, 60), (0.3, 40)])
+def test_cell_laws_match_40_digits_within_their_bounds(mu: float, j_top: int) -> None:
+    """_cell_laws (q, r, up, dn per cell, each with an error bound) against the 40-digit integrals: every value
+    within its bound of the reference, every bound tight (≤ 1e-12 relative, + 1e-20 for the
+    cells of negligible mass), the first cell (0, η] from the normal CDF, the split's two masses /η."""
+    got = al._cell_laws(mu, j_top)
+    ref = _cell_laws_reference(mu, j_top)
+    assert len(got) == 8
+    for (name, want), value, err in zip(ref.items(), got[0::2], got[1::2], strict=True):
+        assert value.shape == err.shape == (j_top,), name
+        assert np.all(np.abs(value - want) <= err), name
+        assert np.all(err <= 1e-12 * want + 1e-20), name
+        assert np.all(err >= 2 * al.U * want), name
+    # the split keeps each cell's mass and mean: up + dn = q, η·up + x_{j−1}(up + dn) = r
+    assert got[4] + got[6] == pytest.approx(got[0], rel=1e-12, abs=1e-300)
+
+
+def test_cell_laws_error_bounds_are_the_documented_sums() -> None:
+    """The bounds of cells 2..J: the Gauss–Legendre bound of each integrand (_quad) plus the documented edge terms
+    for the end points' rounding dw = 8u(|w| + (|log x| + 1 + μ²)/μ): (da·f(a) + db·f(b))(1 + 1e-6) for q and r,
+    (db·η·φ(b) + da²·μ·x_a·φ(a))(1 + 1e-6)·1.01 for up (mirrored for dn); cell 1 from _tail:
+    e_dn1 = η·e_q1 + e_r1 + 4u·η·q1 (all /η for the split)."""
+    mu, j_top = 1.3, 30
+    eta = al._eta(mu)
+    x = np.arange(j_top + 1) * eta
+    with np.errstate(divide="ignore"):
+        w = (np.log(x) + mu * mu / 2) / mu
+        dw = 8 * al.U * (np.abs(w) + (np.abs(np.log(x)) + 1 + mu * mu) / mu)
+    a, b, da, db, xa, xb = w[1:-1], w[2:], dw[1:-1], dw[2:], x[1:-1], x[2:]
+    one = np.ones(a.size)
+    phi = al._phi
+    _, eq = al._quad(a, b, phi, ((0.0, one),))
+    _, er = al._quad(a, b, lambda v: phi(v - mu), ((mu, one),))
+    _, e_up = al._quad(a, b, lambda v: xa[:, None] * np.expm1(mu * (v - a[:, None])) * phi(v), ((mu, one), (0.0, xa)))
+    _, e_dn = al._quad(a, b, lambda v: -xb[:, None] * np.expm1(mu * (v - b[:, None])) * phi(v), ((mu, one), (0.0, xb)))
+    edge = 1 + 1e-6
+    want = [
+        eq + (da * phi(a) + db * phi(b)) * edge,
+        er + (da * phi(a - mu) + db * phi(b - mu)) * edge,
+        (e_up + (db * eta * phi(b) + da * da * mu * xa * phi(a)) * edge * 1.01) / eta,
+        (e_dn + (da * eta * phi(a) + db * db * mu * xb * phi(b)) * edge * 1.01) / eta,
+    ]
+    got = al._cell_laws(mu, j_top)
+    for g, wnt in zip(got[1::2], want, strict=True):
+        assert g[1:] == pytest.approx(wnt, rel=1e-12, abs=0.0)
+    q1, eq1 = al._tail(float(w[1]))
+    r1, er1 = al._tail(float(w[1]) - mu)
+    assert (got[0][0], got[1][0], got[2][0], got[3][0]) == (q1, eq1, r1, er1)
+    assert got[4][0] == r1 / eta and got[5][0] == er1 / eta
+    assert got[6][0] == max(eta * q1 - r1, 0.0) / eta
+    assert got[7][0] == pytest.approx((eta * eq1 + er1 + 4 * al.U * eta * q1) / eta, rel=1e-14, abs=0.0)
