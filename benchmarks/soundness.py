@@ -1402,6 +1402,7 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/distributions.py": ["tests/pld/test_distributions.py", "tests/pld/test_pairs.py"],
     "src/privamp/pld/adaptive.py": ["tests/pld/test_adaptive.py", "tests/soundness/test_kill_adaptive.py"],
     "src/privamp/pld/group_pairs.py": [
+        "tests/soundness/test_kill_group_pairs.py",
         "tests/pld/test_group_pairs.py::test_group_size_one_is_the_record_level_pair",
         "tests/pld/test_group_pairs.py::test_group_size_one_composition_is_the_record_level_answer",
         "tests/pld/test_group_pairs.py::test_no_poisson_replace_one_configuration_beats_the_antiparallel_pair",
