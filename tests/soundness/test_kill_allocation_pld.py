@@ -350,3 +350,31 @@ def test_merge_cells_ignores_atoms_without_second_mass() -> None:
 def test_split_to_grid_spans_exactly_the_atoms_cells() -> None:
     k0, grid, pm, qm = al._split_to_grid(np.array([0.0105, 0.0031]), np.array([0.5, 0.5]))
     assert k0 == 3 and grid.size == pm.size == qm.size == 10 - 3 + 2
+
+
+def test_quad_error_is_the_documented_sum() -> None:
+    """The bound of each cell (a, b]: the rounding (4n + 16 + 2·far²)u·total, far = max(|a|, |b|) + max |s_k|, plus
+    the Gauss–Legendre truncation _GL_CONST·(b − a)^{2n+1}·Σ_k |c_k|·e^{−near_k²/4}, near_k the distance from s_k to
+    the cell (0 inside it), plus 1e-320; cells where either term dominates (wide, far, narrow)."""
+    a = np.array([-9.0, -2.0, -0.5, 1.0, 3.0])
+    b = np.array([-7.0, 0.5, 0.5, 3.5, 3.4])
+    coefs = (np.full(a.size, 0.7), np.full(a.size, 0.3))
+    total, err = al._quad(a, b, lambda v: 0.7 * al._phi(v) + 0.3 * al._phi(v - 1.5), ((0.0, coefs[0]),
+                                                                                          (1.5, coefs[1])))
+    trunc = np.zeros(a.size)
+    for shift, coef in zip((0.0, 1.5), coefs, strict=True):
+        near = np.array([0.0 if lo - shift <= 0 <= hi - shift else min(abs(lo - shift), abs(hi - shift))
+                         for lo, hi in zip(a, b, strict=True)])
+        trunc += coef * np.exp(-near * near / 4)
+    far = np.maximum(np.abs(a), np.abs(b)) + 1.5
+    want = (4 * 8 + 16 + 2 * far * far) * al.U * total + al._GL_CONST * (b - a) ** 17 * trunc + 1e-320
+    assert err == pytest.approx(want, rel=1e-13, abs=0.0)
+    with mp.workdps(40):
+        for lo, hi, t, e in zip(a, b, total, err, strict=True):
+            exact = 0.7 * (mp.ncdf(hi) - mp.ncdf(lo)) + 0.3 * (mp.ncdf(hi - 1.5) - mp.ncdf(lo - 1.5))
+            assert abs(t - float(exact)) <= e
+
+
+def test_tail_of_an_underflowing_cdf() -> None:
+    """Φ(−40) ≈ 3.7e-350 underflows: the value 0 with the bound 1e-320 (no log of 0)."""
+    assert al._tail(-40.0) == (0.0, 1e-320)
