@@ -125,7 +125,7 @@ def _one_sided(pair: object, direction: str, shifts: list[float], log_weights: l
 
 @pytest.mark.parametrize(("k", "m", "n", "relation", "population"),
                          [(3, 20, 200, "add-remove", 200), (3, 199, 200, "add-remove", 203),
-                          (4, 199, 200, "replace-one", 200), (2, 7, 7, "replace-one", 7)])
+                          (3, 7, 10, "add-remove", 10), (4, 199, 200, "replace-one", 200), (2, 7, 7, "replace-one", 7)])
 @pytest.mark.parametrize("direction", ["remove", "add"])
 def test_without_replacement_group_is_the_hypergeometric_mixture(k: int, m: int, n: int, relation: str,
                                                                   population: int, direction: str) -> None:
@@ -190,7 +190,7 @@ def test_with_replacement_realisable_pair_is_the_capped_count(relation: str, pop
     capped = [w if w >= -690.0 else -math.inf for w in capped]
     pair = gp.with_replacement_group_gaussian(mu, k, m, n, relation, direction)
     _one_sided(pair, direction, [2.0 * j * mu for j in range(top + 1)], capped)
-    assert not pair.upper_bound and pair.evidence == gp.REALISABLE and pair.atoms == ()
+    assert pair.upper_bound is False and pair.evidence == gp.REALISABLE and pair.atoms == ()
     assert pair.name == (f"with_replacement_group_gaussian(mu={mu:g}, k={k}, batch={m}, dataset={n}, {relation}, "
                          f"{direction})")
 
@@ -319,7 +319,9 @@ def test_newton_settles_every_point_without_the_bisection(direction: str, monkey
     (piece,) = pair.pieces
     xs = np.linspace(min(piece.p.means + piece.q.means) - 50.0, max(piece.p.means + piece.q.means) + 50.0, 2049)
     ls = np.maximum.accumulate(piece.loss(xs))
-    inside = np.linspace(ls[0], ls[-1], 3002)[1:-1]
+    inside = np.unique(np.concatenate([np.linspace(ls[0], ls[-1], 3002), [(ls[0] + ls[1]) / 2, (ls[-2] + ls[-1]) / 2]]))
+    inside = inside[(inside > ls[0]) & (inside < ls[-1])]  # with a point in the first and last table cells
+    inside = inside[: inside.size // 2 * 2]
     ell = np.concatenate([inside, [ls[0], ls[-1], ls[0] - 1.0, ls[-1] + 1.0, -np.inf, np.inf]])
 
     def no_bisection(self: object, ell: object) -> None:
@@ -336,3 +338,19 @@ def test_newton_settles_every_point_without_the_bisection(direction: str, monkey
     steps = np.abs((val - li) / np.where(slope > 0, slope, np.inf)) <= 8 * 2.0**-52 * np.maximum(np.abs(xi), 1.0)
     assert np.all(ulps | steps)
     assert np.all(np.diff(xi) >= 0)
+
+
+def test_defaults_and_limits_of_the_front_ends() -> None:
+    """direction defaults to "remove"; k = 1 without replacement under add/remove is the record-level pair at 2μ and
+    rate m/N (N = n, or n + 1 when m = n); nothing dropped from the binomial: no atom."""
+    mu = 0.7
+    assert gp.poisson_group_gaussian(mu, 0.2, 3).name.endswith(", remove)")
+    assert gp.wor_group_gaussian(mu, 3, 20, 200, "add-remove").name.endswith(", remove)")
+    assert gp.with_replacement_group_gaussian(mu, 2, 5, 10, "add-remove").name.endswith(", remove)")
+    assert gp.with_replacement_group_upper_gaussian(mu, 2, 5, 10, "add-remove").name.endswith(", remove)")
+    for d in ("remove", "add"):
+        for m, n, p in ((10, 99, 10 / 99), (99, 99, 99 / 100)):
+            assert gp.wor_group_gaussian(mu, 1, m, n, "add-remove", d) == gp.pairs.poisson_gaussian(2 * mu, p, d)
+        assert gp.with_replacement_group_upper_gaussian(mu, 2, 5, 10, "add-remove", d).atoms == ()
+    one = gp.wor_group_gaussian(mu, 1, 10, 99, "replace-one")  # replace-one keeps the (realisable) mixture
+    assert one.upper_bound is False and one.pieces[0].p.means == (0.0, 2 * mu)
