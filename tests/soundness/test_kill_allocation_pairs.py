@@ -241,3 +241,13 @@ def test_pair_names_and_bad_direction() -> None:
     assert [[c for _, c in d] for d in ap.max_statistic_directions(1.0, 4, 1)] == [[1], [1]]
     for scheme in (ap.balls_in_bins_directions, ap.shuffled_directions):
         assert _error(scheme, 0.0, 30, 100, 3).name == "sigma"
+
+
+def test_max_statistic_cdfs_accept_the_ends_of_their_ranges() -> None:
+    """μ = 100 and w = 1/t are allowed; log_counts of 2 and of t + 1 entries, and entries up to 1e-12 (rounding
+    above log 1), are accepted."""
+    s = np.array([0.5])
+    assert np.isfinite(ap.max_statistic_cdfs(s, 100.0, 3)[1]).all()
+    for counts in ([math.log(0.5), math.log(0.5)], [math.log(0.25)] * 4, [-math.inf, 1e-12]):
+        lp, lq = ap.max_statistic_cdfs(s, 1.0, 3, log_counts=counts)
+        assert lp.shape == lq.shape == (1,)
