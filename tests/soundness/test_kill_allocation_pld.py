@@ -378,3 +378,10 @@ def test_quad_error_is_the_documented_sum() -> None:
 def test_tail_of_an_underflowing_cdf() -> None:
     """Φ(−40) ≈ 3.7e-350 underflows: the value 0 with the bound 1e-320 (no log of 0)."""
     assert al._tail(-40.0) == (0.0, 1e-320)
+
+
+def test_quad_bound_is_positive_where_everything_underflows() -> None:
+    """A cell at w ∈ (100, 100.5]: the integral (~e^-5000), its sum and its truncation term all underflow to 0; the
+    bound is the floor 1e-320, still above the exact value."""
+    total, err = al._quad(np.array([100.0]), np.array([100.5]), al._phi, ((0.0, np.ones(1)),))
+    assert total.tolist() == [0.0] and err.tolist() == [1e-320]
