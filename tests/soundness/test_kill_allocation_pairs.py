@@ -16,6 +16,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from privamp.errors import InvalidParameterError
 from privamp.pld import allocation_pairs as ap
 from privamp.pld.distributions import Atom
 
@@ -141,3 +142,112 @@ def test_schemes_use_the_documented_steps_weights_and_shifts() -> None:
     one = ap.max_statistic_pair(1.0, 1)  # t = 1: the window starts at −√(2 log 1e30)
     assert math.exp(one.atoms[0].log_q) == pytest.approx(float(mp.ncdf(-math.sqrt(2 * math.log(1e30)))) * (1 + 1e-10),
                                                          rel=1e-9, abs=0.0)
+
+
+def _error(call: object, *args: object, **kwargs: object) -> InvalidParameterError:
+    with pytest.raises(InvalidParameterError) as info:
+        call(*args, **kwargs)  # type: ignore[operator]
+    return info.value
+
+
+def test_atoms_pair_refuses_pieces_and_bins_every_cell() -> None:
+    err = _error(ap.AtomsPair, "t", "t", ("piece",), (), upper_bound=False)
+    assert (err.name, err.value, err.allowed) == ("pieces", ("piece",), "empty (an AtomsPair holds atoms only)")
+    # losses −1 (on the first edge: outside), −0.5 (first cell), 0.5, 2 (on an edge: the cell below), 5 (above)
+    atoms = tuple(Atom(math.log(p) + x, math.log(p)) for p, x in ((0.1, -1.0), (0.2, -0.5), (0.3, 0.5), (0.15, 2.0),
+                                                                     (0.25, 5.0)))
+    pair = ap.AtomsPair("t", "t", (), atoms, upper_bound=False)
+    lp, lq = pair.cell_log_masses([-1, 0, 1, 2])
+    assert np.exp(lq) == pytest.approx([0.2, 0.3, 0.15], rel=1e-14, abs=0.0)
+    assert np.exp(lp) == pytest.approx([0.2 * math.exp(-0.5), 0.3 * math.exp(0.5), 0.15 * math.exp(2.0)], rel=1e-14)
+    # no finite loss at all: the moments of a point mass at 0
+    none = ap.AtomsPair("t", "t", (), (Atom(0.0, -math.inf),), upper_bound=False)
+    k, dk, var = none.loss_moments([0.5, 2.0])
+    assert k.tolist() == [0.0, 0.0] and dk.tolist() == [0.0, 0.0] and var == 0.0
+
+
+@pytest.mark.parametrize(("args", "kwargs", "name", "value", "allowed"), [
+    ((0.0, 3), {}, "mu", 0.0, None),
+    ((100.5, 3), {}, "mu", 100.5, "at most 100 (sensitivity / noise scale)"),
+    ((1.0, 0), {}, "steps", 0, "an integer >= 1"),
+    ((1.0, 4), {"weight": 0.0}, "weight", 0.0, "in (0, 1/steps] = (0, 0.25]"),
+    ((1.0, 4), {"weight": 0.25 * (1 + 1e-9)}, "weight", 0.25 * (1 + 1e-9), "in (0, 1/steps] = (0, 0.25]"),
+    ((1.0, 3), {"log_counts": [0.0]}, "log_counts", [0.0], "2 to 4 log-probabilities"),
+    ((1.0, 2), {"log_counts": [-2.0, -1.0, -1.0, -1.0]}, "log_counts", [-2.0, -1.0, -1.0, -1.0],
+     "2 to 3 log-probabilities"),
+    ((1.0, 2), {"log_counts": [-1.0, 1e-9]}, "log_counts", [-1.0, 1e-9], "2 to 3 log-probabilities"),
+])
+def test_max_statistic_cdfs_name_bad_inputs(args: tuple[object, ...], kwargs: dict[str, object], name: str,
+                                            value: object, allowed: str | None) -> None:
+    err = _error(ap.max_statistic_cdfs, np.array([0.5]), *args, **kwargs)
+    assert (err.name, err.value) == (name, value)
+    assert allowed is None or err.allowed == allowed
+
+
+def test_max_statistic_cdfs_at_the_edges_of_the_weight() -> None:
+    """w = 1/t: the record is always in one step (h_0 = 0); w within 1e-12 above 1/t is taken as 1/t; t = 1."""
+    s = np.array([-1.0, 0.3, 2.0])
+    exact = ap.max_statistic_cdfs(s, 0.8, 4)
+    assert ap.max_statistic_cdfs(s, 0.8, 4, 0.25 * (1 + 1e-13))[0].tolist() == exact[0].tolist()
+    with mp.workdps(40):
+        for x, a in zip(s, exact[0], strict=True):
+            assert a == pytest.approx(float(mp.log(mp.ncdf(x - 0.8) * mp.ncdf(x) ** 3)), rel=1e-13, abs=0.0)
+    lp, lq = ap.max_statistic_cdfs(s, 0.8, 1)
+    assert lq == pytest.approx(np.log([float(mp.ncdf(x)) for x in s]), rel=1e-13, abs=0.0)
+    assert lp == pytest.approx(np.log([float(mp.ncdf(x - 0.8)) for x in s]), rel=1e-13, abs=0.0)
+
+
+def test_allocation_counts_name_bad_inputs_and_default_run() -> None:
+    for args, name, value, allowed in (((0, 1), "steps", 0, "an integer >= 1"),
+                                       ((5, 0), "allocations", 0, "an integer in [1, 5]"),
+                                       ((5, 6), "allocations", 6, "an integer in [1, 5]"),
+                                       ((5, 2, 0), "run", 0, "an integer in [1, 5]"),
+                                       ((5, 2, 6), "run", 6, "an integer in [1, 5]")):
+        err = _error(ap.allocation_counts, *args)
+        assert (err.name, err.value, err.allowed) == (name, value, allowed)
+    assert ap.allocation_counts(1, 1).tolist() == [-math.inf, 0.0]  # one step, in it surely
+    full = ap.allocation_counts(6, 2)  # run = t: all k steps in the run
+    assert full[:2].tolist() == [-math.inf, -math.inf] and full[2] == pytest.approx(0.0, rel=0, abs=1e-15)
+    assert np.exp(ap.allocation_counts(6, 2, 1)) == pytest.approx([4 / 6, 2 / 6], rel=1e-13, abs=0.0)
+
+
+@pytest.mark.parametrize(("mu", "t"), [(0.5, 2), (0.5, 100)])
+def test_pair_window_is_the_documented_partition(mu: float, t: int) -> None:
+    """lo = min(−1, s*) with Φ(s*)^t = 1e-30 (40 digits), hi = max(μ, √(2 log max(t, 2))) + 12, ⌈(hi − lo)·64·
+    max(1, μ)⌉ cells: that many atoms + 2 (the two tails), the first of Q-mass Φ(lo)^t raised by MASS_SLACK."""
+    with mp.workdps(40):
+        star = mp.findroot(lambda v: t * mp.log(mp.ncdf(v)) - mp.log(mp.mpf(10) ** -30), 0.0)
+        lo = min(-1.0, float(star))
+        hi = max(mu, math.sqrt(2 * math.log(max(t, 2)))) + 12.0
+        cells = math.ceil((hi - lo) * ap.CELLS_PER_UNIT * max(1.0, mu))
+        first_q = float(mp.ncdf(lo) ** t)
+    pair = ap.max_statistic_pair(mu, t)
+    assert len(pair.atoms) == cells + 2
+    assert math.exp(pair.atoms[0].log_q) == pytest.approx(first_q * (1 + ap.MASS_SLACK), rel=1e-9, abs=0.0)
+    assert pair.pieces == () and pair.upper_bound is False and pair.evidence == ap.EVIDENCE
+
+
+def test_pair_names_and_bad_direction() -> None:
+    counts = ap.allocation_counts(4, 2)
+    assert ap.max_statistic_pair(1.0, 4, log_counts=counts).name == "max_statistic_remove(mu=1, steps=4, counts)"
+    named = ap.max_statistic_pair(1.0, 4, "add", log_counts=counts, label="k=2")
+    assert named.name == "max_statistic_add(mu=1, steps=4, k=2)"
+    plain = ap.max_statistic_pair(1.0, 4, "add")
+    assert named.atoms != plain.atoms  # the counts are used
+    err = _error(ap.max_statistic_pair, 1.0, 4, "sideways")
+    assert (err.name, err.value, err.allowed) == ("direction", "sideways", "'remove' or 'add'")
+    err = _error(ap.max_statistic_directions, 1.0, 4, 0)
+    assert (err.name, err.value, err.allowed) == ("epochs", 0, "an integer >= 1")
+    assert [[c for _, c in d] for d in ap.max_statistic_directions(1.0, 4, 1)] == [[1], [1]]
+    for scheme in (ap.balls_in_bins_directions, ap.shuffled_directions):
+        assert _error(scheme, 0.0, 30, 100, 3).name == "sigma"
+
+
+def test_max_statistic_cdfs_accept_the_ends_of_their_ranges() -> None:
+    """μ = 100 and w = 1/t are allowed; log_counts of 2 and of t + 1 entries, and entries up to 1e-12 (rounding
+    above log 1), are accepted."""
+    s = np.array([0.5])
+    assert np.isfinite(ap.max_statistic_cdfs(s, 100.0, 3)[1]).all()
+    for counts in ([math.log(0.5), math.log(0.5)], [math.log(0.25)] * 4, [-math.inf, 1e-12]):
+        lp, lq = ap.max_statistic_cdfs(s, 1.0, 3, log_counts=counts)
+        assert lp.shape == lq.shape == (1,)

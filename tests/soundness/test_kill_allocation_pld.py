@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from privamp.pld import allocation_pld as al
+from privamp.pld.distributions import Atom
 
 
 def test_grid_and_normal_points() -> None:
@@ -180,3 +181,207 @@ def test_power_is_repeated_convolution() -> None:
         ref = np.convolve(ref, x.c)
     assert p5.c == pytest.approx(ref, rel=1e-12, abs=1e-17)
     assert al._power(x, 1) is x
+
+
+def _cell_laws_reference(mu: float, j_top: int) -> dict[str, np.ndarray]:
+    """The epoch pair's per-cell laws in 40 digits, on the grid's own float points x_j = fl(jη): cell j = (x_{j−1},
+    x_j] in w = (log x + μ²/2)/μ, q_j = Φ(w_j) − Φ(w_{j−1}), r_j = E[X; cell] = Φ(w_j − μ) − Φ(w_{j−1} − μ) (X =
+    e^{μW − μ²/2}), up_j = (r_j − x_{j−1}q_j)/η, dn_j = (x_j q_j − r_j)/η (the split's masses at x_j and x_{j−1})."""
+    eta = al._eta(mu)
+    out: dict[str, list[float]] = {"q": [], "r": [], "up": [], "dn": []}
+    with mp.workdps(40):
+        x = [mp.mpf(float(v)) for v in np.arange(j_top + 1) * eta]
+        m = mp.mpf(mu)
+        cdf = [(mp.ncdf((mp.log(v) + m * m / 2) / m), mp.ncdf((mp.log(v) - m * m / 2) / m)) if v > 0 else (0, 0)
+               for v in x]
+        for j in range(1, j_top + 1):
+            q, r = cdf[j][0] - cdf[j - 1][0], cdf[j][1] - cdf[j - 1][1]
+            out["q"].append(float(q))
+            out["r"].append(float(r))
+            out["up"].append(float((r - x[j - 1] * q) / eta))
+            out["dn"].append(float((x[j] * q - r) / eta))
+    return {k: np.array(v) for k, v in out.items()}
+
+
+@pytest.mark.parametrize(("mu", "j_top"), [(1.0, 60), (0.3, 40)])
+def test_cell_laws_match_40_digits_within_their_bounds(mu: float, j_top: int) -> None:
+    """_cell_laws (q, r, up, dn per cell, each with an error bound) against the 40-digit integrals: every value
+    within its bound of the reference, every bound tight (≤ 1e-12 relative, + 1e-20 for the
+    cells of negligible mass), the first cell (0, η] from the normal CDF, the split's two masses /η."""
+    got = al._cell_laws(mu, j_top)
+    ref = _cell_laws_reference(mu, j_top)
+    assert len(got) == 8
+    for (name, want), value, err in zip(ref.items(), got[0::2], got[1::2], strict=True):
+        assert value.shape == err.shape == (j_top,), name
+        assert np.all(np.abs(value - want) <= err), name
+        assert np.all(err <= 1e-12 * want + 1e-20), name
+        assert np.all(err >= 2 * al.U * want), name
+    # the split keeps each cell's mass and mean: up + dn = q, η·up + x_{j−1}(up + dn) = r
+    assert got[4] + got[6] == pytest.approx(got[0], rel=1e-12, abs=1e-300)
+
+
+def test_cell_laws_error_bounds_are_the_documented_sums() -> None:
+    """The bounds of cells 2..J: the Gauss–Legendre bound of each integrand (_quad) plus the documented edge terms
+    for the end points' rounding dw = 8u(|w| + (|log x| + 1 + μ²)/μ): (da·f(a) + db·f(b))(1 + 1e-6) for q and r,
+    (db·η·φ(b) + da²·μ·x_a·φ(a))(1 + 1e-6)·1.01 for up (mirrored for dn); cell 1 from _tail:
+    e_dn1 = η·e_q1 + e_r1 + 4u·η·q1 (all /η for the split)."""
+    mu, j_top = 1.3, 30
+    eta = al._eta(mu)
+    x = np.arange(j_top + 1) * eta
+    with np.errstate(divide="ignore"):
+        w = (np.log(x) + mu * mu / 2) / mu
+        dw = 8 * al.U * (np.abs(w) + (np.abs(np.log(x)) + 1 + mu * mu) / mu)
+    a, b, da, db, xa, xb = w[1:-1], w[2:], dw[1:-1], dw[2:], x[1:-1], x[2:]
+    one = np.ones(a.size)
+    phi = al._phi
+    _, eq = al._quad(a, b, phi, ((0.0, one),))
+    _, er = al._quad(a, b, lambda v: phi(v - mu), ((mu, one),))
+    _, e_up = al._quad(a, b, lambda v: xa[:, None] * np.expm1(mu * (v - a[:, None])) * phi(v), ((mu, one), (0.0, xa)))
+    _, e_dn = al._quad(a, b, lambda v: -xb[:, None] * np.expm1(mu * (v - b[:, None])) * phi(v), ((mu, one), (0.0, xb)))
+    edge = 1 + 1e-6
+    want = [
+        eq + (da * phi(a) + db * phi(b)) * edge,
+        er + (da * phi(a - mu) + db * phi(b - mu)) * edge,
+        (e_up + (db * eta * phi(b) + da * da * mu * xa * phi(a)) * edge * 1.01) / eta,
+        (e_dn + (da * eta * phi(a) + db * db * mu * xb * phi(b)) * edge * 1.01) / eta,
+    ]
+    got = al._cell_laws(mu, j_top)
+    for g, wnt in zip(got[1::2], want, strict=True):
+        assert g[1:] == pytest.approx(wnt, rel=1e-12, abs=0.0)
+    q1, eq1 = al._tail(float(w[1]))
+    r1, er1 = al._tail(float(w[1]) - mu)
+    assert (got[0][0], got[1][0], got[2][0], got[3][0]) == (q1, eq1, r1, er1)
+    assert got[4][0] == r1 / eta and got[5][0] == er1 / eta
+    assert got[6][0] == max(eta * q1 - r1, 0.0) / eta
+    assert got[7][0] == pytest.approx((eta * eq1 + er1 + 4 * al.U * eta * q1) / eta, rel=1e-14, abs=0.0)
+
+
+@pytest.mark.parametrize("mu", [0.3, 1.0, 2.0])
+def test_grid_points_reach_the_top_quantiles(mu: float) -> None:
+    """J = ⌈exp(μ·max(w + μ, w′) − μ²/2)/η⌉ with Φ̄(w) = TOP_P_MASS/2 and Φ̄(w′) = TOP_P_MASS/(2·10⁶) (40 digits):
+    the top event then has P-mass Φ̄(w_J − μ) + (t − 1)Φ̄(w_J) ≤ TOP_P_MASS up to t = 10⁶."""
+    with mp.workdps(40):
+        w = -mp.sqrt(2) * mp.erfinv(2 * mp.mpf(al.TOP_P_MASS) / 2 - 1)
+        w2 = -mp.sqrt(2) * mp.erfinv(2 * mp.mpf(al.TOP_P_MASS) / 2e6 - 1)
+        want = mp.ceil(mp.exp(mu * max(w + mu, w2) - mp.mpf(mu) ** 2 / 2) / al._eta(mu))
+        j = al.grid_points(mu)
+        assert j == int(want)
+        w_top = (mp.log(j * mp.mpf(al._eta(mu))) + mp.mpf(mu) ** 2 / 2) / mu
+        assert mp.ncdf(mu - w_top) + (10**6 - 1) * mp.ncdf(-w_top) <= al.TOP_P_MASS * (1 + 1e-9)
+
+
+def test_vec_keeps_the_tighter_one_norm_and_raises_its_mass() -> None:
+    """e_1 = min(given, √n·e_2) (Cauchy–Schwarz); the mass is the float sum raised by (n + 2)u (exact sums here)."""
+    c = np.array([0.5, 0.25, 0.125, 1.0])
+    v = al._Vec(c, (1.0, 2.0, 100.0), 0.0, 0.0)
+    assert (v.e_inf, v.e_two, v.e_one) == (1.0, 2.0, 4.0)
+    assert al._Vec(c, (1.0, 2.0, 3.0), 0.0, 0.0).e_one == 3.0
+    assert v.mass == 1.875 * (1 + 6 * al.U) and v.mass > 1.875
+
+
+def test_norm2_bounds_the_norm_of_tiny_and_moderate_entries() -> None:
+    """‖a‖₂ ≤ _norm2(a) for entries flushed below 1e-140 (then 1e-140·√n covers them) and for entries in (1e-140, 1)."""
+    for a in (np.full(4, 0.99e-140), np.array([0.3, 0.4]), np.array([1e-140, 3.0, 4.0])):
+        with mp.workdps(40):
+            exact = float(mp.sqrt(mp.fsum(mp.mpf(x) ** 2 for x in a)))
+        assert exact <= al._norm2(a) <= exact * (1 + 8 * al.U) + 1e-140 * math.sqrt(a.size)
+    assert al._norm2(np.array([0.3, 0.4])) == pytest.approx(0.5, rel=1e-15, abs=0.0)
+
+
+def test_convolve_error_terms_carry_their_rounding_factor() -> None:
+    """The three error norms are the Young sums times (1 + 8u), with fft2 = (3η + 4u)(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂)(1 + 1e-6),
+    η = 8u·log2 max(N, 2), here for 1-point vectors (N = 1)."""
+    a = _vec(np.array([0.75]), (1e-9, 2e-9, 2e-9), 0.0)
+    b = _vec(np.array([0.5]), (3e-9, 4e-9, 4e-9), 0.0)
+    out = al._convolve(a, b)
+    assert out.c.tolist() == [0.375]
+    u = al.U
+    fft2 = (3 * 8 * u * math.log2(max(al.fast_length(1), 2)) + 4 * u) * (
+        al._norm2(a.c) * b.mass + a.mass * al._norm2(b.c)) * (1 + 1e-6)
+    e_inf = (fft2 + 1e-9 * b.mass + a.mass * 3e-9 + 1e-9 * 4e-9) * (1 + 8 * u)
+    e_two = (fft2 + 2e-9 * b.mass + a.mass * 4e-9 + 2e-9 * 4e-9) * (1 + 8 * u)
+    e_one = (math.sqrt(al.fast_length(1)) * fft2 + 2e-9 * b.mass + a.mass * 4e-9 + 2e-9 * 4e-9) * (1 + 8 * u)
+    for got, want in ((out.e_inf, e_inf), (out.e_two, e_two), (out.e_one, e_one)):
+        assert want * (1 - 2 * u) <= got <= want * (1 + 2 * u)
+
+
+_SMALL = np.array([1e-31, 2e-31, 3e-30, 4e-30, 3e-30, 1e-31, 5e-31])
+"""First masses of total 1.09e-29: the NEGLIGIBLE = 1e-30 ends are visible in float64."""
+
+
+def test_compact_on_a_grid_of_tiny_total() -> None:
+    """lo: the first index where the cumulative mass reaches 1e-30; hi: the first where it reaches total − 1e-30;
+    upper: the mass above hi moved to +∞ (raised by n·u); lower: dropped; an empty grid keeps nothing."""
+    above = float(np.sum(_SMALL[5:])) * (1 + _SMALL.size * al.U)
+    assert al._compact(_SMALL, 0.0, upper=True) == (2, 4, above)
+    assert al._compact(_SMALL, 2e-3, upper=True) == (2, 4, 2e-3 + above)
+    assert al._compact(_SMALL, 0.0, upper=False) == (2, 4, 0.0)
+    assert al._compact(np.array([]), 0.5, upper=True) == (0, -1, 0.5)
+
+
+def test_atom_pair_compacts_and_rounds_to_the_safe_side() -> None:
+    """Upper: the mass below lo added to the first kept atom (raised by n·u), the mass above hi on an atom at +∞, the
+    second masses e^{−(ℓ + 1e-12(1 + |ℓ|))} times the first; lower: the given second masses, nothing at +∞, zero first
+    masses dropped."""
+    losses = np.array([-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3])
+    up = al._atom_pair("u", "ev", losses, _SMALL, None, 0.0, True)
+    assert (up.name, up.evidence, up.pieces, up.upper_bound) == ("u", "ev", (), True)
+    first = [_SMALL[2] + float(np.sum(_SMALL[:2])) * (1 + 7 * al.U), _SMALL[3], _SMALL[4]]
+    assert [a.log_p for a in up.atoms[:3]] == [math.log(f) for f in first]
+    ell = losses[2:5]
+    assert [a.log_q for a in up.atoms[:3]] == (np.log(first) - (ell + 1e-12 * (1 + np.abs(ell)))).tolist()
+    assert up.atoms[3] == Atom(math.log(float(np.sum(_SMALL[5:])) * (1 + 7 * al.U)), -math.inf)
+    assert len(up.atoms) == 4
+    first_lo = _SMALL.copy()
+    first_lo[3] = 0.0
+    second = np.full(_SMALL.size, 0.01)
+    low = al._atom_pair("l", "ev", losses, first_lo, second, 0.0, False)
+    assert not low.upper_bound
+    assert [(a.log_p, a.log_q) for a in low.atoms] == [(math.log(_SMALL[2]), math.log(0.01)),
+                                                       (math.log(_SMALL[4]), math.log(0.01))]
+
+
+def test_merge_cells_ignores_atoms_without_second_mass() -> None:
+    losses, f, s = al._merge_cells(np.array([0.2, 0.3]), np.array([0.0, 0.3]))
+    assert f.tolist() == [0.3 * (1 - 1e-10)] and s.tolist() == [0.3 * (1 + 1e-10)]
+    assert losses.tolist() == [math.log(f[0] / s[0])]
+
+
+def test_split_to_grid_spans_exactly_the_atoms_cells() -> None:
+    k0, grid, pm, qm = al._split_to_grid(np.array([0.0105, 0.0031]), np.array([0.5, 0.5]))
+    assert k0 == 3 and grid.size == pm.size == qm.size == 10 - 3 + 2
+
+
+def test_quad_error_is_the_documented_sum() -> None:
+    """The bound of each cell (a, b]: the rounding (4n + 16 + 2·far²)u·total, far = max(|a|, |b|) + max |s_k|, plus
+    the Gauss–Legendre truncation _GL_CONST·(b − a)^{2n+1}·Σ_k |c_k|·e^{−near_k²/4}, near_k the distance from s_k to
+    the cell (0 inside it), plus 1e-320; cells where either term dominates (wide, far, narrow)."""
+    a = np.array([-9.0, -2.0, -0.5, 1.0, 3.0])
+    b = np.array([-7.0, 0.5, 0.5, 3.5, 3.4])
+    coefs = (np.full(a.size, 0.7), np.full(a.size, 0.3))
+    total, err = al._quad(a, b, lambda v: 0.7 * al._phi(v) + 0.3 * al._phi(v - 1.5), ((0.0, coefs[0]),
+                                                                                          (1.5, coefs[1])))
+    trunc = np.zeros(a.size)
+    for shift, coef in zip((0.0, 1.5), coefs, strict=True):
+        near = np.array([0.0 if lo - shift <= 0 <= hi - shift else min(abs(lo - shift), abs(hi - shift))
+                         for lo, hi in zip(a, b, strict=True)])
+        trunc += coef * np.exp(-near * near / 4)
+    far = np.maximum(np.abs(a), np.abs(b)) + 1.5
+    want = (4 * 8 + 16 + 2 * far * far) * al.U * total + al._GL_CONST * (b - a) ** 17 * trunc + 1e-320
+    assert err == pytest.approx(want, rel=1e-13, abs=0.0)
+    with mp.workdps(40):
+        for lo, hi, t, e in zip(a, b, total, err, strict=True):
+            exact = 0.7 * (mp.ncdf(hi) - mp.ncdf(lo)) + 0.3 * (mp.ncdf(hi - 1.5) - mp.ncdf(lo - 1.5))
+            assert abs(t - float(exact)) <= e
+
+
+def test_tail_of_an_underflowing_cdf() -> None:
+    """Φ(−40) ≈ 3.7e-350 underflows: the value 0 with the bound 1e-320 (no log of 0)."""
+    assert al._tail(-40.0) == (0.0, 1e-320)
+
+
+def test_quad_bound_is_positive_where_everything_underflows() -> None:
+    """A cell at w ∈ (100, 100.5]: the integral (~e^-5000), its sum and its truncation term all underflow to 0; the
+    bound is the floor 1e-320, still above the exact value."""
+    total, err = al._quad(np.array([100.0]), np.array([100.5]), al._phi, ((0.0, np.ones(1)),))
+    assert total.tolist() == [0.0] and err.tolist() == [1e-320]

@@ -132,10 +132,9 @@ class AtomsPair(Pair):
         top = np.max(t, axis=1)
         with np.errstate(under="ignore"):
             e = np.exp(t - top[:, None])
-        tot = np.sum(e, axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            k = np.log(tot) + top
-            dk = np.einsum("ij,j->i", e, ell) / tot
+        tot = np.sum(e, axis=1)  # ≥ 1: the largest term is e^0
+        k = np.log(tot) + top
+        dk = np.einsum("ij,j->i", e, ell) / tot
         pw = np.exp(lw - special.logsumexp(lw))
         mean = float(np.sum(pw * ell))
         return np.asarray(k), np.asarray(dk), float(np.sum(pw * (ell - mean) ** 2))

@@ -246,11 +246,11 @@ def lognormal_sum_moment(mu: float, terms: int, order: int) -> float:
     """An upper bound on E[(X_1 + … + X_t)^order] for i.i.d. X = exp(μW − μ²/2) (E X^c = e^{μ²c(c−1)/2}), by binary
     splitting M_{a+b}(n) = Σ_c C(n, c)·M_a(c)·M_b(n − c) in log space (positive terms; relative margin 1e-9)."""
     base = np.array([0.5 * mu * mu * c * (c - 1) for c in range(order + 1)])
-    logc = np.array([[special.gammaln(n + 1) - special.gammaln(c + 1) - special.gammaln(n - c + 1)
-                      if c <= n else -np.inf for c in range(order + 1)] for n in range(order + 1)])
+    logc = [np.array([special.gammaln(n + 1) - special.gammaln(c + 1) - special.gammaln(n - c + 1)
+                      for c in range(n + 1)]) for n in range(order + 1)]  # log C(n, c), c = 0..n
 
     def combine(x: FloatArray, y: FloatArray) -> FloatArray:
-        return np.array([special.logsumexp(logc[n, : n + 1] + x[: n + 1] + y[n::-1]) for n in range(order + 1)])
+        return np.array([special.logsumexp(logc[n] + x[: n + 1] + y[n::-1]) for n in range(order + 1)])
 
     result = np.full(order + 1, -np.inf)
     result[0] = 0.0  # the empty sum S = 0: E[S^0] = 1

@@ -298,7 +298,7 @@ def _symmetrised_mixture(
     ``log_counts`` (−inf there), given the pair of atoms of loss +∞ and −∞ (total variation 1, which dominates every
     label's pair: ``docs/proofs/user-level.md`` §9)."""
     if log_eta is None:
-        log_eta = math.log(-math.expm1(log_counts[0])) if log_counts[0] > -math.inf else 0.0
+        log_eta = math.log(-math.expm1(log_counts[0]))  # 0 when c_0 = 0 (expm1(−inf) = −1)
     eta = math.exp(log_eta)
     pieces: list[Piece] = []
     atoms: list[Atom] = []

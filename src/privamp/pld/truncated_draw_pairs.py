@@ -184,7 +184,7 @@ def draw_proxy(comps: list[Component], order: int) -> float:
     k = np.arange(order + 1)
     coef = np.array([math.comb(order, int(j)) for j in k], dtype=np.float64)
     for c in comps:
-        with np.errstate(over="ignore", divide="ignore"):
+        with np.errstate(over="ignore"):
             terms = coef * (1 - c.rate) ** (order - k) * c.rate**k * np.exp(k * (k - 1) * c.mu * c.mu / 2)
         total += math.exp(c.log_weight) * float(np.sum(terms))
     return total
