@@ -143,7 +143,8 @@ def test_falling_factorials_and_helpers() -> None:
     for bad in (2, tb.MAX_TAYLOR_ORDER + 1):
         with pytest.raises(InvalidParameterError) as info:
             tb.check_taylor_order(bad)
-        assert info.value.name == "m"
+        assert info.value.name == "m" and info.value.value == bad
+    assert info.value.allowed == f"an integer in [3, {tb.MAX_TAYLOR_ORDER}]"
 
 
 def test_taylor_or_cap() -> None:
@@ -158,6 +159,8 @@ def test_taylor_or_cap() -> None:
     with pytest.raises(InvalidParameterError) as info:
         tb.taylor_or_cap_log_excess([2.0, 5000.0], 0.01, 3.0, 4, True, tb.add_remove_taylor_log_excess)
     assert info.value.name == "alpha" and info.value.value == 5000.0
+    # ⌈α⌉ + m + 2 ≤ 4096: at m = 4 the largest order is 4090
+    assert info.value.allowed == "finite and at most 4090 for the paper-only Taylor bound"
     paper = tb.taylor_or_cap_log_excess([60.0], 0.01, 3.0, 4, True, tb.add_remove_taylor_log_excess)[3]
     assert paper[0] == direct[-1]  # paper-only: the Taylor value alone
 
