@@ -1136,9 +1136,7 @@ MUTATION_NOTES = [
     "errstate(all='ignore') around the quadrature (no valid σ raised a warning there: σ 0.01-1e308), lower=True → "
     "False/None (the quadrature's error estimate only lowers a value already 1e-13 below the exact divergence: a "
     "safe-side margin the references cannot see).",
-    "- Registered with a kill file, not run (CPU, 04:35 UTC cut-off): profiles.py "
-    "(tests/soundness/test_kill_profiles.py), taylor_bounds.py (test_kill_taylor_bounds.py), group_reverse.py "
-    "(test_kill_group_reverse.py, which clears the per-step cache); and _real_orders.py's cleaned code.",
+    "- Registered with a kill file, not run (CPU, 04:35 UTC cut-off): _real_orders.py's cleaned code.",
     "- pld/gaussian_merge.py (tests/pld/test_gaussian_merge.py, new; 2026-11-28 02:50-04:45 UTC (helper mutpld3; "
     "one worker at nice 19 per run, load 20-30)): first run 80/85, then 81/85 (95.3 %), all run: the merged pair "
     "against the 40-digit δ of N(√Σcμ², 1) vs N(0, 1), its name and evidence, counts and order of the pairs kept, a "
