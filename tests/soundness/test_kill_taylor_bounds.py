@@ -194,3 +194,24 @@ def test_replace_one_above_a_realisable_pair(poisson: bool) -> None:
         exact = mp.log(m) / (a - 1)
         assert mp.mpf(g) >= exact and g < 6 * float(exact), (a, g, exact)
     assert tb.replace_one_rdp([np.inf], q, sigma, 4, False, poisson)[0] == np.inf
+
+
+def test_moment_tables_bounds_and_errors() -> None:
+    """k_max from 0 to the table's end (MAX_MOMENT_INDEX, one less for the absolute bounds, which read M_{k+1}); the
+    errors carry name, value and range. M_0 = 1 (log 0) and B̃_0 = 1 at k_max = 0."""
+    top = tb.MAX_MOMENT_INDEX
+    assert tb.log_central_moments(3.0, 0).tolist() == [0.0]
+    assert tb.log_abs_moment_bounds(3.0, 0).tolist() == [0.0]
+    assert tb.log_central_moments(3.0, top).shape == (top + 1,)
+    assert tb.log_abs_moment_bounds(3.0, top - 1).shape == (top,)
+    for f, k, allowed in (
+        (tb.log_central_moments, top + 1, f"an integer in [0, {top}]"),
+        (tb.log_abs_moment_bounds, top, f"an integer in [0, {top - 1}]"),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            f(3.0, k)
+        assert (info.value.name, info.value.value, info.value.allowed) == ("k_max", k, allowed)
+        for args, name in (((3.0, -1), "k_max"), ((0.0, 2), "sigma")):
+            with pytest.raises(InvalidParameterError) as info:
+                f(*args)
+            assert info.value.name == name
