@@ -215,3 +215,10 @@ def test_moment_tables_bounds_and_errors() -> None:
             with pytest.raises(InvalidParameterError) as info:
                 f(*args)
             assert info.value.name == name
+
+
+def test_taylor_or_cap_errors_name_the_parameter() -> None:
+    for args, name in (((0.0, 3.0), "rate"), ((1.0, 3.0), "rate"), ((0.01, 0.0), "sigma")):
+        with pytest.raises(InvalidParameterError) as info:
+            tb.taylor_or_cap_log_excess([2.0], *args, 4, False, tb.add_remove_taylor_log_excess)
+        assert info.value.name == name
