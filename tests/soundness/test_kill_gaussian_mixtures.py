@@ -48,6 +48,9 @@ def test_replace_one_pair_against_quadrature() -> None:
         ref = mp.log(val) / mp.mpf("1.5")
     got = gm.gaussian_mixture_pair_rdp([2.5], 0.1, 1.0, 1.0, -1.0)[0]
     assert abs(got / ref - 1) < 1e-10
+    # D_α depends on the shifts in units of σ only: (2, −2) at σ = 2 is the same pair
+    scaled = gm.gaussian_mixture_pair_rdp([2.5], 0.1, 2.0, 2.0, -2.0)[0]
+    assert abs(scaled / ref - 1) < 1e-10
     assert gm.gaussian_mixture_pair_rdp([2.0, 5.5], 0.2, 1.0, 0.5, 0.5).tolist() == [0.0, 0.0]
 
 
@@ -71,3 +74,18 @@ def test_bad_input_names() -> None:
         with pytest.raises(InvalidParameterError) as info:
             gm.gaussian_mixture_pair_rdp(*args)
         assert info.value.name == name
+
+
+def test_bad_input_values_and_ranges() -> None:
+    """The errors carry the value received and the allowed range, not only the parameter's name."""
+    cases = (
+        (([2.0, np.inf], 0.1, 1.0, 1.0, 0.0), "alpha", "finite real numbers > 1"),
+        (([2.0], 0.1, 1.0, 1.0, np.nan), "shift_q", "a real number (not NaN)"),
+        (([2.0], 0.1, 1.0, np.inf, 0.0), "shift_p", "a finite real number"),
+    )
+    for args, name, allowed in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            gm.gaussian_mixture_pair_rdp(*args)
+        assert (info.value.name, info.value.allowed) == (name, allowed)
+        value = args[{"alpha": 0, "shift_p": 3, "shift_q": 4}[name]]
+        assert info.value.value is value

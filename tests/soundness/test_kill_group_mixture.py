@@ -83,3 +83,41 @@ def test_edges() -> None:
         with pytest.raises(InvalidParameterError) as info:
             gmx.poisson_group_rdp([2], *args)
         assert info.value.name == name
+
+
+def sampled_gaussian_remove(alpha: int, q: mp.mpf, sigma: float) -> mp.mpf:
+    """D_α((1 − q)N(0, σ²) + qN(1, σ²) ‖ N(0, σ²)) at integer α: Σ_j C(α, j)(1 − q)^{α−j} q^j e^{j(j−1)/(2σ²)}."""
+    c = 1 / (2 * mp.mpf(sigma) ** 2)
+    terms = (mp.binomial(alpha, j) * (1 - q) ** (alpha - j) * q**j * mp.exp(j * (j - 1) * c) for j in range(alpha + 1))
+    m = mp.fsum(terms)
+    return mp.log(m) / (alpha - 1)
+
+
+@pytest.mark.parametrize(("q", "sigma", "k"), [(0.01, 2.0, 3), (0.2, 0.6, 4)])
+def test_reverse_bound_is_its_proven_formula(q: float, sigma: float, k: int) -> None:
+    """The certified reverse bound is min(−log(b_0 + b_1) + ε_{q′}(α), −log b_0), q′ = kq/(1 + (k − 1)q)
+    (docs/proofs/user-level.md §3), ε_{q′} the sampled Gaussian's closed form at integer α: within 1e-9 above it.
+    At q = 0.01, σ = 2 the first term is the minimum; at q = 0.2, σ = 0.6 the cap −k log(1 − q)."""
+    orders = [2, 8]
+    got = gmx.poisson_group_rdp_reverse_bound(np.array(orders, dtype=float), q, sigma, k)
+    q_ = mp.mpf(q)
+    b0, b1 = (1 - q_) ** k, k * q_ * (1 - q_) ** (k - 1)
+    q1 = b1 / (b0 + b1)
+    for a, g in zip(orders, got.tolist(), strict=True):
+        ref = min(-mp.log(b0 + b1) + sampled_gaussian_remove(a, q1, sigma), -k * mp.log1p(-q_))
+        assert ref <= mp.mpf(g) and g < float(ref) * (1 + 1e-9), (a, g, ref)
+
+
+def test_reverse_bound_at_full_rate_is_the_gaussian() -> None:
+    """q = 1: N(0, σ²) against N(k, σ²), D_α = αk²/(2σ²) (σ = 1.5, k = 3), within 1e-14 above."""
+    got = gmx.poisson_group_rdp_reverse_bound(np.array([2.0, 7.0]), 1.0, 1.5, 3)
+    for a, g in zip((2, 7), got.tolist(), strict=True):
+        ref = mp.mpf(a) * 9 / (2 * mp.mpf(1.5) ** 2)
+        assert ref <= mp.mpf(g) and g < float(ref) * (1 + 1e-14)
+
+
+def test_group_size_above_the_largest_is_refused() -> None:
+    for f in (gmx.poisson_group_rdp, gmx.poisson_group_rdp_reverse_bound):
+        with pytest.raises(InvalidParameterError) as info:
+            f(np.array([2.0]), 0.1, 1.0, 257)
+        assert info.value.name == "group_size" and info.value.value == 257

@@ -180,3 +180,44 @@ def test_generic_inversion() -> None:
         assert got[2] == 0.0 and got[3] == np.inf
     flat = pr.epsilon_from_log_delta(lambda e: np.full(e.shape, -1.0), [0.1])  # never reached by 2^20: inf
     assert flat[0] == np.inf
+
+
+def _nan_curve(x: np.ndarray) -> np.ndarray:
+    return np.full(np.shape(x), np.nan)
+
+
+def _zero_curve(x: np.ndarray) -> np.ndarray:
+    return np.zeros(np.shape(x))
+
+
+def test_errors_carry_name_value_and_range() -> None:
+    """Every parameter check of the module: the error names the parameter, carries the value received (the same
+    object) and states the allowed range."""
+    weights = "finite non-negative weights, same length as"
+    cases = (
+        (pr.randomized_response_log_delta, ([0.5], 1.5), "p", 1, "in [0, 1]"),
+        (pr.randomized_response_log_delta, ([0.5], "x"), "p", 1, "a real number"),
+        (pr.approximate_dp_log_delta, ([0.5], -1.0, 0.1), "epsilon", 1, None),
+        (pr.approximate_dp_log_delta, ([0.5], 1.0, np.nan), "delta", 2, "a real number (not NaN)"),
+        (pr.approximate_dp_log_delta, ([0.5], 1.0, 1.5), "delta", 2, "in [0, 1]"),
+        (pr.laplace_log_delta, ([0.5], 0.0), "scale", 1, None),
+        (pr.laplace_epsilon, ([0.1], -1.0), "scale", 1, None),
+        (pr.laplace_group_log_delta, ([0.5], [2], 0.0), "scale", 2, None),
+        (pr.gaussian_log_delta, ([0.5], 0.0), "sigma", 1, None),
+        (pr.gaussian_epsilon, ([0.1], -1.0), "sigma", 1, None),
+        (pr.gaussian_group_log_delta, ([0.5], [2], 0.0), "sigma", 2, None),
+        (pr.hockey_stick_divergence, ([0.5, -0.1], [0.5, 0.5], [0.0]), "p", 0, f"{weights} q"),
+        (pr.hockey_stick_divergence, ([0.5, 0.5], [0.5, np.inf], [0.0]), "q", 1, f"{weights} p"),
+        (pr.hockey_stick_divergence, ([0.5], [0.5], [np.nan]), "log_alpha", 2, "real numbers"),
+        (pr.extended_log_delta, ([np.nan], _zero_curve), "log_alpha", 0, "real numbers"),
+    )
+    for f, args, name, at, allowed in cases:
+        with pytest.raises(InvalidParameterError) as info:
+            f(*args)
+        assert info.value.name == name and info.value.value is args[at], (f, name)
+        if allowed is not None:
+            assert info.value.allowed == allowed, (f, name)
+    with pytest.raises(InvalidParameterError) as info:
+        pr.profile_from_privacy_loss([0.5], _nan_curve, _zero_curve)
+    assert info.value.name == "privacy loss callables" and info.value.allowed == "vectorised, no NaN"
+    assert info.value.value == (_nan_curve, _zero_curve)

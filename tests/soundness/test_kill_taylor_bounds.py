@@ -79,6 +79,17 @@ def test_add_remove_taylor_bound_above_the_moment(q: float, sigma: float, m: int
             assert g - ref < 1.0, (a, g, ref)  # within a factor e at small rates
 
 
+def test_add_remove_taylor_bound_is_tight_at_a_small_rate() -> None:
+    """q = 1e-3, σ = 4, m = 4: the Taylor remainder is O(q⁴) beside the q² term, so the bound on log E[(P/Q)^α] − 1
+    lies within 1e-4 above the exact moment (measured 1.5e-5 at α = 11); a wrong factorial or log(1 ± q) in a term
+    moves it by ~q·α² ≳ 1e-2."""
+    alphas = np.array([2.0, 6.0, 11.0])
+    got = tb.add_remove_taylor_log_excess(alphas, 1e-3, 4.0, 4)
+    for a, g in zip(alphas.tolist(), got.tolist(), strict=True):
+        ref = log_h_minus_one(a, 1e-3, 4.0)
+        assert mp.mpf(g) >= ref and g - ref < 1e-4, (a, g, ref)
+
+
 def test_add_remove_taylor_bound_at_a_real_order() -> None:
     got = tb.add_remove_taylor_log_excess(np.array([3.5]), 1e-3, 4.0, 3)[0]
     ref = log_h_minus_one(3.5, 1e-3, 4.0)
@@ -143,7 +154,8 @@ def test_falling_factorials_and_helpers() -> None:
     for bad in (2, tb.MAX_TAYLOR_ORDER + 1):
         with pytest.raises(InvalidParameterError) as info:
             tb.check_taylor_order(bad)
-        assert info.value.name == "m"
+        assert info.value.name == "m" and info.value.value == bad
+    assert info.value.allowed == f"an integer in [3, {tb.MAX_TAYLOR_ORDER}]"
 
 
 def test_taylor_or_cap() -> None:
@@ -158,6 +170,8 @@ def test_taylor_or_cap() -> None:
     with pytest.raises(InvalidParameterError) as info:
         tb.taylor_or_cap_log_excess([2.0, 5000.0], 0.01, 3.0, 4, True, tb.add_remove_taylor_log_excess)
     assert info.value.name == "alpha" and info.value.value == 5000.0
+    # ⌈α⌉ + m + 2 ≤ 4096: at m = 4 the largest order is 4090
+    assert info.value.allowed == "finite and at most 4090 for the paper-only Taylor bound"
     paper = tb.taylor_or_cap_log_excess([60.0], 0.01, 3.0, 4, True, tb.add_remove_taylor_log_excess)[3]
     assert paper[0] == direct[-1]  # paper-only: the Taylor value alone
 
@@ -180,3 +194,31 @@ def test_replace_one_above_a_realisable_pair(poisson: bool) -> None:
         exact = mp.log(m) / (a - 1)
         assert mp.mpf(g) >= exact and g < 6 * float(exact), (a, g, exact)
     assert tb.replace_one_rdp([np.inf], q, sigma, 4, False, poisson)[0] == np.inf
+
+
+def test_moment_tables_bounds_and_errors() -> None:
+    """k_max from 0 to the table's end (MAX_MOMENT_INDEX, one less for the absolute bounds, which read M_{k+1}); the
+    errors carry name, value and range. M_0 = 1 (log 0) and B̃_0 = 1 at k_max = 0."""
+    top = tb.MAX_MOMENT_INDEX
+    assert tb.log_central_moments(3.0, 0).tolist() == [0.0]
+    assert tb.log_abs_moment_bounds(3.0, 0).tolist() == [0.0]
+    assert tb.log_central_moments(3.0, top).shape == (top + 1,)
+    assert tb.log_abs_moment_bounds(3.0, top - 1).shape == (top,)
+    for f, k, allowed in (
+        (tb.log_central_moments, top + 1, f"an integer in [0, {top}]"),
+        (tb.log_abs_moment_bounds, top, f"an integer in [0, {top - 1}]"),
+    ):
+        with pytest.raises(InvalidParameterError) as info:
+            f(3.0, k)
+        assert (info.value.name, info.value.value, info.value.allowed) == ("k_max", k, allowed)
+        for args, name in (((3.0, -1), "k_max"), ((0.0, 2), "sigma")):
+            with pytest.raises(InvalidParameterError) as info:
+                f(*args)
+            assert info.value.name == name
+
+
+def test_taylor_or_cap_errors_name_the_parameter() -> None:
+    for args, name in (((0.0, 3.0), "rate"), ((1.0, 3.0), "rate"), ((0.01, 0.0), "sigma")):
+        with pytest.raises(InvalidParameterError) as info:
+            tb.taylor_or_cap_log_excess([2.0], *args, 4, False, tb.add_remove_taylor_log_excess)
+        assert info.value.name == name
