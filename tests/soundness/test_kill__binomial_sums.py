@@ -147,3 +147,15 @@ def test_rdp_from_log_excess_against_mpmath() -> None:
         assert mp.mpf(down[i]) <= ref <= mp.mpf(up[i])
         assert abs(up[i] - down[i]) < 1e-14 * mid[i]
     assert bs.rdp_from_log_excess(np.array([3.0]), np.array([-np.inf]), rounding=1)[0] == 0.0
+
+
+def test_gamma_one_keeps_the_last_term() -> None:
+    """log1m = log(1 − γ) = −inf (γ = 1): Σ_j C(α, j) e^{t_j} 0^{α − j} = e^{t_α} (0^0 = 1), so the sum is t_α,
+    bracketed by the two roundings (it was −inf: 0·(−inf) made the j = α entry NaN, dropped as no term), silently."""
+    orders = np.array([2, 3, 5], dtype=np.int64)
+    terms = np.array([0.1, 0.2, 0.3, 0.4])
+    up = bs.log_binomial_sum(orders, terms, np.ones(4), log1m=-math.inf, rounding=1)
+    down = bs.log_binomial_sum(orders, terms, np.ones(4), log1m=-math.inf, rounding=-1)
+    for k, a in enumerate(orders.tolist()):
+        exact = terms[a - 2]
+        assert down[k] <= exact <= up[k] and up[k] - down[k] < 1e-13, (a, down[k], up[k])

@@ -94,9 +94,10 @@ def log_binomial_sum(
         terms = log_terms[None, : top - 1] if shared else log_terms[rows, : top - 1]
         mag = mags[None, : top - 1] if shared else mags[rows, : top - 1]
         with np.errstate(invalid="ignore"):
+            rest_log = np.where(rest_j > 0, rest_j * log1m, 0.0)  # (α − j)·log(1 − γ): (1 − γ)^0 = 1 at γ = 1 too
             log_binom_error = _LGAMMA_ULPS * (np.spacing(lf_a) + np.spacing(lf_j) + np.spacing(lf_r)) + np.spacing(lf_a)
-            margin = log_binom_error + 4.0 * ULP * (rest_j * abs(log1m) + mag + 1.0)
-            mat = (lf_a - lf_j - lf_r) + terms + rest_j * log1m + direction * margin
+            margin = log_binom_error + 4.0 * ULP * (np.abs(rest_log) + mag + 1.0)
+            mat = (lf_a - lf_j - lf_r) + terms + rest_log + direction * margin
         mat = np.where(valid & ~np.isnan(mat), mat, -np.inf)
         out[rows] = logsumexp(mat, axis=1)
     n_terms = orders.astype(np.float64) - 1.0
