@@ -19,12 +19,12 @@ def log_binomial_pmf(trials: int, k: ArrayLike, log_p: float, log_q: float, roun
     error of a few ulps of log Γ(trials + 1), shared by nothing that could cancel it, so 8 ulps of the magnitudes
     involved are added (used where the weights multiply upper bounds); −1 lowers it by as much.
     """
-    kf = np.asarray(k, dtype=np.float64)
+    kf = np.asarray(k)  # integers: float64 in every product below
     val = lbinom(float(trials), kf) + kf * log_p + (trials - kf) * log_q
     if rounding:
         scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
         val = val + math.copysign(8.0 * ULP, rounding) * scale
-    return np.asarray(val, dtype=np.float64)
+    return np.asarray(val)
 
 
 _LGAMMA_ULPS = 4.0
@@ -77,15 +77,15 @@ def log_binomial_sum(
     direction = float(np.sign(rounding))
     shared = log_terms.ndim == 1
     mags = np.where(np.isfinite(log_terms), magnitudes, 0.0)
-    out = np.empty(orders.shape, dtype=np.float64)
-    order_idx = np.argsort(orders, kind="stable")
+    out = np.empty(orders.shape)
+    order_idx = np.argsort(orders)  # equal orders get equal rows in any order
     sorted_orders = orders[order_idx]
     lf_all = log_factorial(np.arange(int(sorted_orders[-1]) + 1)) if orders.size else np.zeros(1)
     for block_slice in order_blocks(sorted_orders):
         rows = order_idx[block_slice]
         block = sorted_orders[block_slice]
         top = int(block[-1])
-        j = np.arange(2, top + 1, dtype=np.int64)
+        j = np.arange(2, top + 1)
         valid = j[None, :] <= block[:, None]
         rest_j = np.where(valid, block[:, None] - j[None, :], 0)
         lf_a = lf_all[block][:, None]
@@ -100,7 +100,7 @@ def log_binomial_sum(
             mat = (lf_a - lf_j - lf_r) + terms + rest_log + direction * margin
         mat = np.where(valid & ~np.isnan(mat), mat, -np.inf)
         out[rows] = logsumexp(mat, axis=1)
-    n_terms = orders.astype(np.float64) - 1.0
+    n_terms = orders - 1.0
     with np.errstate(invalid="ignore"):
         summation = ULP * (0.25 * n_terms + np.log2(np.maximum(n_terms, 1.0)) + 4.0 + np.abs(out))
         return np.asarray(np.where(np.isfinite(out), out + direction * summation, out))
