@@ -17,7 +17,8 @@ def log_binomial_pmf(trials: int, k: ArrayLike, log_p: float, log_q: float, roun
 
     ``rounding`` = +1 raises each value by a bound on its float error: the log-gamma binomial carries an absolute
     error of a few ulps of log Γ(trials + 1), shared by nothing that could cancel it, so 8 ulps of the magnitudes
-    involved are added (used where the weights multiply upper bounds); −1 lowers it by as much.
+    involved, 3 log Γ(trials + 1) + k|log p| + (trials − k)|log q| + 4, are added (used where the weights multiply
+    upper bounds); −1 lowers it by as much.
     """
     kf = np.asarray(k)  # integers: float64 in every product below
     val = lbinom(float(trials), kf) + kf * log_p + (trials - kf) * log_q
