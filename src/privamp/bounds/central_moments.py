@@ -153,7 +153,7 @@ def gaussian_log_central_moments(orders: ArrayLike, sigma: float) -> FloatArray:
     """
     ls = _check_even_orders(orders)
     s = check_positive("sigma", sigma)
-    return np.asarray(log_gaussian_central_moments(s, int(ls.max()))[ls], dtype=np.float64)
+    return np.asarray(log_gaussian_central_moments(s, int(ls.max()))[ls])
 
 
 def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
@@ -166,7 +166,7 @@ def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
     ls = _check_even_orders(orders)
     b = check_positive("scale", scale)
     table = _laplace_moment_table(b, _table_size(int(ls.max())))
-    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
+    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()])  # Python floats: float64
 
 
 def _sum_rounded_up(a: FloatArray, b: FloatArray) -> FloatArray:
