@@ -137,3 +137,36 @@ def test_bad_parameters() -> None:
         with pytest.raises(InvalidParameterError) as info:
             fn([2], arg)
         assert info.value.name == name
+
+
+def builder_of(central: list[Decimal], c: int = 20) -> cm._MomentBuilder:
+    """The raw moments h(i) = E_q[(p/q)^i] = Σ_j C(i, j) B(j) of given central moments B (the inverse of the
+    alternating sum), exact in the decimal context, with the error constant c."""
+
+    def build(top: int) -> tuple[list[Decimal], Decimal]:
+        h = [sum((math.comb(i, j) * central[j] for j in range(i + 1)), Decimal(0)) for i in range(top + 1)]
+        return h, Decimal(c)
+
+    return build
+
+
+def test_sequences_that_are_no_moments_are_refused() -> None:
+    """Lyapunov's B(l) ≥ B(2)^{l/2} holds for every genuine moment sequence: a value below it (by 1.5e-15 relative,
+    beyond the 1e-15 allowance, or by far), a value that no precision up to the ceiling resolves (B(4) = 1e-40 next
+    to B(2) = 1), and B(2) = 0 (h(2) = 1: the ceiling has no log B(2)) give +inf (the caller's Thm 9 fall-back), and
+    the orders after them in the same call are still evaluated: B(2) = B(6) = 1 give log 1 rounded up."""
+    one, zero = Decimal(1), Decimal(0)
+    below = [one, zero, one, zero, one - Decimal("1.5e-15"), zero, one]
+    far = [one, zero, one, zero, Decimal("1e-6"), zero, one]
+    unresolved = [one, zero, one, zero, Decimal("1e-40"), zero, one]
+    for central in (below, far, unresolved):
+        got = cm._log_forward_differences((2, 4, 6), builder_of(central))
+        assert got[1] == math.inf, (central[4], got)
+        assert 0 <= got[0] <= 1e-20 and 0 <= got[2] <= 1e-20, got
+    no_variance = [one, zero, zero, one, one]  # B(2) = 0, and h(3) = 2 > 1
+    got = cm._log_forward_differences((2, 4), builder_of(no_variance))
+    assert got[0] == math.inf and 0 <= got[1] <= 1e-20, got
+
+
+def test_laplace_tables_come_in_blocks_of_64_orders() -> None:
+    assert [cm._table_size(top) for top in (2, 64, 65, 128, 129)] == [64, 64, 128, 128, 192]
