@@ -147,3 +147,61 @@ def test_rdp_from_log_excess_against_mpmath() -> None:
         assert mp.mpf(down[i]) <= ref <= mp.mpf(up[i])
         assert abs(up[i] - down[i]) < 1e-14 * mid[i]
     assert bs.rdp_from_log_excess(np.array([3.0]), np.array([-np.inf]), rounding=1)[0] == 0.0
+
+
+def test_gamma_one_keeps_the_last_term() -> None:
+    """log1m = log(1 − γ) = −inf (γ = 1): Σ_j C(α, j) e^{t_j} 0^{α − j} = e^{t_α} (0^0 = 1), so the sum is t_α,
+    bracketed by the two roundings (it was −inf: 0·(−inf) made the j = α entry NaN, dropped as no term), silently."""
+    orders = np.array([2, 3, 5], dtype=np.int64)
+    terms = np.array([0.1, 0.2, 0.3, 0.4])
+    up = bs.log_binomial_sum(orders, terms, np.ones(4), log1m=-math.inf, rounding=1)
+    down = bs.log_binomial_sum(orders, terms, np.ones(4), log1m=-math.inf, rounding=-1)
+    for k, a in enumerate(orders.tolist()):
+        exact = terms[a - 2]
+        assert down[k] <= exact <= up[k] and up[k] - down[k] < 1e-13, (a, down[k], up[k])
+
+
+ULP = float(np.finfo(np.float64).eps)
+
+
+def spacing_sum(*values: float) -> float:
+    return sum(float(np.spacing(abs(v))) for v in values)
+
+
+@pytest.mark.parametrize(("alpha", "j"), [(40, 20), (2, 2)])
+def test_margins_have_their_documented_size(alpha: int, j: int) -> None:
+    """The outward rounding of log_binomial_sum is the docstring's, no smaller (its error analysis) and no larger:
+    one finite entry t_j (the log-sum is then that entry exactly), chosen so that the sum is ≈ 0.01 and its own
+    ulps (1.7e-18) are far below every part of the margin. The entry moves by 4 ulps of each log-factorial plus an ulp
+    of lf(α) and 4 ULP (magnitude + 1); the result by ULP (N/4 + log₂ N + 4 + |result|), N = α − 1."""
+    lf_a, lf_j, lf_r = (math.lgamma(n + 1.0) for n in (alpha, j, alpha - j))
+    terms = np.full(alpha - 1, -np.inf)
+    terms[j - 2] = 0.01 - (lf_a - lf_j - lf_r)
+    mags = np.full(alpha - 1, 100.0)
+    mid = float(bs.log_binomial_sum(np.array([alpha]), terms, mags, rounding=0)[0])
+    entry = 4 * spacing_sum(lf_a, lf_j, lf_r) + spacing_sum(lf_a) + 4 * ULP * (100.0 + 1.0)
+    n = alpha - 1
+    for rounding in (1, -1):
+        got = float(bs.log_binomial_sum(np.array([alpha]), terms, mags, rounding=rounding)[0])
+        moved = mid + rounding * entry
+        expect = rounding * (entry + ULP * (n / 4 + math.log2(n) + 4 + abs(moved)))
+        assert abs((got - mid) - expect) <= 1e-17, (rounding, got - mid, expect)
+
+
+def test_log_binomial_pmf_margin_has_its_documented_size() -> None:
+    """rounding = ±1 moves log[C(n, k) p^k q^(n − k)] by 8 ULP (3 log Γ(n + 1) + k|log p| + (n − k)|log q| + 4)
+    (docstring), to within the ulps of the value (n = 10, k = 3, p = 0.3: the value −1.32, the move 1e-13)."""
+    n, k, log_p, log_q = 10, 3, math.log(0.3), math.log1p(-0.3)
+    mid = float(bs.log_binomial_pmf(n, [k], log_p, log_q)[0])
+    scale = 3 * math.lgamma(n + 1.0) + k * abs(log_p) + (n - k) * abs(log_q) + 4
+    for rounding in (1, -1):
+        got = float(bs.log_binomial_pmf(n, [k], log_p, log_q, rounding=rounding)[0])
+        assert abs((got - mid) - rounding * 8 * ULP * scale) <= float(np.spacing(abs(mid))), (got - mid, scale)
+
+
+def test_rdp_from_log_excess_margin_is_four_ulps() -> None:
+    """rounding = ±1 moves ε by 4 ULP relative (docstring), to within half an ulp: log 2 at α = 2 (5.5 ulps)."""
+    mid = float(bs.rdp_from_log_excess([2.0], [0.0])[0])
+    for rounding in (1, -1):
+        got = float(bs.rdp_from_log_excess([2.0], [0.0], rounding=rounding)[0])
+        assert abs((got - mid) - rounding * 4 * ULP * mid) <= 0.6 * float(np.spacing(mid)), (got - mid)

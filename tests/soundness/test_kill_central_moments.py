@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import Decimal, getcontext, localcontext
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -137,3 +138,65 @@ def test_bad_parameters() -> None:
         with pytest.raises(InvalidParameterError) as info:
             fn([2], arg)
         assert info.value.name == name
+
+
+def builder_of(central: list[Decimal], c: int = 20) -> cm._MomentBuilder:
+    """The raw moments h(i) = E_q[(p/q)^i] = Σ_j C(i, j) B(j) of given central moments B (the inverse of the
+    alternating sum), exact in the decimal context, with the error constant c."""
+
+    def build(top: int) -> tuple[list[Decimal], Decimal]:
+        h = [sum((math.comb(i, j) * central[j] for j in range(i + 1)), Decimal(0)) for i in range(top + 1)]
+        return h, Decimal(c)
+
+    return build
+
+
+def test_sequences_that_are_no_moments_are_refused() -> None:
+    """Lyapunov's B(l) ≥ B(2)^{l/2} holds for every genuine moment sequence: a value below it (by 1.5e-15 relative,
+    beyond the 1e-15 allowance, or by far), a value that no precision up to the ceiling resolves (B(4) = 1e-40 next
+    to B(2) = 1), and B(2) = 0 (h(2) = 1: the ceiling has no log B(2)) give +inf (the caller's Thm 9 fall-back), and
+    the orders after them in the same call are still evaluated: B(2) = B(6) = 1 give log 1 rounded up."""
+    one, zero = Decimal(1), Decimal(0)
+    below = [one, zero, one, zero, one - Decimal("1.5e-15"), zero, one]
+    far = [one, zero, one, zero, Decimal("1e-6"), zero, one]
+    unresolved = [one, zero, one, zero, Decimal("1e-40"), zero, one]
+    for central in (below, far, unresolved):
+        got = cm._log_forward_differences((2, 4, 6), builder_of(central))
+        assert got[1] == math.inf, (central[4], got)
+        assert 0 <= got[0] <= 1e-20 and 0 <= got[2] <= 1e-20, got
+    no_variance = [one, zero, zero, one, one]  # B(2) = 0, and h(3) = 2 > 1
+    got = cm._log_forward_differences((2, 4), builder_of(no_variance))
+    assert got[0] == math.inf and 0 <= got[1] <= 1e-20, got
+
+
+def test_laplace_tables_come_in_blocks_of_64_orders() -> None:
+    assert [cm._table_size(top) for top in (2, 64, 65, 128, 129)] == [64, 64, 128, 128, 192]
+
+
+@pytest.mark.parametrize(("factor", "rounds"), [(Fraction(101, 100), 1), (Fraction(99, 100), 2)])
+def test_acceptance_at_twenty_two_digits(factor: Fraction, rounds: int) -> None:
+    """The docstring's rule: at precision P (first 50 + 2·digits of the largest order: 52 for l = 4) a value is
+    accepted once B ≥ 10^22·E, E = 2(c + l + 2)·10^{1−P}·Σ_i C(l, i)h(i). B(4) 1 % above that threshold is accepted
+    at 52 digits (one build); 1 % below it needs a second, more precise round (B(2) = 1e-14, so that the precision
+    ceiling lies above 52 and B(4) ≥ B(2)² holds). The threshold is computed here in rationals."""
+    c, ell, p0 = 20, 4, 52
+    central = [Fraction(1), Fraction(0), Fraction(1, 10**14), Fraction(0)]
+    h = [sum((math.comb(i, j) * central[j] for j in range(i + 1)), Fraction(0)) for i in range(4)]
+    # h(4) = Σ_{j<4} C(4, j) B(j) + B(4); the threshold's total Σ C(4, i)h(i) holds B(4) once: solve B = k(S + B)
+    k = Fraction(10**22) * 2 * (c + ell + 2) * Fraction(1, 10 ** (p0 - 1))
+    rest = sum(math.comb(4, i) * h[i] for i in range(4)) + sum(math.comb(4, j) * central[j] for j in range(4))
+    b4 = factor * k * rest / (1 - k)
+    with localcontext() as ctx:
+        ctx.prec = 80  # the rationals as decimals, far more digits than the 1 % needs
+        values = [Decimal(v.numerator) / Decimal(v.denominator) for v in [*central, b4]]
+    precisions: list[int] = []
+    build = builder_of(values, c)
+
+    def recording(top: int) -> tuple[list[Decimal], Decimal]:
+        precisions.append(getcontext().prec)
+        return build(top)
+
+    got = cm._log_forward_differences((ell,), recording)
+    assert precisions[0] == p0 and len(precisions) == rounds, precisions
+    assert precisions == sorted(set(precisions))
+    assert math.isfinite(got[0])

@@ -152,3 +152,32 @@ def test_huge_separation_is_above_the_vertex_pair_without_warnings() -> None:
     for alpha, value in zip((2, 3), got, strict=True):
         assert math.isfinite(value)
         assert value >= alpha * mu * mu / 2 + alpha * math.log(q) / (alpha - 1)
+
+
+def test_boxes_of_very_different_scales_in_one_call() -> None:
+    """The branch and bound evaluates many boxes per call: each box's corner sum is scaled by its own largest term and
+    carries its own rounding allowance. α = 4, q = 0.01, D = 30: the point (0.9, 0.2) (log F ≈ 1e-3) beside the
+    vertex (D, 0) (log F ≈ 5382) gets the bound it gets alone — within 1.5 times its excess 5.8e-11 over the
+    40-digit reference, the corner sum's rounding allowance — not the joint-convexity cap (a scale shared with the
+    vertex underflows its terms) nor an allowance sized by the vertex's terms (~5e-9); the vertex stays above its own
+    reference (both references from box_reference, as in BOXES)."""
+    a, b = np.array([0.9, 30.0]), np.array([0.2, 0.0])
+    got = _box_log_f(a, a, b, b, 0.01, 4, 30.0)
+    assert 0.001004886953839871 <= got[0] <= 0.001004886953839871 + 1.5 * 5.8e-11 + 1e-11, got[0]
+    assert 5381.579319256048 <= got[1] <= 5381.579319256048 * (1 + 1e-10), got[1]
+
+
+@pytest.mark.parametrize("mu", [1.3e154, 1e160, 1e300])
+def test_separations_whose_squares_overflow_give_infinity_silently(mu: float) -> None:
+    """μ² beyond the float range (σ ≤ 1.5e-154): the σ/2 pair's D_α ≥ αμ²/2 + α log q/(α − 1) is astronomically large,
+    the bound ∞ at every order, with no floating-point warning (the squares overflow, inf − inf is NaN inside the
+    corner sum: both end as ∞)."""
+    coupling_rdp_integer.cache_clear()
+    assert np.all(coupling_rdp(np.array([1.5, 2.0, 3.5, float(MAX_ORDER)]), 0.5, mu) == math.inf)
+
+
+def test_orders_beyond_the_largest_run_no_branch_and_bound() -> None:
+    """α = 13 > MAX_ORDER and α = ∞ are ∞ without computing any integer order."""
+    coupling_rdp_integer.cache_clear()
+    assert np.all(coupling_rdp(np.array([13.0, math.inf]), Q, MU) == math.inf)
+    assert coupling_rdp_integer.cache_info().currsize == 0

@@ -17,14 +17,15 @@ def log_binomial_pmf(trials: int, k: ArrayLike, log_p: float, log_q: float, roun
 
     ``rounding`` = +1 raises each value by a bound on its float error: the log-gamma binomial carries an absolute
     error of a few ulps of log Γ(trials + 1), shared by nothing that could cancel it, so 8 ulps of the magnitudes
-    involved are added (used where the weights multiply upper bounds); −1 lowers it by as much.
+    involved, 3 log Γ(trials + 1) + k|log p| + (trials − k)|log q| + 4, are added (used where the weights multiply
+    upper bounds); −1 lowers it by as much.
     """
-    kf = np.asarray(k, dtype=np.float64)
+    kf = np.asarray(k)  # integers: float64 in every product below
     val = lbinom(float(trials), kf) + kf * log_p + (trials - kf) * log_q
     if rounding:
         scale = 3.0 * math.lgamma(trials + 1.0) + kf * abs(log_p) + (trials - kf) * abs(log_q) + 4.0
         val = val + math.copysign(8.0 * ULP, rounding) * scale
-    return np.asarray(val, dtype=np.float64)
+    return np.asarray(val)
 
 
 _LGAMMA_ULPS = 4.0
@@ -77,15 +78,15 @@ def log_binomial_sum(
     direction = float(np.sign(rounding))
     shared = log_terms.ndim == 1
     mags = np.where(np.isfinite(log_terms), magnitudes, 0.0)
-    out = np.empty(orders.shape, dtype=np.float64)
-    order_idx = np.argsort(orders, kind="stable")
+    out = np.empty(orders.shape)
+    order_idx = np.argsort(orders)  # equal orders get equal rows in any order
     sorted_orders = orders[order_idx]
     lf_all = log_factorial(np.arange(int(sorted_orders[-1]) + 1)) if orders.size else np.zeros(1)
     for block_slice in order_blocks(sorted_orders):
         rows = order_idx[block_slice]
         block = sorted_orders[block_slice]
         top = int(block[-1])
-        j = np.arange(2, top + 1, dtype=np.int64)
+        j = np.arange(2, top + 1)
         valid = j[None, :] <= block[:, None]
         rest_j = np.where(valid, block[:, None] - j[None, :], 0)
         lf_a = lf_all[block][:, None]
@@ -94,12 +95,13 @@ def log_binomial_sum(
         terms = log_terms[None, : top - 1] if shared else log_terms[rows, : top - 1]
         mag = mags[None, : top - 1] if shared else mags[rows, : top - 1]
         with np.errstate(invalid="ignore"):
+            rest_log = np.where(rest_j > 0, rest_j * log1m, 0.0)  # (α − j)·log(1 − γ): (1 − γ)^0 = 1 at γ = 1 too
             log_binom_error = _LGAMMA_ULPS * (np.spacing(lf_a) + np.spacing(lf_j) + np.spacing(lf_r)) + np.spacing(lf_a)
-            margin = log_binom_error + 4.0 * ULP * (rest_j * abs(log1m) + mag + 1.0)
-            mat = (lf_a - lf_j - lf_r) + terms + rest_j * log1m + direction * margin
+            margin = log_binom_error + 4.0 * ULP * (np.abs(rest_log) + mag + 1.0)
+            mat = (lf_a - lf_j - lf_r) + terms + rest_log + direction * margin
         mat = np.where(valid & ~np.isnan(mat), mat, -np.inf)
         out[rows] = logsumexp(mat, axis=1)
-    n_terms = orders.astype(np.float64) - 1.0
+    n_terms = orders - 1.0
     with np.errstate(invalid="ignore"):
         summation = ULP * (0.25 * n_terms + np.log2(np.maximum(n_terms, 1.0)) + 4.0 + np.abs(out))
         return np.asarray(np.where(np.isfinite(out), out + direction * summation, out))

@@ -45,7 +45,7 @@ def _quadrature(
     split = 4**refine
     with np.errstate(invalid="ignore"):
         wanted = np.maximum(np.ceil(split * length / width), split)
-    panels = np.where(length > 0, np.clip(wanted, 1, _MAX_PANELS), 0).astype(np.int64)
+    panels = np.where(length > 0, np.minimum(wanted, _MAX_PANELS), 0).astype(np.int64)  # wanted ≥ split ≥ 1
     owner = np.repeat(np.repeat(np.arange(n), lo.shape[1]), panels)
     step = np.repeat(length / np.maximum(panels, 1), panels)
     first = np.cumsum(panels) - panels
@@ -71,7 +71,7 @@ def _quadrature(
     total = np.bincount(owner, weights=panel, minlength=n).astype(np.float64)
     truncation = np.bincount(owner, weights=np.abs(panel - panel_c), minlength=n).astype(np.float64)
     rounding_sum = np.bincount(owner, weights=rounding, minlength=n).astype(np.float64)
-    return np.asarray(shift, dtype=np.float64), total, truncation, rounding_sum
+    return shift, total, truncation, rounding_sum
 
 
 def integral_upper(

@@ -31,12 +31,9 @@ def interpolate_integer_orders(alphas: ArrayLike, integer_bound: Callable[[IntAr
     needed = np.unique(np.concatenate([lo_i[lo_i >= 2], hi_i[theta > 0]]))
     values = np.asarray(integer_bound(needed), dtype=np.float64) if needed.size else np.empty(0)
     lookup = dict(zip(needed.tolist(), values.tolist(), strict=True))
-    k_lo = np.array([(n - 1) * lookup[n] if n >= 2 else 0.0 for n in lo_i.tolist()], dtype=np.float64)
-    b_hi = np.array(
-        [lookup[n] if t > 0 else 0.0 for n, t in zip(hi_i.tolist(), theta.tolist(), strict=True)],
-        dtype=np.float64,
-    )
-    b_at = np.array([lookup.get(n, 0.0) for n in lo_i.tolist()], dtype=np.float64)
+    k_lo = np.array([(n - 1) * lookup[n] if n >= 2 else 0.0 for n in lo_i.tolist()])  # Python floats: float64
+    b_hi = np.array([lookup[n] if t > 0 else 0.0 for n, t in zip(hi_i.tolist(), theta.tolist(), strict=True)])
+    b_at = np.array([lookup.get(n, 0.0) for n in lo_i.tolist()])
     with np.errstate(over="ignore"):  # a chord beyond the float range, or with an inf value, is +inf: an upper bound
         k = (1 - theta) * k_lo + theta * lo * b_hi
         return np.asarray(np.where(theta > 0, k / (a - 1), b_at))

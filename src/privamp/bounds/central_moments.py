@@ -76,9 +76,10 @@ def _log_forward_differences(ls: tuple[int, ...], build: _MomentBuilder) -> list
 
     At precision P every computed B carries an absolute error ≤ E = 2(c + l + 2)u Σ_i C(l,i)h(i)
     (u = 10^{1−P}); a value is accepted once B ≥ 10^22 E, i.e. to 22 significant digits, and its log is
-    rounded upward to float64. Precision grows until then, but never beyond what Lyapunov's inequality
-    B(l) ≥ B(2)^{l/2} says is needed; a value that still fails (impossible for a genuine moment
-    sequence) or violates that inequality is returned as +inf so the caller falls back to Thm 9.
+    rounded upward to float64. P starts at 50 + 2·(the digits of the largest order) and grows until then, but
+    never beyond what Lyapunov's inequality B(l) ≥ B(2)^{l/2} says is needed; a value that still fails (impossible
+    for a genuine moment sequence) or violates that inequality is returned as +inf so the caller falls back to
+    Thm 9.
     """
     pending = sorted(set(ls))
     result: dict[int, float] = {}
@@ -153,7 +154,7 @@ def gaussian_log_central_moments(orders: ArrayLike, sigma: float) -> FloatArray:
     """
     ls = _check_even_orders(orders)
     s = check_positive("sigma", sigma)
-    return np.asarray(log_gaussian_central_moments(s, int(ls.max()))[ls], dtype=np.float64)
+    return np.asarray(log_gaussian_central_moments(s, int(ls.max()))[ls])
 
 
 def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
@@ -166,7 +167,7 @@ def laplace_log_central_moments(orders: ArrayLike, scale: float) -> FloatArray:
     ls = _check_even_orders(orders)
     b = check_positive("scale", scale)
     table = _laplace_moment_table(b, _table_size(int(ls.max())))
-    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()], dtype=np.float64)
+    return np.asarray([table[ell // 2 - 1] for ell in ls.tolist()])  # Python floats: float64
 
 
 def _sum_rounded_up(a: FloatArray, b: FloatArray) -> FloatArray:

@@ -74,12 +74,12 @@ def _corner_log_f(a2: FloatArray, b2: FloatArray, rho: FloatArray, q: float, alp
     ii = (i * (i - 1) / 2)[None, :, None]
     jj = (j * (j - 1) / 2)[None, None, :]
     ij = (i[:, None] * j[None, :])[None]
-    expo = ii * a2[:, None, None] + jj * b2[:, None, None] + ij * rho[:, None, None]
-    logs = lc[None, :, None] + ld[None, None, :] + expo
-    size = np.abs(lc)[None, :, None] + np.abs(ld)[None, None, :] + np.abs(ii * a2[:, None, None])
-    size = size + np.abs(jj * b2[:, None, None]) + np.abs(ij * rho[:, None, None])
-    top = logs.max(axis=(1, 2), keepdims=True)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # past D ≈ 1.3e154: inf or NaN, which the last line makes ∞
+        expo = ii * a2[:, None, None] + jj * b2[:, None, None] + ij * rho[:, None, None]
+        logs = lc[None, :, None] + ld[None, None, :] + expo
+        size = np.abs(lc)[None, :, None] + np.abs(ld)[None, None, :] + np.abs(ii * a2[:, None, None])
+        size = size + np.abs(jj * b2[:, None, None]) + np.abs(ij * rho[:, None, None])
+        top = logs.max(axis=(1, 2), keepdims=True)
         terms = np.exp(logs - top)
         total = (terms * sign[None, None, :]).sum(axis=(1, 2))
         eta = LOG_SLACK * (1.0 + size.max(axis=(1, 2)) + np.abs(top[:, 0, 0]))
@@ -93,17 +93,19 @@ def _corner_log_f(a2: FloatArray, b2: FloatArray, rho: FloatArray, q: float, alp
 def _box_log_f(a0: FloatArray, a1: FloatArray, b0: FloatArray, b1: FloatArray, q: float, alpha: int,
                d: float) -> FloatArray:
     """Upper bound on log F over the configurations of the ball whose (a, b) lies in [a0, a1] × [b0, b1]."""
-    inside = a0 * a0 + b0 * b0 <= d * d
-    ta = np.arcsin(np.minimum(a0 / d, 1.0))
-    tb = np.arcsin(np.minimum(b0 / d, 1.0))
-    low = np.where(inside, (a0 * a0 + b0 * b0 - d * d) / 2, -a0 * b0 * np.cos(ta + tb))
-    rho = np.maximum(-a1 * b1 * (1 + 1e-13), low - CORNER_SLACK * d * d)
-    a2, b2 = a1 * a1 * (1 + CORNER_SLACK), b1 * b1 * (1 + CORNER_SLACK)
+    with np.errstate(over="ignore", invalid="ignore"):  # past D ≈ 1.3e154 the squares overflow: the bound is ∞
+        inside = a0 * a0 + b0 * b0 <= d * d
+        ta = np.arcsin(np.minimum(a0 / d, 1.0))
+        tb = np.arcsin(np.minimum(b0 / d, 1.0))
+        low = np.where(inside, (a0 * a0 + b0 * b0 - d * d) / 2, -a0 * b0 * np.cos(ta + tb))
+        rho = np.maximum(-a1 * b1 * (1 + 1e-13), low - CORNER_SLACK * d * d)
+        a2, b2 = a1 * a1 * (1 + CORNER_SLACK), b1 * b1 * (1 + CORNER_SLACK)
     best = np.full(a0.shape, np.inf)
     for twice_k in TRUNCATIONS:
         best = np.minimum(best, _corner_log_f(a2, b2, rho, q, alpha, twice_k))
     c = np.minimum(np.minimum(d, a1 + b1), np.where(inside, d, d * np.sin(ta + tb)))
-    x = alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)
+    with np.errstate(over="ignore"):
+        x = alpha * (alpha - 1) * c * c / 2 * (1 + 1e-12)
     small = x < 500.0  # log1p(q·expm1(x)) is accurate for small x; log(1 − q + q·e^x) in log space beyond
     cap = np.where(small, np.log1p(q * np.expm1(np.minimum(x, 500.0))), np.logaddexp(math.log1p(-q), math.log(q) + x))
     return np.asarray(np.minimum(best, cap * (1 + 1e-12)))
