@@ -358,9 +358,9 @@ def spied(monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[dict[str, objec
 
 def test_a_cached_composition_serves_every_query_whose_tau_is_at_least_its_own(spied: tuple) -> None:  # type: ignore[type-arg]
     """composed(h, λ, side, τ, floor) composes only when no composition of the same (h, λ, side), cut at a τ' ≤ τ and
-    (pessimistic side) made for a floor ≤ the query's, is cached; the one with the largest such τ' answers; has()
-    says beforehand whether it will (checked on every query); the optimistic side ignores the floor. The composition
-    cuts at log τ with MAX_POINTS, per phase, for the pessimistic side's floor."""
+    made for a floor ≤ the query's, is cached; the one with the largest such τ' answers; has() says beforehand whether
+    it will (checked on every query). The composition cuts at log τ with MAX_POINTS, per phase, for the floor (both
+    sides: the optimistic window starts at the floor too since the fifth pass of docs/pld.md)."""
     from privamp.pld.accounting import MAX_POINTS
 
     d, composed, _ = spied
@@ -373,8 +373,9 @@ def test_a_cached_composition_serves_every_query_whose_tau_is_at_least_its_own(s
         (h, 1.0, True, 1e-16, 0.0, False),
         (h, 1.0, True, 1e-15, -math.inf, True),
         (h, 1.0, False, 1e-15, 0.0, True),
-        (h, 1.0, False, 1e-12, -math.inf, False),
-        (h, 1.0, False, 1e-18, -math.inf, True),
+        (h, 1.0, False, 1e-12, 0.5, False),
+        (h, 1.0, False, 1e-12, -math.inf, True),
+        (h, 1.0, False, 1e-18, 0.0, True),
         (h, 2.0, True, 1e-12, 0.0, True),
         (h / 2, 1.0, True, 1e-12, 0.0, True),
     ]
@@ -386,10 +387,10 @@ def test_a_cached_composition_serves_every_query_whose_tau_is_at_least_its_own(s
         assert len(composed) - before == int(new) and x.pessimistic is pess and x.lam == lam
         if new:
             assert composed[-1] == {"parts": 2, "log_tau": math.log(tau), "max_points": MAX_POINTS,
-                                    "per_phase": True, "floor": floor if pess else -math.inf}
+                                    "per_phase": True, "floor": floor}
     assert got[(h, 1.0, True, 1e-12, 0.0)] is got[(h, 1.0, True, 1e-15, 0.0)]  # the largest τ' ≤ τ
     assert got[(h, 1.0, True, 1e-16, 0.0)] is got[(h, 1.0, True, 1e-18, 0.0)]
-    assert got[(h, 1.0, False, 1e-12, -math.inf)] is got[(h, 1.0, False, 1e-15, 0.0)]
+    assert got[(h, 1.0, False, 1e-12, 0.5)] is got[(h, 1.0, False, 1e-15, 0.0)]
     assert d.has(h, 1.0, True, 1e-15) and not d.has(h, 1.0, True, 1e-19) and not d.has(h, 3.0, True, 1e-12)
     assert d.has(h, 1.0, True, 1e-15, -1.0) and not d.has(h / 2, 1.0, True, 1e-12, -1.0)
     # the largest τ' ≤ τ whatever the order the compositions were made in (planted: a finer one made first would
@@ -432,22 +433,24 @@ def test_is_cached_needs_both_sides_at_their_spacings(spied: tuple) -> None:  # 
 
 
 def test_lost_reads_the_optimistic_composition_mass(monkeypatch: pytest.MonkeyPatch) -> None:
-    """lost ⇔ the optimistic composition's finite mass plus its +∞ mass is below one half."""
+    """lost ⇔ the optimistic composition's finite mass plus its +∞ mass plus the bound on the mass its window dropped
+    below the read floor is below one half (docs/pld.md §1)."""
     from types import SimpleNamespace
 
     from privamp.pld import accounting as am
 
     d = am._Direction([(pairs.laplace(0.5), 3)])
     seen = []
-    cases = ((0.3, 0.3, False), (0.5, 0.0, False), (0.2, 0.2, True), (0.0, 0.49, True), (0.45, 0.1, False))
-    for fin, inf, lost in cases:
-        def composed(*args: object, fin: float = fin, inf: float = inf) -> object:
+    cases = ((0.3, 0.3, 0.0, False), (0.5, 0.0, 0.0, False), (0.2, 0.2, 0.0, True), (0.0, 0.49, 0.0, True),
+             (0.45, 0.1, 0.0, False), (0.2, 0.2, 0.11, False), (0.2, 0.2, 0.09, True))
+    for fin, inf, dropped, lost in cases:
+        def composed(*args: object, fin: float = fin, inf: float = inf, dropped: float = dropped) -> object:
             seen.append(args)
-            return SimpleNamespace(finite_mass=fin, p_inf=inf)
+            return SimpleNamespace(finite_mass=fin, p_inf=inf, dropped=dropped)
 
         monkeypatch.setattr(d, "composed", composed)
-        assert d.lost(0.25, 2.0, 1e-15) is lost, (fin, inf)
-    assert set(seen) == {(0.25, 2.0, False, 1e-15)}
+        assert d.lost(0.25, 2.0, 1e-15) is lost, (fin, inf, dropped)
+    assert set(seen) == {(0.25, 2.0, False, 1e-15, am.READ_FLOOR)}
 
 
 # ------------------------------------------------------------------------------------------- grid sizing, estimates
@@ -634,8 +637,8 @@ def test_moments_are_cached_for_the_last_sixteen_pairs(monkeypatch: pytest.Monke
 
 def test_queries_compose_at_the_documented_cut_and_read_floor() -> None:
     """Every composition an ε(δ) query makes is cut at τ = _tau(δ, T) (per_delta 1e-6) and a δ(ε) query's at τ from
-    its Chernoff estimate of δ (per_delta 1e-9; a single step keeps TAU); the pessimistic side is made for reads at
-    ε ≥ READ_FLOOR = 0, the optimistic side for every loss; the side is a bool."""
+    its Chernoff estimate of δ (per_delta 1e-9; a single step keeps TAU); both sides are made for reads at
+    ε ≥ READ_FLOOR = 0 (the optimistic window starts there too: docs/pld.md, fifth pass); the side is a bool."""
     from privamp.pld import accounting as am
 
     def documented(delta: float, steps: int, per_delta: float) -> float:
@@ -653,7 +656,7 @@ def test_queries_compose_at_the_documented_cut_and_read_floor() -> None:
             estimate = value if kind == "epsilon" else math.exp(PLDAccountant._saddle_log_delta(d, value))
             tau = documented(estimate, steps, 1e-6 if kind == "epsilon" else 1e-9)
             assert d.cache and {k[3] for k in d.cache} == {tau}, (steps, kind)
-            assert all((k[2] is True and k[4] == 0.0) or (k[2] is False and k[4] == -math.inf) for k in d.cache)
+            assert all(k[2] in (True, False) and k[4] == am.READ_FLOOR == 0.0 for k in d.cache)
 
 
 def test_a_query_starts_from_the_neighbouring_tilt_an_earlier_query_cached() -> None:

@@ -190,7 +190,7 @@ def test_first_at_most_at_a_coarse_estimate() -> None:
     assert coarse is not None and np.all(np.diff(coarse) < 0)
     k = 3 * pmf.HINT_STRIDE
     assert x.first_at_most(float(coarse[3])) == k
-    assert float(x._suffix.estimates(np.array([k - 1]))[0]) > coarse[3]
+    assert float(x._suffix.estimates(k - 1, k)[0]) > coarse[3]
 
 
 # ----------------------------------------------------------------------------------- the log-MGF bound, the cache
