@@ -19,6 +19,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.test_kill_pmf import delta_reference
 
 from privamp.pld import pmf
 from privamp.pld.discretise import GridPMF
@@ -197,27 +198,12 @@ def _large(pessimistic: bool, *, err: float, err1: float, lam: float = 2.0, rel:
 
 
 def _formula(x: TiltedPMF, eps: float, roundoff: bool = True) -> tuple[mp.mpf, mp.mpf]:
-    """(the certified δ(ε) of ``x`` from its documented formula, its round-off term), in mpmath."""
+    """(the certified δ(ε) of ``x`` from its documented formula, its round-off term), in mpmath (the kill checks'
+    40-digit reference, with the round-off term added unless ``roundoff`` is False)."""
+    main, ro = delta_reference(x, eps)
     with mp.workdps(DPS):
-        e = mp.mpf(eps)
-        total, ws = mp.mpf(0), []
-        for j, vj in enumerate(x.v.tolist()):
-            ell = mp.mpf((x.offset + j) * x.h)
-            if ell <= e:
-                continue
-            w = mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * ell) * (1 - mp.exp(e - ell))
-            ws.append(w)
-            if x.pessimistic:
-                total += mp.mpf(vj) * w
-            else:
-                total += max(mp.mpf(vj) * (1 - 2 * mp.mpf(x.rel)) - mp.mpf(x.err), 0) * w
-        ro = mp.mpf(0)
-        if x.pessimistic and ws and roundoff:
-            total *= 1 + 2 * mp.mpf(x.rel)
-            ro = min(mp.mpf(x.err) * mp.fsum(ws), mp.mpf(x.err1) * max(ws))
-        elif x.pessimistic:
-            total *= 1 + 2 * mp.mpf(x.rel)
-        return min(total + ro + mp.mpf(x.p_inf), mp.mpf(1)), ro
+        ro = ro if roundoff else mp.mpf(0)
+        return min(main + ro, mp.mpf(1)), ro
 
 
 @pytest.mark.parametrize(("err", "err1"), [(1e-14, 1e-13), (1e-15, 1e-13)], ids=["by-max", "by-sum"])  # Σw ≈ 37.5 max w
