@@ -76,10 +76,6 @@ FLUSH_LOG = -600.0
 """Coefficients whose T-th power bound is below e^{FLUSH_LOG} are set to 0 (the bound is their error)."""
 
 
-def _log_up(x: float) -> float:
-    return math.log(x) + 1e-14 if x > 0 else -math.inf
-
-
 def _tilted_log_mgf(v: FloatArray, ell: FloatArray, thetas: FloatArray, block: int = 64) -> FloatArray:
     """Upper bounds on log Σ_i v_i e^{θℓ_i} (v ≥ 0, ℓ on a uniform grid) for each θ.
 
