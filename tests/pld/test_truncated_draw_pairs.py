@@ -231,3 +231,8 @@ def test_draw_proxy_against_its_closed_form() -> None:
         )
     assert draw_proxy(comps, 6) == pytest.approx(float(ref), rel=1e-12, abs=0.0)
     assert draw_proxy([Component(0.0, 0.5, 40.0)], 4) == math.inf  # e^{6·1600} overflows quietly
+    # rate 1: only k = order has weight (1 − p)^0·p^order = 1; the overflowing e^{k(k−1)μ²/2} of the terms of weight
+    # 0 is no term (it was 0·∞ = NaN): e^{6μ²/2} at μ = 1, order 3, and +∞ (not NaN) where the top term overflows
+    assert draw_proxy([Component(0.0, 1.0, 30.0)], 3) == math.inf
+    assert draw_proxy([Component(math.log(0.5), 1.0, 1.0)], 3) == pytest.approx(0.5 * math.exp(3.0), rel=1e-15)
+    assert draw_proxy([Component(0.0, 1.0, 12.0)], 3) == pytest.approx(math.exp(432.0), rel=1e-13)

@@ -184,7 +184,9 @@ def draw_proxy(comps: list[Component], order: int) -> float:
     k = np.arange(order + 1)
     coef = np.array([math.comb(order, int(j)) for j in k], dtype=np.float64)
     for c in comps:
+        weights = coef * (1 - c.rate) ** (order - k) * c.rate**k
         with np.errstate(over="ignore"):
-            terms = coef * (1 - c.rate) ** (order - k) * c.rate**k * np.exp(k * (k - 1) * c.mu * c.mu / 2)
+            growth = np.exp(k * (k - 1) * c.mu * c.mu / 2)
+        terms = np.multiply(weights, growth, out=np.zeros_like(weights), where=weights > 0)  # (0·∞ is no term: no NaN)
         total += math.exp(c.log_weight) * float(np.sum(terms))
     return total
