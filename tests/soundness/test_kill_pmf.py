@@ -316,3 +316,16 @@ def test_exact_sum_covers_the_rounding_of_its_exponents() -> None:
     x = tilt(discretise(pairs.gaussian(1.0), 2.0**-7, pessimistic=True, tail=1e-10), 64.0)
     ref, ro = delta_reference(x, 3.0)
     assert ref + ro <= mp.mpf(x.delta_exact(3.0))
+
+
+def test_estimates_stay_finite_where_e_to_the_loss_is_clamped() -> None:
+    """Losses −300 to 500 (h = 1, λ = 0, log_scale 0: m_b = 300): past ℓ = 409, e^{ℓ + m_b} is clamped at e^709 (the
+    suffix sums there are ~e^{−ℓ−300}, so the product stays finite); every estimate is finite and within [0, 1] of
+    the exact Σ_{j>k} v_j(1 − e^{ℓ_k − ℓ_j}) (a hint: the clamp only subtracts less; e^710 would overflow to −∞)."""
+    n = 801
+    x = _pmf(np.full(n, 1 / n), 1.0, -300, 0.0, 0.0, True)
+    est = x._suffix.estimates(0, n - 1)
+    assert np.all(np.isfinite(est))
+    for k in (0, 400, 720, 799):
+        exact = sum((1 / n) * -math.expm1(k - j) for j in range(k + 1, n))
+        assert exact * (1 - 1e-9) <= float(est[k]) <= 1.0, k
