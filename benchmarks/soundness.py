@@ -943,7 +943,12 @@ MUTATION_NOTES = [
     "mutant, pmf.py not changed here: speed5 edits it): delta_exact does not widen for the rounding of its exponents "
     "— the Gaussian pair (h = 2^−7) tilted by λ = 64 (log_scale ≈ 430) reads δ(2-5) 6e-15 (relative) below its own "
     "certified formula, which 2·rel ≈ 1.3e-15 does not cover (a strict xfail in test_kill_pmf.py). Now 933/1035 (90.1 "
-    "%), 0 not run.",
+    "%), 0 not run. After the fifth speed pass (lead, 08:02-08:17 UTC: every mutant of TiltedPMF.first_at_most and "
+    "_Suffix.estimates, coarse, certified, roundoff, _w_peak run afresh with the survivors): 935/1039; the 12 "
+    "survivors of those methods: estimates' clamp e^709 → e^710 (killed by a check that the estimates stay finite "
+    "where e^{ℓ + m_b} is clamped) and its errstate(over) (the clamped product never overflows), roundoff's k "
+    "recomputed and err == 0 or err1 == 0 (min(·, 0) = 0 either way), certified's k ≥ n → > n and min(p∞, 2) "
+    "(p∞ ≤ 1) and the suffix bracket's ulp-sized ends. 936/1039 (90.1 %), 0 not run.",
     "- pld/convolution.py (tests/soundness/test_kill_convolution.py, new, then tests/pld/test_convolution.py; "
     "2026-11-28 02:50-04:45 UTC (helper mutpld3; one worker at nice 19 per run, load 20-30)): 567/736 (77 %) → "
     "671/736 (91.2 %), all run. New checks against their derivations: convolve's error bookkeeping (err = "
@@ -985,7 +990,11 @@ MUTATION_NOTES = [
     "screen read rounded down instead of up (2; a few ulps, a skip flips only at a tie), composed's step spacing at "
     "the default TAU (a wider window moves the size cap only: cost), the cap at exactly 256, δ(ε)'s grid scale from "
     "K'(1e-3) instead of K'(0) (1e-3·Var: the same power-of-two spacing but at a rounding boundary), and the screen "
-    "of a δ(ε) query at a NaN tilt (snapped to 0.0625: a certified, costlier screen). 1100/1122 (98.0 %), 0 not run.",
+    "of a δ(ε) query at a NaN tilt (snapped to 0.0625: a certified, costlier screen). 1100/1122 (98.0 %), 0 not run."
+    "After the fifth speed pass (2026-11-28 08:02-08:12 "
+    "UTC, lead: every mutant of _Direction.lost, has, screened, composed and PLDAccountant.epsilon, _epsilon_at, "
+    "_delta_at, _best_tilt run afresh with the 22 survivors; _snap and LADDER moved to pld/ladder.py): 1061/1080 "
+    "(98.2 %), 0 not run.",
     "- pld/fftpower.py (tests/soundness/test_kill_fftpower.py, then tests/pld/test_fftpower.py): 756/987 (76.6 %, "
     "mutpld3) → 765/997 (76.7 %) on the current code (2026-11-28 05:43-06:50 UTC, helper mutacc: fft_power had "
     "changed — the powered spectrum in the transform's buffer, the roll in one pass — and was run afresh with the "
@@ -1011,7 +1020,8 @@ MUTATION_NOTES = [
     "points at either end, ≥ MAX_N at equality: W moves or grows, the wrapped and outside masses stay bounded), the "
     "pessimistic atom's and +∞ mass's λ and log-scale terms at λ = 0 (the checked case: equal there) and the Chernoff "
     "term below when the fed vector's bound is the smaller, the optimistic p∞'s upper=None, _normalise's owned "
-    "flag. 845/997 (84.8 %), 0 not run.",
+    "flag. 845/997 (84.8 %), 0 not run. Since (lead): _log_up removed (dead code, its 8 survivors gone with it) and "
+    "fft_power changed by the fifth speed pass: neither rerun; the table's row is the code before both.",
     "- pld/group_pairs.py (tests/soundness/test_kill_group_pairs.py, new, then 16 tests of "
     "tests/pld/test_group_pairs.py by node id: the whole file takes ~27 s CPU, its 2-6 s mpmath and brute-force "
     "sweeps left out). Helper mutpld3 (2026-11-28 02:50-04:45 UTC): 525/727 (72.2 %), 345 not run; reading it next to "
@@ -1239,7 +1249,9 @@ MUTATION_NOTES = [
     "one is first, or the answer is top + 1 anyway); the run ratio's +1's (2: another valid grouping); log_mass's "
     "4-ulp rounding down (3: inside log_binomial_pmf's own 8-ulp bound). Also seen: draw_proxy is NaN at rate 1 when "
     "e^{k(k−1)μ²/2} overflows (0·∞ in the terms k < order); it only chooses between two valid pairs (a NaN selects "
-    "the pair by batch size), so no bound moves; not changed here. Now 542/579 (93.6 %), 0 not run.",
+    "the pair by batch size), so no bound moves; fixed since by the lead (the terms of weight 0 are no terms: +∞ or "
+    "the closed form, regression test). Now 542/579 (93.6 %); after the fix, every mutant of draw_proxy run afresh "
+    "(tests -k draw_proxy): 554/591 (93.7 %), 0 not run.",
     "- pld/truncated_pairs.py (tests/pld/test_truncated_pairs.py; 2026-11-28 02:50-04:45 UTC (helper mutpld3; one "
     "worker at nice 19 per run, load 20-30)): first run (capped) 150/184, 473 not run → 600/657 (91.3 %), all run. "
     "New checks: labels without a shifted part or a cover become atoms in the pair's order and the empty label is "
