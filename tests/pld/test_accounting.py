@@ -303,6 +303,7 @@ def test_tail_spacing_and_tilt_rules() -> None:
     grid 16h capped at 4 (never below h); a tilt snapped to the nearest ladder value in log (0 below 0.045); the
     single-step spacing doubled until the step's window fits MAX_STEP_POINTS points."""
     from privamp.pld import accounting as acc
+    from privamp.pld.ladder import snap
 
     for delta in (0.5, 1e-2, 1e-5, 3.3e-8, 1e-290, 1e-300, 5e-324):
         k = max(j for j in range(-120, 1) if mp.mpf(10) ** (3 * j) <= mp.mpf(delta) * mp.mpf(10) ** -6)
@@ -314,8 +315,8 @@ def test_tail_spacing_and_tilt_rules() -> None:
     assert [acc._screen_h(h) for h in (1e-3, 0.25, 1.0, 8.0)] == [0.016, 4.0, 4.0, 8.0]
     ladder = [float(v) for v in acc.LADDER[1:]]
     for star in (0.046, 0.05, 0.3, 5.0, 7.0, 100.0, 5000.0, 1e6):
-        assert acc._snap(star) == min(ladder, key=lambda v: abs(math.log(v) - math.log(star))), star
-    assert acc._snap(0.0449) == 0.0 and acc._snap(0.0) == 0.0
+        assert snap(star) == min(ladder, key=lambda v: abs(math.log(v) - math.log(star))), star
+    assert snap(0.0449) == 0.0 and snap(0.0) == 0.0
     d = acc._Direction([(pairs.poisson_gaussian(1.0, 0.01), 3)])
     lo, hi = pairs.poisson_gaussian(1.0, 0.01).loss_window(acc._step_tail(acc.TAU, 3))
     fine = (hi - lo) / acc.MAX_STEP_POINTS

@@ -624,6 +624,7 @@ def test_single_step_spacing_doubles_until_the_window_fits() -> None:
 
 def test_moments_are_cached_for_the_last_sixteen_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     from privamp.pld import accounting as am
+    from privamp.pld import ladder
 
     monkeypatch.setattr(am, "_MOMENTS", {})
     many = [pairs.laplace(0.1 * (i + 1)) for i in range(am.MOMENTS_CACHE + 1)]
@@ -632,7 +633,7 @@ def test_moments_are_cached_for_the_last_sixteen_pairs(monkeypatch: pytest.Monke
     for p in many[1:]:
         am._loss_moments(p)
     assert list(am._MOMENTS) == many[1:]  # MOMENTS_CACHE entries, the oldest dropped
-    assert am._snap(0.045) == 0.0625  # (0 only strictly below 0.045)
+    assert ladder.snap(0.045) == 0.0625  # (0 only strictly below 0.045)
 
 
 def test_queries_compose_at_the_documented_cut_and_read_floor() -> None:

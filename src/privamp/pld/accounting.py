@@ -24,8 +24,7 @@ from privamp.errors import InvalidParameterError, UnsupportedError
 from privamp.pld.composition import compose
 from privamp.pld.discretise import GridPMF, discretise
 from privamp.pld.gaussian_merge import merge_gaussians
-from privamp.pld.ladder import LADDER, neighbours
-from privamp.pld.ladder import snap as _snap
+from privamp.pld.ladder import LADDER, neighbours, snap
 from privamp.pld.pairs import Pair
 from privamp.pld.pmf import TiltedPMF, tilt
 from privamp.pld.readout import delta_of, epsilon_of
@@ -148,11 +147,11 @@ class _Direction:
 
     def tilt_for_delta(self, delta: float) -> float:
         grid, _, _, g, _ = self._cumulant_grid()
-        return _snap(float(np.interp(math.log(1 / delta), g, grid)))
+        return snap(float(np.interp(math.log(1 / delta), g, grid)))
 
     def tilt_for_epsilon(self, epsilon: float) -> float:
         grid, _, _, _, dk_max = self._cumulant_grid()
-        return _snap(float(np.interp(epsilon, dk_max, grid)))
+        return snap(float(np.interp(epsilon, dk_max, grid)))
 
     def step_spacing(self, h: float, tau: float = TAU) -> tuple[float, ...]:
         """The spacings the single steps actually get for a requested h (capped at MAX_STEP_POINTS points)."""
@@ -455,9 +454,9 @@ class PLDAccountant:
         ``cached``: when the saddle tilt's compositions are not cached but a neighbouring tilt's are (e.g. a δ(ε)
         query after the ε(δ) query it inverts), the cached neighbour is tried first and kept if narrow enough.
         """
-        nbs = neighbours(lam)
         if not self.lower:
             return one(lam)
+        nbs = neighbours(lam)
         if cached is not None and not cached(lam):
             for nb in nbs:
                 if cached(nb):
