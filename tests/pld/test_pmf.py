@@ -19,7 +19,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from soundness.test_kill_pmf import delta_reference
+from soundness.common import tilted_delta_reference
 
 from privamp.pld import pmf
 from privamp.pld.discretise import GridPMF
@@ -200,7 +200,7 @@ def _large(pessimistic: bool, *, err: float, err1: float, lam: float = 2.0, rel:
 def _formula(x: TiltedPMF, eps: float, roundoff: bool = True) -> tuple[mp.mpf, mp.mpf]:
     """(the certified δ(ε) of ``x`` from its documented formula, its round-off term), in mpmath (the kill checks'
     40-digit reference, with the round-off term added unless ``roundoff`` is False)."""
-    main, ro = delta_reference(x, eps)
+    main, ro = tilted_delta_reference(x, eps)
     with mp.workdps(DPS):
         ro = ro if roundoff else mp.mpf(0)
         return min(main + ro, mp.mpf(1)), ro

@@ -28,6 +28,7 @@ from soundness import table_grid
 
 import privamp as pa
 from privamp.coverage import REGISTRY
+from privamp.pld.pmf import TiltedPMF
 
 settings.register_profile(
     "soundness",
@@ -265,3 +266,20 @@ def group_reverse_renyi(alpha: float, q: float, sigma: float, k: int) -> mp.mpf:
 
         cuts = sorted({mp.mpf(c) for c in (-10, -3, 0, 3, 10)} | {k * mu / 2, k * mu, k * mu + 5})
         return mp.log(mp.quad(f, [-mp.inf, *cuts, mp.inf])) / (mp.mpf(alpha) - 1)
+
+
+def tilted_delta_reference(x: TiltedPMF, eps: float) -> tuple[mp.mpf, mp.mpf]:
+    """(δ(ε) of the tilted PMF x by its documented formula (:meth:`TiltedPMF.delta`) in 40 digits without round-off
+    term, min(err·Σ w_j, err1·max_j w_j))."""
+    with mp.workdps(40):
+        e, total, ws = mp.mpf(eps), mp.mpf(0), []
+        rel, err = mp.mpf(x.rel), mp.mpf(x.err)
+        for j, vj in enumerate(x.v.tolist()):
+            ell = mp.mpf((x.offset + j) * x.h)
+            if ell <= e:
+                continue
+            w = mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * ell) * (1 - mp.exp(e - ell))
+            ws.append(w)
+            total += (mp.mpf(vj) * (1 + 2 * rel) if x.pessimistic else max(mp.mpf(vj) * (1 - 2 * rel) - err, 0)) * w
+        ro = min(err * mp.fsum(ws), mp.mpf(x.err1) * max(ws)) if x.pessimistic and ws else mp.mpf(0)
+        return total + mp.mpf(x.p_inf), ro

@@ -22,6 +22,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from soundness.common import tilted_delta_reference
 
 from privamp.pld import pairs, pmf
 from privamp.pld.discretise import GridPMF, discretise
@@ -67,22 +68,6 @@ def _pmf(v: np.ndarray, h: float, offset: int, lam: float, log_scale: float, pes
     return TiltedPMF(h, offset, lam, v, log_scale, p_inf, err, np.zeros(THETAS.size), pessimistic, rel, err1)
 
 
-def delta_reference(x: TiltedPMF, eps: float) -> tuple[mp.mpf, mp.mpf]:
-    """(δ(ε) of x by its documented formula in 40 digits without round-off term, min(err·Σ w_j, err1·max_j w_j))."""
-    with mp.workdps(40):
-        e, total, ws = mp.mpf(eps), mp.mpf(0), []
-        rel, err = mp.mpf(x.rel), mp.mpf(x.err)
-        for j, vj in enumerate(x.v.tolist()):
-            ell = mp.mpf((x.offset + j) * x.h)
-            if ell <= e:
-                continue
-            w = mp.exp(mp.mpf(x.log_scale) - mp.mpf(x.lam) * ell) * (1 - mp.exp(e - ell))
-            ws.append(w)
-            total += (mp.mpf(vj) * (1 + 2 * rel) if x.pessimistic else max(mp.mpf(vj) * (1 - 2 * rel) - err, 0)) * w
-        ro = min(err * mp.fsum(ws), mp.mpf(x.err1) * max(ws)) if x.pessimistic and ws else mp.mpf(0)
-        return total + mp.mpf(x.p_inf), ro
-
-
 def test_suffix_sums_cover_their_own_summation_error() -> None:
     """10^5 values of 0.9999·2^−54 below one of 0.5 (the top loss; losses 300-310, log_scale −300): summed from the
     top, every small value is lost to rounding (a relative 0.9999·n·u of the sum, γ_n at most): the certified δ(0) (ε
@@ -110,7 +95,7 @@ def test_optimistic_side_where_the_exponent_overflows(eps: float) -> None:
     e^{ε + m_b}·S_b(k) is below one: the lower end of the suffix bracket is not computed (−∞), and δ(ε) is at most the
     exact value (and within 1e-12 of it)."""
     x = _pmf(np.full(720, 1 / 720), 1.0, -699, 0.0, 0.0, False)
-    ref, _ = delta_reference(x, eps)
+    ref, _ = tilted_delta_reference(x, eps)
     got = mp.mpf(x.delta(eps))
     assert ref * (1 - mp.mpf(1e-12)) <= got <= ref
 
@@ -119,7 +104,7 @@ def test_underflowing_terms_are_covered() -> None:
     """λ = 20 on 600 points (h = 0.1, log_scale 650): every term above ℓ = 37.3 underflows relative to the largest
     (e^{−2j}): δ(50) ~ e^{−352} must still be at or above the exact value (within 1e-12)."""
     x = _pmf(np.full(600, 1 / 600), 0.1, 0, 20.0, 650.0, True)
-    ref, _ = delta_reference(x, 50.0)
+    ref, _ = tilted_delta_reference(x, 50.0)
     assert ref > 0
     assert ref <= mp.mpf(x.delta(50.0)) <= ref * (1 + mp.mpf(1e-12))
 
@@ -130,7 +115,7 @@ def test_wide_bracket_falls_back_to_the_exact_sum(pessimistic: bool) -> None:
     (far wider than SUFFIX_TIGHT relative): δ comes from the exact sum, within 1e-12 of the formula (on its side)."""
     x = _pmf(np.full(600, 1 / 600), 0.05, -300, 0.0, 0.0, pessimistic)
     eps = float(x.losses[-1]) - 1e-9
-    ref, _ = delta_reference(x, eps)
+    ref, _ = tilted_delta_reference(x, eps)
     got = mp.mpf(x.delta(eps))
     if pessimistic:
         assert ref <= got <= ref * (1 + mp.mpf(1e-12))
@@ -144,7 +129,7 @@ def test_roundoff_by_max_at_the_maximiser() -> None:
     certified δ at or above the documented one."""
     x = _pmf(np.full(600, 1 / 600), 0.01, -300, 1.0, 0.5, True, err=1e-14, err1=1e-14)
     eps = float(x.losses[300]) - math.log(2.0)
-    ref, ro = delta_reference(x, eps)
+    ref, ro = tilted_delta_reference(x, eps)
     with mp.workdps(40):
         assert ro < mp.mpf(x.err) * 5  # (the max, not the sum, is the smaller)
         got = mp.mpf(x.roundoff(eps))
@@ -158,7 +143,7 @@ def test_no_suffix_sums_out_of_range() -> None:
     x = _pmf(np.full(600, 1 / 600), 0.01, -300, 0.0, -705.0, True, err=1e-3, err1=1.0)  # (round-off ~1e-307)
     assert x._suffix.main is None and x._suffix.w is None
     for eps in (-1.0, 1.0):
-        ref, ro = delta_reference(x, eps)
+        ref, ro = tilted_delta_reference(x, eps)
         assert ro <= mp.mpf(x.roundoff(eps)) <= ro * (1 + mp.mpf(1e-12))
         assert ref + ro <= mp.mpf(x.delta(eps)) <= (ref + ro) * (1 + mp.mpf(1e-12))
 
@@ -176,7 +161,7 @@ def test_suffix_sums_from_fast_points_on() -> None:
         for eps in (0.3, 1.5):
             want = x._suffix.certified(eps)
             assert want is not None and x.delta(eps) == want and x.roundoff(eps) == x._suffix.roundoff(eps)
-            ref, ro = delta_reference(x, eps)
+            ref, ro = tilted_delta_reference(x, eps)
             assert ref + ro <= mp.mpf(want) <= (ref + ro) * (1 + mp.mpf(1e-12))
     x = _pmf(np.full(FAST_POINTS - 1, 1 / (FAST_POINTS - 1)), 0.01, -100, 1.0, 0.5, True, err=1e-14, err1=1e-13)
     assert x.delta(0.3) == x.delta_exact(0.3)
@@ -242,7 +227,7 @@ def test_hint_estimates_include_the_relative_margin() -> None:
     coarse = x._suffix.coarse
     assert coarse is not None
     for j in (0, 7, coarse.size - 1):
-        ref, _ = delta_reference(x, float(x.losses[j * pmf.HINT_STRIDE]))
+        ref, _ = tilted_delta_reference(x, float(x.losses[j * pmf.HINT_STRIDE]))
         assert abs(mp.mpf(float(coarse[j])) - ref) <= mp.mpf(1e-13) * ref, j
 
 
@@ -314,7 +299,7 @@ def test_exact_sum_covers_the_rounding_of_its_exponents() -> None:
     """The Gaussian pair (μ = 1, h = 2^−7) discretised and tilted by λ = 64 (log_scale ≈ 430, exponents of that size):
     the direct sum's δ(3) is at or above the documented certified δ of the stored PMF (40 digits)."""
     x = tilt(discretise(pairs.gaussian(1.0), 2.0**-7, pessimistic=True, tail=1e-10), 64.0)
-    ref, ro = delta_reference(x, 3.0)
+    ref, ro = tilted_delta_reference(x, 3.0)
     assert ref + ro <= mp.mpf(x.delta_exact(3.0))
 
 
