@@ -242,13 +242,12 @@ def ratio_table(found: common.Findings) -> list[str]:
     return rows
 
 
-#: What the Rényi section's numbers rest on when the run reduced it (filled in by hand after a run).
+#: What this pass's numbers rest on (filled in by hand after a run).
 RDP_NOTES = [
     "",
-    "This pass (2026-11-28, the default answer added) ran the Rényi part at 200 examples per cell instead of 6700: "
-    "the machine's load was ~25 on 2 cores (eight engineers; this run's session got about a tenth of a core) and "
-    "6700 per cell, about an hour of CPU, could not end by the deadline; the other parts ran at full size. The last "
-    "full Rényi sweep (6700 per cell, seed 13, 100 500 examples, no violation) is this file at commit e1eb354.",
+    "This pass (2026-11-28 08:46-09:21 UTC, main at 3007e58: the default answer after the fifth speed pass of the PLD "
+    "route) ran every part at full size, the Rényi part included (6700 per cell, seed 13, 100 500 examples, as the "
+    "earlier full run at commit e1eb354).",
 ]
 
 #: Slow queries found by the sweeps outside the bad-input grid (CPU seconds; the tests mark them slow).
@@ -466,7 +465,7 @@ def run_sweep(
         "# Soundness sweep report",
         "",
         f"Written by `python benchmarks/soundness.py sweep --examples {examples}{reduced} --audit-samples "
-        f"{audit_samples} --seed {seed}` in {total:.0f} s on the shared 2-core machine (`nice -n 19`; the Rényi "
+        f"{audit_samples} --seed {seed}` in {total:.0f} s on the shared 2-core machine (the Rényi "
         "part and the others in two processes: `--rdp-state`, `--rest-state`). The oracle (tests/oracles/cells.py) "
         "shares no code or formula with privamp: definitions evaluated with mpmath at 40 digits (table: "
         "tests/soundness/data/oracle_table.json).",
