@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 from soundness.common import exact_sum_margin, tilted_delta_reference
 
-from privamp.pld import pmf
+from privamp.pld import pairs, pmf
+from privamp.pld.accounting import PLDAccountant
 from privamp.pld.discretise import GridPMF
 from privamp.pld.pmf import SUFFIX_TIGHT, THETAS, TiltedPMF, _log_mgf, tilt
 
@@ -321,3 +322,21 @@ def test_suffix_sums_and_coarse_estimates() -> None:
     for j in (0, 5, coarse.size - 1):
         ref = _formula(x, float(x.losses[j * pmf.HINT_STRIDE]), False)[0]
         assert abs(mp.mpf(coarse[j]) - ref) <= 1e-13 * ref + mp.mpf("1e-300"), j
+
+
+def test_grid_losses_are_exact_on_powers_of_two() -> None:
+    """The float grid (docs/pld.md): on h = 0.1 the stored losses fl(k·h) are not the exact multiples, and a composed
+    atom's fl(K·h) is not the sum of its steps' losses (40 digits: below it for some K — the unsafe side); a spacing
+    of 0.1 given to the accountant is used as 2^⌊log₂ 0.1⌋ = 1/16, on which every loss of every composed PMF (both
+    sides, 3 steps) is the exact multiple (offset + j)·h, so sums of losses are exact."""
+    with mp.workdps(DPS):
+        ks = range(-40, 41)
+        assert any(mp.mpf(k * 0.1) != k * mp.mpf(0.1) for k in ks)
+        assert any(mp.mpf(i * 0.1) + mp.mpf(k * 0.1) > mp.mpf((i + k) * 0.1) for i in ks for k in ks)
+    acc = PLDAccountant([[(pairs.gaussian(1.0), 3)]], grid_spacing=0.1)
+    assert acc.delta(1.0).grid_spacing == 2.0**-4
+    composed = list(acc.directions[0].cache.values())
+    assert {x.pessimistic for x in composed} == {True, False}
+    with mp.workdps(DPS):
+        for x in composed:
+            assert all(mp.mpf(ell) == (x.offset + j) * mp.mpf(x.h) for j, ell in enumerate(x.losses.tolist()))
