@@ -295,14 +295,33 @@ def test_tilt_renormalises_where_the_moved_mass_dominates() -> None:
         assert ref <= mp.mpf(x.delta(eps)) <= ref * (1 + mp.mpf(1e-11)) * (1 + exact_sum_margin(x, eps)) ** 2, eps
 
 
-def test_exact_sum_covers_the_rounding_of_its_exponents() -> None:
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_exact_sum_covers_the_rounding_of_its_exponents(pessimistic: bool) -> None:
     """The Gaussian pair (μ = 1, h = 2^−7) discretised and tilted by λ = 64 (log_scale ≈ 430, exponents of that size):
-    the direct sum's δ(3) is at or above the documented certified δ of the stored PMF (40 digits; unmargined it was
-    6e-15 below), and within its margin m, as a relative (1 + m)²."""
-    x = tilt(discretise(pairs.gaussian(1.0), 2.0**-7, pessimistic=True, tail=1e-10), 64.0)
-    ref, ro = tilted_delta_reference(x, 3.0)
-    m = exact_sum_margin(x, 3.0)
-    assert ref + ro <= mp.mpf(x.delta_exact(3.0)) <= (ref + ro) * (1 + m) ** 2
+    the direct sum's δ(4) is on its side of the documented certified δ of the stored PMF (40 digits; unmargined the
+    pessimistic sum was 7e-15 below it, the optimistic one 7e-15 above), and within its margin m, as (1 ± m)²."""
+    x = tilt(discretise(pairs.gaussian(1.0), 2.0**-7, pessimistic=pessimistic, tail=1e-10), 64.0)
+    ref, ro = tilted_delta_reference(x, 4.0)
+    m, got = exact_sum_margin(x, 4.0), mp.mpf(x.delta_exact(4.0))
+    if pessimistic:
+        assert ref + ro <= got <= (ref + ro) * (1 + m) ** 2
+    else:
+        assert ref * (1 - m) ** 2 <= got <= ref
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["sums", "suffix-sums"])
+def test_total_rounded_to_its_side(fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P(L = ∞) = 1/2 and one atom whose term is a fraction of an ulp of it: the float total rounds to the unsafe side
+    (pessimistic: 1/2 + 2^−55 rounds down to 1/2; optimistic: 1/2 + 0.75·2^−53 rounds up) and the certified δ is
+    still on its side of the exact sum (40 digits), from the direct sums and from the suffix sums."""
+    if fast:
+        monkeypatch.setattr(pmf, "FAST_POINTS", 1)
+    for pessimistic, term in ((True, 2.0**-55), (False, 0.75 * 2.0**-53)):
+        eps = -math.log(2.0)  # one atom at ℓ = 0: its term is e^{log_scale}(1 − e^ε) = e^{log_scale}/2
+        x = _pmf(np.ones(1), 1.0, 0, 0.0, math.log(2 * term), pessimistic, p_inf=0.5, rel=0.0)
+        ref, _ = tilted_delta_reference(x, eps)
+        got = mp.mpf(x.delta(eps))
+        assert (ref <= got <= ref * (1 + mp.mpf(1e-15))) if pessimistic else (ref * (1 - mp.mpf(1e-15)) <= got <= ref)
 
 
 def test_estimates_stay_finite_where_e_to_the_loss_is_clamped() -> None:
