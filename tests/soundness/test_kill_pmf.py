@@ -309,6 +309,21 @@ def test_exact_sum_covers_the_rounding_of_its_exponents(pessimistic: bool) -> No
         assert ref * (1 - m) ** 2 <= got <= ref
 
 
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_exact_sum_applies_its_documented_margin(pessimistic: bool) -> None:
+    """The margin is the documented one, not less: the direct sum moves its terms by at least 90 % of m (the float
+    sum's own error, ~1e-14 here, is below 1 % of it) — for the Gaussian pair tilted by λ = 64 (δ(4), losses
+    above ε all positive) and for 300 losses from −30 to −21 tilted by λ = −16 read below the grid (max|ℓ| is the
+    first loss's, |λ|·max|ℓ| = 480 of size ≈ 840)."""
+    x = tilt(discretise(pairs.gaussian(1.0), 2.0**-7, pessimistic=pessimistic, tail=1e-10), 64.0)
+    y = _pmf(np.full(300, 1 / 300), 0.03, -1000, -16.0, 330.0, pessimistic, rel=0.0)
+    for z, eps in ((x, 4.0), (y, -35.0)):
+        ref, ro = tilted_delta_reference(z, eps)
+        main, m = ref - mp.mpf(z.p_inf), exact_sum_margin(z, eps)
+        got = mp.mpf(z.delta_exact(eps)) - mp.mpf(z.p_inf) - ro
+        assert (got >= main * (1 + 0.9 * m)) if pessimistic else (got <= main * (1 - 0.9 * m)), eps
+
+
 @pytest.mark.parametrize("fast", [False, True], ids=["sums", "suffix-sums"])
 def test_total_rounded_to_its_side(fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """P(L = ∞) = 1/2 and one atom whose term is a fraction of an ulp of it: the float total rounds to the unsafe side
