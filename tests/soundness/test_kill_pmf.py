@@ -12,7 +12,9 @@ forms:
 * the log-MGF bound with one point and with θ·ℓ up to 1.7e6 (the rounding its margin covers); the tilt cache's size;
 * the readout hint's estimates with a visible relative margin; the normalisation's scaling, flush level and
   round-off bookkeeping (exactly); the tilt's cut masses moved up (onto the first kept point, with their margin) or to
-  +∞, and its new normaliser where the moved mass dominates e^{713}-fold.
+  +∞, and its new normaliser where the moved mass dominates e^{713}-fold;
+* the direct sum's margin for the rounding of its exponents (λ = 64, both sides; applied at ≥ 90 % of its documented
+  size) and the total rounded to its side where P(L = ∞) dominates.
 """
 
 from __future__ import annotations
