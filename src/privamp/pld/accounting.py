@@ -237,7 +237,8 @@ class PLDAccountant:
 
     ``directions``: a list of compositions, each a list of (pair, count); δ is the largest over them.
     ``grid_spacing``: the loss-grid spacing h of the single steps (chosen from ``rel_accuracy`` when omitted, and
-    halved up to twice when the certified interval is wider than 10·rel_accuracy relative).
+    halved up to twice when the certified interval is wider than 10·rel_accuracy relative); a given one is rounded down
+    to 2^⌊log₂ h⌋, on which every grid loss, and every sum of them, is a float (docs/pld.md, the float grid).
     ``lower=False``: only the pessimistic side is composed (for probes that need the certified upper value only,
     e.g. a calibration's): ``lower`` is then the trivial 0, and neither the grid is refined nor neighbouring tilts
     are tried (both are steered by the interval's width); the upper value stays certified.
@@ -249,7 +250,8 @@ class PLDAccountant:
             raise InvalidParameterError("directions", directions, "a non-empty list of compositions")
         self.directions = [_Direction(d) for d in directions]
         self.rel_accuracy = check_positive("rel_accuracy", rel_accuracy)
-        self.fixed_h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
+        h = None if grid_spacing is None else check_positive("grid_spacing", grid_spacing)
+        self.fixed_h = None if h is None else 2.0 ** math.floor(math.log2(h))
         self._explore = True
         self._lost = False
         self._lower_factor = 1.0

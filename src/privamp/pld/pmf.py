@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
 
 from privamp._types import FloatArray
 from privamp.bounds._numerics import logsumexp
@@ -31,8 +32,8 @@ MALLOC_WARM_BYTES = 1 << 24
 """Allocated (untouched) and freed once when the engine is imported. Under glibc, freeing a block the allocator had
 mapped raises its mapping threshold to that block's size (and the trim threshold to twice it): the engine's arrays of
 0.1–10 MB are then recycled inside the heap instead of being mapped, page-faulted and unmapped at every allocation —
-about 3000 page faults and 15–20 ms of a first query's ~90 ms CPU (docs/pld.md, speed). A no-op elsewhere,
-and the same adjustment glibc makes after any large array is freed."""
+about 3000 page faults and 15–20 ms of a first query's ~90 ms CPU (docs/pld.md, speed). A no-op elsewhere, and the
+same adjustment glibc makes after any large array is freed."""
 
 
 def _warm_allocator() -> None:
@@ -99,22 +100,40 @@ class TiltedPMF:
         return self.delta_exact(epsilon)
 
     def delta_exact(self, epsilon: float) -> float:
-        """Certified δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+, every term non-negative (no cancellation).
+        """Certified δ(ε) = P(L = ∞) + Σ_ℓ p(ℓ)(1 − e^{ε−ℓ})_+, every term non-negative (no cancellation), summed in log
+        space from :meth:`_log_weights` and the logs of the values (within 4 ulps of V = ``_values_size``: 12u·V in
+        all, with their sums and the shifts by the maximum, so 2V more in the size of :func:`_rounding`; the optimistic
+        values' own rounding, 3u, is inside its constant). Pessimistic: the stored values times (1 + 2·rel)(1 + r),
+        plus the round-off min(err·Σ_j w_j, err1·max_j w_j)·(1 + r), w_j = e^{log_scale − λℓ_j}(1 − e^{ε−ℓ_j})_+;
+        optimistic: the certified sub-measure times 1 − r; the total rounded to its side (:func:`_certified_sum`)."""
+        m, log_w, size = self._log_weights(epsilon)
+        if not log_w.size:
+            return self.p_inf
+        r = _rounding(size + 2 * self._values_size, log_w.size)
+        main = _exp(float(logsumexp(self._log_values[m] + log_w)))  # (0 at a total of −∞, whatever r is: no 0·∞)
+        if not self.pessimistic:
+            return _certified_sum((main * max(1 - r, 0.0), 0.0, self.p_inf), False)
+        main = main * (1 + 2 * self.rel) * (1 + r) if main else 0.0
+        return _certified_sum((main, self._roundoff(log_w, r), self.p_inf), True)
 
-        Pessimistic: the stored values times (1 + 2·rel), plus the round-off as the smaller of err·Σ_j w_j and
-        err1·max_j w_j, w_j = e^{log_scale − λℓ_j}(1 − e^{ε−ℓ_j})_+; optimistic: the certified sub-measure.
-        """
+    def _log_weights(self, epsilon: float) -> tuple[NDArray[np.bool_], FloatArray, float]:
+        """(ℓ_j > ε, log w_j = log_scale − λℓ_j + log f_j there, f_j = −expm1(ε − ℓ_j), size): the float log w_j and a
+        log-sum-exp or maximum of n of them round by at most u·(6|log_scale| + 7|λ|L + 13F + 9 log n + 32) ≤ 8u·size
+        + 6u (:func:`_rounding`), with every elementary function within 4 ulps, +, −, × correctly rounded, L = max_j
+        |ℓ_j| and F = max_j |log f_j|: λℓ_j, log_scale − λℓ_j, + log f_j and the sum's shift by its maximum and back
+        round by u times the magnitudes they involve; log f_j by 8u·F, the sum's log by 8u·log n; ε − ℓ_j by a relative
+        u, which moves log f_j by at most u (|x|e^x/(1 − e^x) ≤ 1, x < 0); expm1, the sum's exp and the final exp by 8u
+        each; the scalings by (1 + 2·rel) and (1 ± r) by 4u. So size = |log_scale| + |λ|·L + 2F + 2 log n + 4."""
         ell = self.losses
         m = ell > epsilon
-        if not m.any():
-            return self.p_inf
+        above = ell[m]
+        if not above.size:
+            return m, above, 0.0
         with np.errstate(divide="ignore"):
-            log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
-            main = _exp(float(logsumexp(self._log_values[m] + log_w)))
-            if not self.pessimistic:
-                return min(main + self.p_inf, 1.0)
-            main *= 1 + 2 * self.rel
-        return min(main + self._roundoff(log_w) + self.p_inf, 1.0)  # δ ≤ 1 always
+            log_f = np.log(-np.expm1(epsilon - above))  # (> −∞: ε − ℓ_j ≠ 0 for distinct floats)
+        size = (abs(self.log_scale) + abs(self.lam) * max(-float(above[0]), float(above[-1]))
+                - 2 * float(np.min(log_f)) + 2 * math.log(above.size) + 4)
+        return m, self.log_scale - self.lam * above + log_f, size
 
     @functools.cached_property
     def _log_values(self) -> FloatArray:
@@ -123,28 +142,27 @@ class TiltedPMF:
             return np.asarray(np.log(self.v if self.pessimistic else self.certified()))
 
     @functools.cached_property
+    def _values_size(self) -> float:
+        """max |log value| over the values δ sums (0 if none is positive)."""
+        return float(np.max(np.abs(self._log_values), initial=0.0, where=np.isfinite(self._log_values)))
+
+    @functools.cached_property
     def _suffix(self) -> _Suffix:
         return _Suffix(self)
 
-    def _roundoff(self, log_w: FloatArray) -> float:
-        by_inf = self.err * _exp(float(logsumexp(log_w)))
-        by_one = self.err1 * _exp(float(np.max(log_w)))
-        return min(by_inf, by_one)
+    def _roundoff(self, log_w: FloatArray, r: float) -> float:
+        ro = min(self.err * _exp(float(logsumexp(log_w))), self.err1 * _exp(float(np.max(log_w))))
+        return ro * (1 + r) if ro else 0.0
 
     def roundoff(self, epsilon: float) -> float:
-        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε (an upper bound on it on
-        large grids, from the suffix sums)."""
+        """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε up to its margin r (an
+        upper bound on it on large grids, from the suffix sums)."""
         if self.pessimistic and self.v.size >= FAST_POINTS:
             fast = self._suffix.roundoff(epsilon)
             if fast is not None:
                 return fast
-        ell = self.losses
-        m = ell > epsilon
-        if not self.pessimistic or not m.any():
-            return 0.0
-        with np.errstate(divide="ignore"):
-            log_w = self.log_scale - self.lam * ell[m] + np.log(-np.expm1(epsilon - ell[m]))
-        return self._roundoff(log_w)
+        _, log_w, size = self._log_weights(epsilon)
+        return self._roundoff(log_w, _rounding(size, log_w.size)) if self.pessimistic and log_w.size else 0.0
 
     @functools.cached_property
     def finite_mass(self) -> float:
@@ -164,6 +182,21 @@ class TiltedPMF:
 def _exp(x: float) -> float:
     """e^x, saturating at 1e300 instead of overflowing (callers cap δ at 1)."""
     return math.exp(min(x, 690.0))
+
+
+def _rounding(size: float, n: int) -> float:
+    """The relative margin r of a float sum of n non-negative terms whose exponents (and the operations after the sum)
+    round by at most 8u·size + 6u in all (the caller's size, derived where it is computed): the float sum is within
+    e^{±(8u·size + 6u)}·(1 ± γ_n), γ_n = n·u/(1 − n·u), of the exact one, so r = expm1(8u·size + 6u + γ_n), raised
+    by a relative 1e-6 for its own rounding (and (1 − γ_n) ≥ e^{−γ_n}(1 − γ_n²))."""
+    return math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
+
+
+def _certified_sum(terms: tuple[float, float, float], pessimistic: bool) -> float:
+    """The sum of three non-negative terms, capped at 1, on the safe side of the exact sum: exact if at most one is not
+    0, else its two additions and the scaling round by at most u each (relative to the total), inside 1 ± 4u."""
+    scale = 1.0 if sum(t > 0 for t in terms) < 2 else 1 + 4 * U if pessimistic else 1 - 4 * U
+    return min((terms[0] + terms[1] + terms[2]) * scale, 1.0)
 
 
 SUFFIX_TIGHT = 1e-9
@@ -215,16 +248,14 @@ class _Suffix:
     sub-measure on the optimistic one — are ≤ 1). The factors are geometric in j (:func:`_geometric`).
     Every term is non-negative, so each float suffix sum is within a relative γ_n = n·u/(1 − n·u) of the sum of the
     float terms, which are within e^{±r_0} of the exact ones (r_0 covers the rounding of the exponents — a relative
-    8u of their size — of the exponentials and of the products); terms that underflow are below e^{−744} (relative to
-    e^{m}) each: at most n·e^{−744} absolute per sum.
-    So the exact sum lies in [e^{m_a}S_a(1 − r) − e^{ε+m_b}(S_b(1 + r) + n·e^{−744}),
-    e^{m_a}(S_a(1 + r) + n·e^{−744}) − e^{ε+m_b}S_b(1 − r)], widened by a relative 8u for the final operations; the
-    pessimistic side takes the upper end (times 1 + 2·rel, plus the round-off term), the optimistic the lower end.
-    The same sums with value_j ≡ 1 give Σ_j w_j for the pessimistic round-off term, in closed form
-    (:func:`_geometric_sum`: with |start| ≤ 2·size and |step|·(n − 1) ≤ 2·size its rounding is
-    below u·(6·size + 8), inside r); max_j w_j ≤
-    e^{log_scale − λε}·max_{x>0} e^{−λx}(1 − e^{−x}) = e^{log_scale − λε}·(λ/(λ + 1))^λ/(λ + 1).
-    """
+    8u of their size — of the exponentials and of the products: r = :func:`_rounding`); terms that underflow are below
+    e^{−744} (relative to e^{m}) each: at most n·e^{−744} absolute per sum. So the exact sum lies in
+    [e^{m_a}S_a(1 − r) − e^{ε+m_b}(S_b(1 + r) + n·e^{−744}), e^{m_a}(S_a(1 + r) + n·e^{−744}) − e^{ε+m_b}S_b(1 − r)],
+    widened by a relative 8u for the final operations; the pessimistic side takes the upper end (times 1 + 2·rel,
+    plus the round-off term), the optimistic the lower end. The same sums with value_j ≡ 1 give Σ_j w_j for the
+    pessimistic round-off term, in closed form (:func:`_geometric_sum`: with |start| ≤ 2·size and |step|·(n − 1) ≤
+    2·size its rounding is below u·(6·size + 8), inside r); max_j w_j ≤ e^{log_scale − λε}·max_{x>0} e^{−λx}(1 −
+    e^{−x}) = e^{log_scale − λε}·(λ/(λ + 1))^λ/(λ + 1)."""
 
     def __init__(self, x: TiltedPMF) -> None:
         self.x = x
@@ -242,7 +273,7 @@ class _Suffix:
         t = x.log_scale - lam * ends  # t and t − ℓ are linear in j: their extremes are at the ends
         tb = t - ends
         size = float(np.max(np.abs(t))) + 2 * float(np.max(np.abs(ends))) + abs(x.log_scale) + 1.0
-        self.r = math.expm1(8 * U * size + 6 * U + n * U / (1 - n * U)) * (1 + 1e-6)
+        self.r = _rounding(size, n)
         self.tiny = n * math.exp(-744.0)
         ma, mb = float(np.max(t)), float(np.max(tb))
         if not (-700.0 < ma < 700.0 and -700.0 < mb < 700.0):
@@ -309,11 +340,11 @@ class _Suffix:
         if not (up - max(lo, 0.0) <= SUFFIX_TIGHT * up):
             return None
         if not x.pessimistic:
-            return min(max(lo, 0.0) + x.p_inf, 1.0)
+            return _certified_sum((max(lo, 0.0), 0.0, x.p_inf), False)
         ro = self.roundoff(epsilon, k)
         if ro is None:
             return None
-        return float(min(up * (1 + 2 * x.rel) + ro + x.p_inf, 1.0))
+        return _certified_sum((up * (1 + 2 * x.rel), ro, x.p_inf), True)
 
     def roundoff(self, epsilon: float, k: int | None = None) -> float | None:
         """min(err·Σ_j w_j, err1·max_j w_j) over ℓ_j > ε, rounded up (None if the sums are unavailable); ``k``: the
