@@ -471,6 +471,25 @@ def test_pure_dp_and_laplace_edge_values() -> None:
                 assert np.all(np.diff(value) >= -1e-9 * value[1:])
 
 
+def test_laplace_beyond_epsilon_2000_is_the_pure_dp_bound() -> None:
+    """Regression: ε = 1e5 overflowed the mesh's doubling widths (a RuntimeWarning), ε = 1e300 asked for 5e299 panels
+    (ValueError: maximum allowed size exceeded). Beyond ε = 2000 the ε-DP bound (the pair is ε-DP) is returned; it
+    is at least the atom's share of D_α, log(1 + e^{−ε} g(p(e^ε − 1))/2)/(α − 1). At ε = 2000 the Laplace pair's
+    quadrature still runs: below the ε-DP pair's exact value (by 0.6 at α = 1.5)."""
+    assert fdp_subsampled_laplace_rdp([1.5], 0.01, 2000.0)[0] < mp_pure_dp(1.5, 0.01, 2000.0) - 0.5
+    alphas = [1.5, 64.0, math.inf]
+    for eps in (2000.5, 1e5, 1e300):
+        got = fdp_subsampled_laplace_rdp(alphas, 0.01, eps)
+        assert np.array_equal(got, fdp_subsampled_pure_dp_rdp(alphas, 0.01, eps))
+    got = fdp_subsampled_laplace_rdp(alphas[:2], 0.01, 1e5)
+    with mp.workdps(40):
+        p, e = mp.mpf(0.01), mp.mpf(10) ** 5
+        for alpha, value in zip(alphas, got.tolist(), strict=False):
+            a = mp.mpf(alpha)
+            atom = mp.log1p(mp.exp(-e) * _mp_g(p * mp.expm1(e), a) / 2) / (a - 1)
+            assert value >= atom
+
+
 @pytest.mark.parametrize(
     ("fun", "kwargs", "name"),
     [

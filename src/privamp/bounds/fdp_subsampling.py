@@ -390,6 +390,9 @@ def fdp_subsampled_pure_dp_rdp(alphas: ArrayLike, rate: float, epsilon: float) -
 
 #: Largest panel of the graded Laplace mesh, in units of v = (2x − Δ)/b.
 _LAPLACE_PANEL = 2.0
+#: Beyond this ε the Laplace bound is the ε-DP one (the mesh would need more than ~1000 panels of width 2; its
+#: doubling widths 2^k overflow from ε ≈ 2046 on).
+_LAPLACE_MAX_EPSILON = 2000.0
 
 
 def fdp_subsampled_laplace_rdp(alphas: ArrayLike, rate: float, epsilon: float) -> FloatArray:
@@ -405,13 +408,17 @@ def fdp_subsampled_laplace_rdp(alphas: ArrayLike, rate: float, epsilon: float) -
     logistic weight at ε, doubling up to 2), with the same margins as the Gaussian version; α = ∞ gives
     D_∞ = log(1 + p(e^ε − 1)), which caps every value; p = 1 gives the Laplace mechanism's RDP. Only the 1-d
     pair is claimed: for a d-dimensional Laplace mechanism with ℓ1 sensitivity the caller must justify that its
-    trade-off function is at least this one. ``epsilon`` ∈ (0, inf] (inf → inf); ``rate`` ∈ (0, 1].
+    trade-off function is at least this one. For ε > 2000 it returns :func:`fdp_subsampled_pure_dp_rdp` (the pair is
+    ε-DP, and that bound holds for every ε-DP mechanism; at ε = 2000 it is above the quadrature's value by at most
+    0.6 % for rates ≥ 1e-6, a third at p = 1e-300). ``epsilon`` ∈ (0, inf] (inf → inf); ``rate`` ∈ (0, 1].
     """
     a = check_orders(alphas)
     p = check_rate("rate", rate)
     e0 = check_positive("epsilon", epsilon, allow_inf=True)
     if math.isinf(e0):
         return np.full(a.shape, math.inf)
+    if e0 > _LAPLACE_MAX_EPSILON:
+        return fdp_subsampled_pure_dp_rdp(a, p, e0)
     cap = _log_one_plus_pu(e0, p)
     finite = np.isfinite(a)
     af = a[finite]
