@@ -145,6 +145,16 @@ def test_mass_left_out_of_the_superlevel_intervals_is_below_its_bound() -> None:
             assert left_out < mp.exp(-4), (alpha, left_out)
 
 
+def test_shift_where_alpha_mu_squared_is_subnormal() -> None:
+    """μ = 1e-155: αμ² is subnormal, so the peak search's 4/(αμ²) overflows (silently); the values are at most the
+    smallest normal float and about αp²μ²/2, the leading order of D_α as μ → 0 (g(u) ~ α(α − 1)u²)."""
+    alphas = [2.0, 1e3]
+    got = fdp.fdp_subsampled_gaussian_rdp(alphas, 0.5, 1e-155)
+    for alpha, value in zip(alphas, got.tolist(), strict=True):
+        leading = float(mp.mpf(alpha) * mp.mpf(0.5) ** 2 * mp.mpf(1e-155) ** 2 / 2)
+        assert leading * (1 - 1e-12) <= value <= float(np.finfo(np.float64).tiny)
+
+
 # --- the ε-DP closed form where its margins are thinnest --------------------------------------------------------------
 
 
