@@ -1618,7 +1618,10 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/bounds/amplification.py": ["tests/bounds/amplification"],
     "src/privamp/bounds/with_replacement.py": ["tests/bounds/test_with_replacement.py"],
     "src/privamp/bounds/_normal.py": ["tests/bounds/test_normal.py"],
-    "src/privamp/bounds/fdp_subsampling.py": ["tests/bounds/test_fdp_subsampling.py"],
+    "src/privamp/bounds/fdp_subsampling.py": [
+        "tests/soundness/test_kill_fdp_subsampling.py",
+        "tests/bounds/test_fdp_subsampling.py",
+    ],
     "src/privamp/bounds/_certified_quadrature.py": ["tests/soundness/test_kill__certified_quadrature.py"],
     "src/privamp/bounds/without_replacement.py": [
         "tests/bounds/test_without_replacement.py",
