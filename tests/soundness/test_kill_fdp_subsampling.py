@@ -155,6 +155,25 @@ def test_shift_where_alpha_mu_squared_is_subnormal() -> None:
         assert leading * (1 - 1e-12) <= value <= float(np.finfo(np.float64).tiny)
 
 
+def test_intervals_cover_the_superlevel_set_of_h() -> None:
+    """The left-out bound rests on h < c outside the intervals on y ≥ 0 (c the level of the cuts): every point of a
+    0.05-grid of [0, αμ + 10] with h above the lowest cut's h lies in an interval. At α = 1.01, p = 1e-6, μ = 40 (two
+    peaks of h, the first where u is tiny) a split point y_lo off by a factor μ² dropped the first peak."""
+    alpha, p, mu = 1.01, 1e-6, 40.0
+    lo, hi, _ = fdp._superlevel_intervals(np.array([alpha]), p, mu)
+    pieces = [(a, b) for a, b in zip(lo[0].tolist(), hi[0].tolist(), strict=True) if b > a]
+
+    def h(y: float) -> float:
+        x = mp.mpf(y) + mp.mpf(mu) / 2
+        return float(alpha * mp.log1p(mp_u(mu * y, p)) - x * x / 2)
+
+    cut = min(h(end) for piece in pieces for end in piece if end > 0)
+    with mp.workdps(20):
+        for y in np.arange(0.0, alpha * mu + 10.0, 0.05).tolist():
+            if not any(a <= y <= b for a, b in pieces):
+                assert h(y) <= cut + 1e-6, (y, h(y), cut)
+
+
 # --- the ε-DP closed form where its margins are thinnest --------------------------------------------------------------
 
 
