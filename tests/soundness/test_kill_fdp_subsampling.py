@@ -158,7 +158,8 @@ def test_shift_where_alpha_mu_squared_is_subnormal() -> None:
 def test_intervals_cover_the_superlevel_set_of_h() -> None:
     """The left-out bound rests on h < c outside the intervals on y ≥ 0 (c the level of the cuts): every point of a
     0.05-grid of [0, αμ + 10] with h above the lowest cut's h lies in an interval. At α = 1.01, p = 1e-6, μ = 40 (two
-    peaks of h, the first where u is tiny) a split point y_lo off by a factor μ² dropped the first peak."""
+    peaks of h, the first where u is tiny) a split point y_lo off by a factor μ² dropped the first peak, and a piece
+    bisected from the wrong end was integrated from y = 0.35, where h is 6 nats below its value at y = 0."""
     alpha, p, mu = 1.01, 1e-6, 40.0
     lo, hi, _ = fdp._superlevel_intervals(np.array([alpha]), p, mu)
     pieces = [(a, b) for a, b in zip(lo[0].tolist(), hi[0].tolist(), strict=True) if b > a]
