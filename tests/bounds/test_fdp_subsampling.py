@@ -133,7 +133,7 @@ def test_matches_mpmath_from_above(alpha: float, p: float, mu: float) -> None:
 def test_typical_accuracy_is_1e_11() -> None:
     """The safety margins cost about 1e-12 relative in the usual range (measured up to ~3e-11)."""
     for alpha, p, mu in [(3.5, 0.01, 1.0), (1.5, 0.3, 3.0), (30.5, 0.02, 0.7), (1.001, 0.01, 1.0)]:
-        exact = float(mp_pair_rdp(alpha, p, mu)[0])
+        exact = float(_digits(_gaussian_references()[(alpha, p, mu)][0]))
         value = fdp_subsampled_gaussian_rdp([alpha], p, mu)[0]
         assert 0 <= value / exact - 1 < 5e-11
 
@@ -469,6 +469,25 @@ def test_pure_dp_and_laplace_edge_values() -> None:
                 assert not np.any(np.isnan(value))
                 assert np.all(value > 0)
                 assert np.all(np.diff(value) >= -1e-9 * value[1:])
+
+
+def test_laplace_beyond_epsilon_2000_is_the_pure_dp_bound() -> None:
+    """Regression: ε = 1e5 overflowed the mesh's doubling widths (a RuntimeWarning), ε = 1e300 asked for 5e299 panels
+    (ValueError: maximum allowed size exceeded). Beyond ε = 2000 the ε-DP bound (the pair is ε-DP) is returned; it
+    is at least the atom's share of D_α, log(1 + e^{−ε} g(p(e^ε − 1))/2)/(α − 1). At ε = 2000 the Laplace pair's
+    quadrature still runs: below the ε-DP pair's exact value (by 0.6 at α = 1.5)."""
+    assert fdp_subsampled_laplace_rdp([1.5], 0.01, 2000.0)[0] < mp_pure_dp(1.5, 0.01, 2000.0) - 0.5
+    alphas = [1.5, 64.0, math.inf]
+    for eps in (2000.5, 1e5, 1e300):
+        got = fdp_subsampled_laplace_rdp(alphas, 0.01, eps)
+        assert np.array_equal(got, fdp_subsampled_pure_dp_rdp(alphas, 0.01, eps))
+    got = fdp_subsampled_laplace_rdp(alphas[:2], 0.01, 1e5)
+    with mp.workdps(40):
+        p, e = mp.mpf(0.01), mp.mpf(10) ** 5
+        for alpha, value in zip(alphas, got.tolist(), strict=False):
+            a = mp.mpf(alpha)
+            atom = mp.log1p(mp.exp(-e) * _mp_g(p * mp.expm1(e), a) / 2) / (a - 1)
+            assert value >= atom
 
 
 @pytest.mark.parametrize(

@@ -133,7 +133,7 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
     * αL > 700: log g = αL + log(1 − e^t), t = −dL + log1p(−(1 − e^{−dL})e^{−L}) < 0 (error ≤ 4αs ulps: L ≤ s).
     """
     moderate = s <= 700.0
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
         em1 = np.expm1(np.where(moderate, s, 0.0))
         u = p * em1
         big_l = np.log1p(u)
@@ -151,11 +151,6 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
         direct = ~tiny & ~big & ~series
         log_g = np.empty(s.shape)
         scale = np.full(s.shape, 16.0)
-        if np.any(direct):
-            i = np.nonzero(direct)[0]
-            ui, wi = u[i], d_l[i]
-            log_g[i] = np.log((1.0 + ui) * np.exp(wi) + np.exp(-wi) - 2.0 - ui)
-            scale[i] += 64.0
         if np.any(series):
             i = np.nonzero(series)[0]
             ui, li, wi = u[i], big_l[i], d_l[i]
@@ -164,7 +159,7 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
             i = np.nonzero(big)[0]
             li, di = big_l[i], d[i]
             t = -di * li + np.log1p(np.expm1(-di * li) * np.exp(-li))
-            log_g[i] = a_l[i] + log1mexp(np.minimum(t, 0.0))
+            log_g[i] = a_l[i] + log1mexp(t)
             scale[i] += 4.0 * alpha[i] * s[i]
         if np.any(tiny):
             i = np.nonzero(tiny)[0]
@@ -172,6 +167,11 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
             terms = (np.log(alpha[i]), np.log(d[i]), 2.0 * lu)
             log_g[i] = terms[0] + terms[1] + terms[2] + alpha[i] * np.exp(lu)
             scale[i] += np.abs(terms[0]) + np.abs(terms[1]) + np.abs(terms[2])
+        if np.any(direct):
+            i = np.nonzero(direct)[0]
+            ui, wi = u[i], d_l[i]
+            log_g[i] = np.log((1.0 + ui) * np.exp(wi) + np.exp(-wi) - 2.0 - ui)
+            scale[i] += 64.0
     return np.asarray(log_g), np.asarray(scale)
 
 
@@ -223,8 +223,8 @@ def _superlevel_intervals(alpha: FloatArray, p: float, mu: float) -> tuple[Float
         return np.asarray(a * mu * _expit(mu * y + logit_p) - (y + half))
 
     two = alpha * mu * mu > 4.0
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        q = np.where(two, 4.0 / (alpha * mu * mu), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # q ≥ 1 where not two: NaN, discarded
+        q = 4.0 / (alpha * mu * mu)
         w_lo = q / (2.0 * (1.0 + np.sqrt(1.0 - q)))
         logit_lo = np.log(w_lo) - np.log1p(-w_lo)
     y_lo = np.where(two, (logit_lo - logit_p) / mu, -half)
@@ -318,8 +318,7 @@ def fdp_subsampled_gaussian_rdp(alphas: ArrayLike, rate: float, mu: float) -> Fl
         return out
     af = a[finite]
     log_i = _log_excess_upper(af, p, m)
-    with np.errstate(over="ignore"):
-        eps = softplus(log_i) / (af - 1.0) * (1.0 + ROUND)
+    eps = softplus(log_i) / (af - 1.0) * (1.0 + ROUND)
     out[finite] = np.minimum(np.nextafter(eps, np.inf), cap[finite])
     return out
 
@@ -353,8 +352,7 @@ def _finish(a: FloatArray, log_i: FloatArray, cap: float) -> FloatArray:
     """ε = softplus(log I)/(α − 1) rounded outward, capped by D_∞ (``cap``, also the value at α = ∞)."""
     out = np.full(a.shape, cap)
     finite = np.isfinite(a)
-    with np.errstate(over="ignore"):
-        eps = softplus(log_i[finite]) / (a[finite] - 1.0) * (1.0 + ROUND)
+    eps = softplus(log_i[finite]) / (a[finite] - 1.0) * (1.0 + ROUND)
     out[finite] = np.minimum(np.nextafter(eps, np.inf), cap)
     return out
 
@@ -390,6 +388,9 @@ def fdp_subsampled_pure_dp_rdp(alphas: ArrayLike, rate: float, epsilon: float) -
 
 #: Largest panel of the graded Laplace mesh, in units of v = (2x − Δ)/b.
 _LAPLACE_PANEL = 2.0
+#: Beyond this ε the Laplace bound is the ε-DP one (the mesh would need more than ~1000 panels of width 2; its
+#: doubling widths 2^k overflow a little beyond, from ε = 2002.5 at α = 2^20).
+_LAPLACE_MAX_EPSILON = 2000.0
 
 
 def fdp_subsampled_laplace_rdp(alphas: ArrayLike, rate: float, epsilon: float) -> FloatArray:
@@ -405,13 +406,17 @@ def fdp_subsampled_laplace_rdp(alphas: ArrayLike, rate: float, epsilon: float) -
     logistic weight at ε, doubling up to 2), with the same margins as the Gaussian version; α = ∞ gives
     D_∞ = log(1 + p(e^ε − 1)), which caps every value; p = 1 gives the Laplace mechanism's RDP. Only the 1-d
     pair is claimed: for a d-dimensional Laplace mechanism with ℓ1 sensitivity the caller must justify that its
-    trade-off function is at least this one. ``epsilon`` ∈ (0, inf] (inf → inf); ``rate`` ∈ (0, 1].
+    trade-off function is at least this one. For ε > 2000 it returns :func:`fdp_subsampled_pure_dp_rdp` (the pair is
+    ε-DP, and that bound holds for every ε-DP mechanism; at ε = 2000 it is above the quadrature's value by at most
+    0.6 % for rates ≥ 1e-6, a third at p = 1e-300). ``epsilon`` ∈ (0, inf] (inf → inf); ``rate`` ∈ (0, 1].
     """
     a = check_orders(alphas)
     p = check_rate("rate", rate)
     e0 = check_positive("epsilon", epsilon, allow_inf=True)
     if math.isinf(e0):
         return np.full(a.shape, math.inf)
+    if e0 > _LAPLACE_MAX_EPSILON:
+        return fdp_subsampled_pure_dp_rdp(a, p, e0)
     cap = _log_one_plus_pu(e0, p)
     finite = np.isfinite(a)
     af = a[finite]
