@@ -287,6 +287,8 @@ def test_finish_rdp_default_is_exact_and_unbiased() -> None:
     assert below <= 45
 
 
-def test_convexity_cap_at_an_astronomical_order() -> None:
-    """α = 1e200: 2α(α − 1)/σ² overflows to +inf, silently (the cap is then +inf and so is the bound)."""
-    assert tb.log_convexity_cap(np.array([1e200]), 0.01, 2.0).tolist() == [np.inf]
+def test_convexity_cap_overflows_silently() -> None:
+    """α = 10⁶ (about the largest order accepted) at σ = 1e-150: 2α(α − 1)/σ² overflows to +inf without a warning;
+    the cap is +inf, and so is the bound."""
+    assert tb.log_convexity_cap(np.array([1e6]), 0.01, 1e-150).tolist() == [np.inf]
+    assert tb.replace_one_rdp([1e6], 0.01, 1e-150, 4, False, False).tolist() == [np.inf]
