@@ -1,7 +1,8 @@
 """D_α of a two-component Gaussian mixture against N(0, σ²) at integer α, where it has a closed form:
 E_Q[(P/Q)^α] = Σ_k C(α, k) (1 − q)^{α − k} q^k e^{k(k − 1)a²/(2σ²)} for P = (1 − q)N(0, σ²) + qN(a, σ²), Q = N(0, σ²)
 (the binomial theorem and the Gaussian moment generating function), in 40-digit mpmath; the quadrature within 1e-11
-of it, its lower form below it; and a replace-one pair (a, −a) against a 20-digit mpmath quadrature.
+of it, its lower form below it; a replace-one pair (a, −a) against a 20-digit mpmath quadrature; and the quadrature's
+break points against their contract, with the integrand in 60 digits.
 """
 
 from __future__ import annotations

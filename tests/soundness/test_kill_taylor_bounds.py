@@ -2,7 +2,9 @@
 Cauchy–Schwarz bounds (eq. 47) by the alternating sum; the add/remove moment H_{α,σ}(q) − 1 = Σ_{k≥2} C(α, k) q^k M_k
 exactly at integer α and by quadrature over θ ~ N(0, σ²/4) at real α (eq. 42); the bounds at or above it and, at a
 small rate, within a few percent; the exact binomial sum bracketed; the convexity cap and the final conversion in
-closed form; the replace-one bound above a realisable pair's exact divergence; errors by name.
+closed form; the replace-one bound above a realisable pair's exact divergence; the replace-one (eqs. 14, 83, 90, 98)
+and add/remove (eqs. 41, 43, 50, 54) bounds against 40-digit evaluations of the paper's formulas
+(soundness.common.birrell_*); errors by name.
 """
 
 from __future__ import annotations
