@@ -303,3 +303,105 @@ def exact_sum_margin(x: TiltedPMF, eps: float) -> float:
                 + 2 * max((abs(mp.log(v)) for v in values if v > 0), default=mp.mpf(0)))
         n = len(above)
         return float(mp.expm1(8 * u * size + 6 * u + n * u / (1 - n * u)) * (1 + mp.mpf(1e-6)) + 4 * u)
+
+
+@functools.cache
+def birrell_log_moment(sigma: float, k: int) -> mp.mpf:
+    """log M_{σ,k} of Birrell et al. 2024 eq. (44), k ≥ 2: log Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{2ℓ(ℓ−1)/σ²}, the alternating
+    sum in enough digits that 45 survive its cancellation (the digits are raised until the sum keeps them)."""
+    digits = 50 + int((k * math.log(2) + 2 * k * (k - 1) / sigma**2) / math.log(10))
+    while True:
+        with mp.workdps(digits):
+            v = 2 / mp.mpf(sigma) ** 2
+            s = mp.fsum((-1) ** (k - j) * mp.binomial(k, j) * mp.exp(v * j * (j - 1)) for j in range(k + 1))
+            top = k * mp.log(2) + v * k * (k - 1)
+            if s > 0 and (top - mp.log(s)) / mp.log(10) < digits - 45:
+                return +mp.log(s)
+        digits *= 2
+
+
+def _birrell_abs_bound(sigma: float, j: int) -> mp.mpf:
+    """B̃_{σ,j} (eq. 47): M_j for even j, √(M_{j−1} M_{j+1}) for odd j."""
+    if j % 2 == 0:
+        return mp.exp(birrell_log_moment(sigma, j))
+    return mp.exp((birrell_log_moment(sigma, j - 1) + birrell_log_moment(sigma, j + 1)) / 2)
+
+
+def birrell_add_remove_excess(alpha: float, q: float, sigma: float, m: int) -> mp.mpf:
+    """H̄_{α,σ,m}(q) − 1 of Birrell et al. 2024 App. B in 40 digits, from its statement (eqs. 41, 43, 50, 54; spec
+    docs/specs/fixed-size.md §2.2): Σ_{k=2}^{m−1} q^k/k! (α)_k M_{σ,k} + R̃_{α,σ,m}(q), with the signed falling
+    factorials (α)_k and the remainder's two cases α > m (the sum over ℓ ≤ ⌈α⌉ − m) and α ≤ m."""
+    with mp.workdps(40):
+        a, q_ = mp.mpf(alpha), mp.mpf(q)
+        total = mp.mpf(0)
+        for k in range(2, m):
+            falling = mp.fprod(a - i for i in range(k))
+            total += q_**k / mp.factorial(k) * falling * mp.exp(birrell_log_moment(sigma, k))
+        prod = mp.fprod(abs(a - i) for i in range(m))
+        if a > m:
+            top = int(mp.ceil(a)) - m
+            inner = mp.fsum(
+                q_**ell
+                * mp.factorial(top)
+                / (mp.factorial(top - ell) * mp.factorial(m + ell))
+                * _birrell_abs_bound(sigma, ell + m)
+                for ell in range(top + 1)
+            )
+            rem = q_**m * prod * (inner + _birrell_abs_bound(sigma, m) / mp.factorial(m))
+        else:
+            rem = q_**m / mp.factorial(m) * (1 - q_) ** (a - m) * prod * _birrell_abs_bound(sigma, m)
+        return total + rem
+
+
+def birrell_replace_one_excess(alpha: float, q: float, sigma: float, m: int, poisson: bool) -> mp.mpf:
+    """The bracket minus one of Birrell et al. 2024 Thm 3.4 eq. (14) (fixed size without replacement) or Thm C.9
+    eq. (98) (Poisson, F̃ and Ẽ at 2σ) in 40 digits, from the paper's statements: q²α(α−1)(e^{4/σ²} − e^{2/σ²})
+    [Poisson: e^{1/σ²} − e^{−1/σ²}] + Σ_{k=3}^{m−1} q^k/k! F̃_{α,σ,k} (eq. 83) + Ẽ_{α,σ,m}(q) (eq. 90), with M and B̃
+    of eqs. (44), (47). F̃ is written as printed, (α − 1)α^{k−1}[c_k + Σ_j C(k, j)|α/(α − 1)·P_{k,j} − 1| B̃_k]."""
+    with mp.workdps(40):
+        a, q_, s = mp.mpf(alpha), mp.mpf(q), mp.mpf(sigma)
+        se = 2 * sigma if poisson else sigma
+        second = mp.exp(1 / s**2) - mp.exp(-1 / s**2) if poisson else mp.exp(4 / s**2) - mp.exp(2 / s**2)
+        total = q_**2 * a * (a - 1) * second
+        for k in range(3, m):
+            if k % 2 == 0:
+                c = 4 * mp.exp(birrell_log_moment(se, k))
+            else:
+                c = 3 * mp.exp((birrell_log_moment(se, k - 1) + birrell_log_moment(se, k + 1)) / 2)
+            mixed = mp.fsum(
+                mp.binomial(k, j)
+                * abs(
+                    a
+                    / (a - 1)
+                    * mp.fprod(1 - i / a for i in range(j))
+                    * mp.fprod(1 + (i - 1) / a for i in range(k - j))
+                    - 1
+                )
+                for j in range(k + 1)
+            )
+            f_k = (a - 1) * a ** (k - 1) * c + (a - 1) * a ** (k - 1) * mixed * _birrell_abs_bound(se, k)
+            total += q_**k / mp.factorial(k) * f_k
+        ceil_a = int(mp.ceil(a))
+        b_m = _birrell_abs_bound(se, m)
+        rem = mp.mpf(0)
+        for j in range(m + 1):
+            if a - j <= 0:
+                k_j = (1 - q_) ** (a - j) * b_m
+            else:
+                top = ceil_a - j
+                k_j = b_m + mp.fsum(
+                    q_**ell
+                    * mp.factorial(top)
+                    * mp.factorial(m)
+                    / (mp.factorial(top - ell) * mp.factorial(m + ell))
+                    * _birrell_abs_bound(se, ell + m)
+                    for ell in range(top + 1)
+                )
+            rem += (
+                (1 - q_) ** (-(a + m - j - 1))
+                * mp.binomial(m, j)
+                * mp.fprod(abs(a - i) for i in range(j))
+                * mp.fprod(a + i - 1 for i in range(m - j))
+                * k_j
+            )
+        return total + q_**m / mp.factorial(m) * rem

@@ -45,8 +45,7 @@ def _pair_log_integrand(
     log_pnum = np.logaddexp(log1m_q, log_q + la)
     u_log_abs = log_q + log_diff_exp(np.maximum(la, lb), np.minimum(la, lb)) - log_qden
     u_sign = np.sign(la - lb)
-    with np.errstate(divide="ignore"):
-        small_u = np.log1p(u_sign * np.exp(np.minimum(u_log_abs, -1.0)))
+    small_u = np.log1p(u_sign * np.exp(np.minimum(u_log_abs, -1.0)))
     log1p_u = np.where(u_log_abs < -1.0, small_u, log_pnum - log_qden)
     return np.asarray(log_phi + log_qden + log_power_excess(u_log_abs, u_sign, log1p_u, alpha))
 
@@ -98,8 +97,8 @@ def _pair_log_excess(alpha: FloatArray, q: float, a: float, b: float) -> tuple[F
     res = integrate.tanhsinh(
         shifted, np.asarray(lefts), np.asarray(rights), args=(alpha[own], shift), log=True, rtol=math.log(1e-13)
     )
-    integral = np.real(np.asarray(res.integral, dtype=np.complex128))
-    error = np.real(np.asarray(res.error, dtype=np.complex128))
+    integral = np.real(res.integral)
+    error = np.real(res.error)
     error = np.where(np.asarray(res.success), error, integral)
     for i in np.unique(own).tolist():
         sel = own == i
