@@ -1690,6 +1690,8 @@ MUTATION_TARGETS: dict[str, list[str]] = {
     "src/privamp/pld/convolution.py": ["tests/soundness/test_kill_convolution.py", "tests/pld/test_convolution.py"],
     "src/privamp/pld/accounting.py": ["tests/soundness/test_kill_accounting.py", "tests/pld/test_accounting.py"],
     "src/privamp/pld/fftpower.py": ["tests/soundness/test_kill_fftpower.py", "tests/pld/test_fftpower.py"],
+    "src/privamp/pld/tradeoff.py": ["tests/soundness/test_kill_tradeoff.py", "tests/pld/test_tradeoff.py"],
+    "src/privamp/pld/ladder.py": ["tests/pld/test_ladder.py"],
     "src/privamp/pld/gaussian_merge.py": ["tests/pld/test_gaussian_merge.py"],
     "src/privamp/pld/truncated_draw_pairs.py": [
         "tests/pld/test_truncated_draw_pairs.py",
