@@ -278,7 +278,8 @@ def test_optimistic_window_keeps_the_untilted_mass_down_to_tau_whatever_the_floo
     from privamp.pld.pmf import THETAS
 
     g, fold = poisson_step
-    opt = tilt(discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=False, tail=1e-12), 2.0)
+    opt_g = discretise(pairs.poisson_gaussian(1.0, 0.3), 0.05, pessimistic=False, tail=1e-12)
+    opt = tilt(opt_g, 2.0)
     out = fft_power(opt, 20, math.log(1e-10))
     assert out is not None and not out.pessimistic
     assert np.asarray(out.log_mgf).tolist() == [0.0] * THETAS.size  # (unused on the optimistic side)
@@ -287,6 +288,10 @@ def test_optimistic_window_keeps_the_untilted_mass_down_to_tau_whatever_the_floo
     floored = fft_power(opt, 20, math.log(1e-10), 3.0)
     assert floored is not None and out.offset < floored.offset and floored.offset * floored.h <= 3.0
     assert floored.dropped > out.dropped >= 0.0
+    # at λ = 4 the window starts above the bulk (at 2.95): the Chernoff bound of what lies below exceeds 1 (by 1.4 %),
+    # and the mass dropped is recorded as at most 1
+    high = fft_power(tilt(opt_g, 4.0), 20, math.log(1e-10), 3.0)
+    assert high is not None and high.dropped == 1.0 and float(np.sum(fold[idx < high.offset])) > 0.9
 
 
 @pytest.mark.parametrize("pessimistic", [True, False])
