@@ -371,9 +371,8 @@ def test_pessimistic_atom_at_a_tilt_with_declared_input_errors(
     m_ex = log((M_v(θ') + err1·e^{θ'ℓ₀})/(1 − rel)) + 1e-13 (θ' = θ − λ), here the fed vector's (a tracked K looser by
     0.5, still a bound) and K's in turn; the generating function raised to logaddexp(T·K, below + θ·A·h) + 1e-14 (to
     2 ulps: the +1e-14 is visible where the atom dominates); the first point in untilted units (λ·A·h and log_scale
-    undone) holds the exact mass there plus the atom, which covers the exact mass below W, plus at most the round-off
-    bound err. With a read floor above the bulk (1.5), the atom holds most of the mass and still covers the exact mass
-    below W (a θ > 0 would bound it by less)."""
+    undone) holds the exact mass there, the atom, which covers the exact mass below W, and the exact mass wrapped onto
+    it. With a read floor (1.5) the atom still covers the exact mass below W."""
     from privamp.pld.convolution import finite_log_mass
     from privamp.pld.pmf import THETAS
 
@@ -382,7 +381,7 @@ def test_pessimistic_atom_at_a_tilt_with_declared_input_errors(
     step = tilt(g, lam)
     step = dataclasses.replace(step, rel=1e-6, err=1e-9, err1=1e-7, log_mgf=np.asarray(step.log_mgf) + loose)
     count, log_tau = 20, math.log(1e-10)
-    first, _, _, _, theta_u, mgf_u = plan_window(step, count, log_tau, step.v, floor)
+    first, n, _, _, theta_u, mgf_u = plan_window(step, count, log_tau, step.v, floor)
     out = fft_power(step, count, log_tau, floor)
     assert out is not None and out.offset == first
     idx = count * g.offset + np.arange(fold.size)
@@ -402,9 +401,10 @@ def test_pessimistic_atom_at_a_tilt_with_declared_input_errors(
     at_first = float(out.v[0]) * math.exp(out.log_scale - lam * lo)
     exact_first = float(np.sum(fold[idx == first]))
     assert at_first >= exact_first + float(np.sum(fold[idx < first]))
-    if floor < 0:  # (plus at most the wrapped mass and the round-off: err, untilted)
-        err = out.err * math.exp(out.log_scale - lam * lo)
-        assert exact_first + math.exp(below) <= at_first <= exact_first + math.exp(below) * (1 + 1e-9) + err
+    # … and is the exact mass there, the atom and the exact 20-fold's mass at A ± jN wrapped onto it by the circular
+    # transform (tilted, hence untilted here by e^{λ·jN·h}), within the transform's rounding (measured 7e-16)
+    wrapped = sum(float(np.sum(fold[idx == first + j * n])) * math.exp(lam * j * n * step.h) for j in (-2, -1, 1, 2))
+    assert at_first == pytest.approx(exact_first + wrapped + math.exp(below), rel=0.0, abs=1e-14)
 
 
 def test_plan_window_cap_is_inclusive_and_the_window_stops_at_the_support(monkeypatch: pytest.MonkeyPatch) -> None:
