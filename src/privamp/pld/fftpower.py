@@ -123,11 +123,12 @@ def plan_window(step: TiltedPMF, count: int, log_tau: float, v: FloatArray,
     ladder = 2.0 ** np.arange(2, -8, -LADDER_STEP)  # heavy upper tails need θ far below the Gaussian optimum k/sd
     thetas = np.concatenate([-ladder, ladder]) * (k / sd)
     k_u = math.sqrt(max(-2 * log_tau, 1.0))  # (the θ's of the untilted bound below, in the same pass)
-    theta_u = np.asarray(-ladder * (k_u / sd), dtype=np.float64)
+    theta_u = -ladder * (k_u / sd)
     both = _tilted_log_mgf(v, ell, np.concatenate([thetas, theta_u - step.lam]))
     mgf, mgf_u = both[:thetas.size], both[thetas.size:]
-    hi = min(((T * m - tail) / t for m, t in zip(mgf, thetas, strict=True) if t > 0), default=math.inf)
-    lo = max(((tail - T * m) / -t for m, t in zip(mgf, thetas, strict=True) if t < 0), default=-math.inf)
+    up, down = thetas > 0, thetas < 0  # (both never empty: the ladder times k/sd > 0, of both signs)
+    hi = float(np.min((T * mgf[up] - tail) / thetas[up]))
+    lo = float(np.max((tail - T * mgf[down]) / -thetas[down]))
     if step.pessimistic:  # untilted mass above the window goes to +∞: keep it ≤ τ
         pos = THETAS > 0
         hi = max(hi, float(np.min((T * step.log_mgf[pos] - log_tau) / THETAS[pos])))
@@ -214,15 +215,13 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
     t_out = _outside(thetas, mgf, T, win_lo, win_hi, none_below, none_above)
     err += t_out
     err1 += t_out
-    # pessimistic input errors
-    rel = 0.0
-    if pess:
+    if pess:  # pessimistic input errors (none on the optimistic side: the certified sub-measure is fed)
         rel = math.expm1(T * math.log1p(step.rel)) * (1 + 1e-6)
-        if step.err1 > 0:  # (M + err1)^{T−1} with M ≤ Σv + err1 a bound on Σ v_ex(1 + r)
-            mass = float(np.sum(v)) * (1 + 4 * U) + 2 * step.err1
-            d1 = T * step.err1 * math.exp(min((T - 1) * math.log(mass), 700.0)) * (1 + 1e-9)
-            err += d1
-            err1 += d1
+        # (M + err1)^{T−1} with M ≤ Σv + err1 a bound on Σ v_ex(1 + r); d1 = 0 when the step declares no Δ
+        mass = float(np.sum(v)) * (1 + 4 * U) + 2 * step.err1
+        d1 = T * step.err1 * math.exp(min((T - 1) * math.log(mass), 700.0)) * (1 + 1e-9)
+        err += d1
+        err1 += d1
     # place the circular result on the window: out[w] = y[(w + A − T·o) mod N]
     shift = (first - T * o) % n
     out = np.empty(n)  # np.roll(max(y, 0), −shift), in one pass
@@ -235,7 +234,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
         # the exact step's masses may total more than 1 (pairs rounded up by direction): its finite mass F is bounded
         # from the stored values, and the T-fold's +∞ mass is (F + p∞)^T − F^T, increasing in both (rounded up)
         fin = finite_log_mass(step)
-        p_inf = _power_inf(fin, step.p_inf, T, upper=True) if step.p_inf else 0.0
+        p_inf = _power_inf(fin, step.p_inf, T, upper=True)
         pos, neg = THETAS > 0, THETAS < 0
         if not none_above:
             above = float(np.min(log_mgf[pos] - THETAS[pos] * win_hi))
@@ -243,7 +242,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
         below = min(float(np.min(log_mgf[neg] - THETAS[neg] * win_lo)), T * fin)  # untilted mass below the window
         # … also from the fed vector: v_ex ≤ (v + |Δ|)/(1 − rel), so Σ v_ex e^{θ'ℓ} ≤ (M_v(θ') + err1·e^{θ'ℓ_0})/
         # (1 − rel) (θ' = θ − λ < 0), and Σ_{ℓ<a} p_ex^{*T} ≤ e^{T·log_scale}·(Σ v_ex e^{θ'ℓ})^T·e^{−θa}
-        with np.errstate(divide="ignore", over="ignore"):
+        with np.errstate(divide="ignore"):  # (log 0 where e^{mgf_u} underflows and err1 = 0; nothing overflows)
             m_ex = np.log((np.exp(np.minimum(mgf_u, 700.0)) + step.err1 * np.exp(np.minimum(
                 (theta_u - step.lam) * float(step.losses[0]), 700.0))) / (1 - step.rel)) + 1e-13
         below = min(below, float(np.min(log_scale + T * m_ex - theta_u * win_lo)))
@@ -253,7 +252,7 @@ def fft_power(step: TiltedPMF, count: int, log_tau: float, floor: float = -math.
         res = TiltedPMF(h, first, step.lam, out, log_scale, p_inf, err, np.asarray(log_mgf), True,
                         rel, err1)
     else:
-        p_inf = _power_inf(finite_log_mass(step), step.p_inf, T, upper=False) if step.p_inf else 0.0
+        p_inf = _power_inf(finite_log_mass(step), step.p_inf, T, upper=False)
         # the fed vector's untilted T-fold below the window (Chernoff, as for the pessimistic atom; none at the
         # T-fold's lowest index): not read at ε ≥ floor, dropped
         below = -math.inf if none_below else float(np.min(log_scale + T * mgf_u - theta_u * win_lo))
@@ -295,7 +294,7 @@ def _power_inf(log_fin: float, p: float, count: int, *, upper: bool) -> float:
         return 0.0
     log_p = math.log(p)
     log_tot = float(np.logaddexp(log_fin, log_p))
-    x = count * math.log1p(math.exp(min(log_p - log_fin, 700.0))) if log_fin > -math.inf else math.inf
+    x = count * math.log1p(math.exp(min(log_p - log_fin, 700.0)))  # (F = 0: x = 700·T, and 1 − e^{−x} = 1)
     e = count * log_tot
     slack = 8 * U * abs(e) + 1e-13
     frac = -math.expm1(-x)

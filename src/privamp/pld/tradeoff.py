@@ -22,7 +22,8 @@ Which side bounds what:
   the sup is attained at a grid point or at ε → −∞ (where it is 1 minus the stored P-mass).
 
 Both are evaluated at every grid point of the composed PMF (untilted, λ = 0), with the FFT round-off bound added to
-δ_U and the float error of the cumulative sums (a relative (n + 4)·u of the sums, which are ≤ 1) on the safe side.
+δ_U and the float error of the cumulative sums (at most 4(n + 8)·u·max(total, 1), the total P-mass bounding the sums)
+on the safe side.
 """
 
 from __future__ import annotations
@@ -43,29 +44,23 @@ _CHUNK = 1 << 22  # grid points × alphas per block
 def _profile_at_grid(x: TiltedPMF) -> tuple[FloatArray, FloatArray, float]:
     """(ℓ_k, δ(ℓ_k) on the safe side, slack) of one composed PMF at λ = 0, and the stored total P-mass."""
     ell = x.losses
-    scale = math.exp(min(x.log_scale, 700.0)) if x.log_scale > -math.inf else 0.0
+    scale = math.exp(min(x.log_scale, 700.0))  # (0 at log_scale = −∞)
     n = ell.size
-    if x.pessimistic:
-        p = x.v * (1 + 2 * x.rel) * scale
-        extra = min(x.err * n, x.err1) * scale  # the round-off bound: err·Σw or err1·max w with w ≤ scale
-    else:
-        p = x.certified() * scale
-        extra = 0.0
+    p = x.v * (1 + 2 * x.rel) * scale if x.pessimistic else x.certified() * scale
     # S0_k = P(L = ∞) + Σ_{j > k} p_j, E_k = e^{ℓ_k}·Σ_{j > k} p_j e^{−ℓ_j} (≤ S0_k), δ(ℓ_k) = S0_k − E_k
     tail = np.concatenate([np.cumsum(p[::-1])[::-1][1:], [0.0]])
     s0 = x.p_inf + tail
     # e^{ℓ_k − ℓ_j} = e^{−h(j − k)}: E_k = Σ_{j>k} p_j e^{−h(j−k)}, by the recursion E_k = e^{−h}(p_{k+1} + E_{k+1})
     decay = math.exp(-x.h)
-    e_k = np.zeros(n)
-    if n > 1:
-        from scipy.signal import lfilter
+    from scipy.signal import lfilter
 
-        e_k[:-1] = lfilter([decay], [1.0, -decay], p[::-1][:-1])[::-1]
+    e_k = np.zeros(n)
+    e_k[:-1] = lfilter([decay], [1.0, -decay], p[::-1][:-1])[::-1]  # (nothing to filter at n = 1)
     delta = s0 - np.minimum(e_k, s0)
     total = float(np.sum(p)) + x.p_inf
     slack = 4 * (n + 8) * U * max(total, 1.0) + 1e-300
-    if x.pessimistic:
-        return ell, np.minimum(delta + slack + extra, 1.0), total
+    if x.pessimistic:  # plus the round-off bound: err·Σw or err1·max w with w ≤ scale
+        return ell, np.minimum(delta + slack + min(x.err * n, x.err1) * scale, 1.0), total
     return ell, np.maximum(delta - slack, 0.0), total
 
 
@@ -114,7 +109,7 @@ def tradeoff_curve(accountant: PLDAccountant, alphas: ArrayLike) -> tuple[FloatA
         ell, dl, total = _profile_at_grid(d.composed(h, 0.0, False))
         ups.append(_conjugate(ell, dl, a, max(1.0 - total, 0.0)))
     trivial = 1.0 - a  # the test that ignores the data
-    lower = np.clip(np.min(np.stack(lows), axis=0), 0.0, trivial)
+    lower = np.minimum(np.min(np.stack(lows), axis=0), trivial)  # (≥ 0: each starts from the value 0 at ε → −∞)
     upper = np.clip(np.min(np.stack(ups), axis=0), lower, trivial)
     return np.asarray(lower), np.asarray(upper)
 
