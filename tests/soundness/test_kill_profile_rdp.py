@@ -92,3 +92,16 @@ def test_bad_orders() -> None:
         with pytest.raises(InvalidParameterError) as info:
             prdp.rdp_from_profile(bad, lambda e: pr.gaussian_log_delta(e, 1.0))
         assert info.value.name == "alphas" and info.value.allowed == "real numbers > 1 (inf allowed)"
+
+
+def test_mass_beside_the_mode_and_the_last_roundings_stay_above_the_divergence() -> None:
+    """Regression: at η = 1000, α = 1001 the Laplace integrand's mass lies within 1e-3 of the mode, beyond QUADPACK's
+    outermost node on [0, mode] (every node underflowed): the bound was 1.3e-3 below D_α. And the last steps (log,
+    softplus, the quotient) were rounded to nearest: at these three settings the bound was an ulp below D_α."""
+    for scale, alpha in ((0.001, 1001.0), (1.0, 1001.0)):
+        got = prdp.rdp_from_profile([alpha], lambda e, b=scale: pr.laplace_log_delta(e, b))[0]
+        exact = laplace_renyi(alpha, scale)
+        assert mp.mpf(got) >= exact and got - float(exact) < 1e-12 * float(exact), (scale, alpha, got, exact)
+    got = prdp.rdp_from_profile([11.0], lambda e: pr.gaussian_log_delta(e, 0.3))[0]
+    exact = 11 / (2 * mp.mpf(0.3) ** 2)
+    assert mp.mpf(got) >= exact and got - float(exact) < 1e-12 * float(exact)
