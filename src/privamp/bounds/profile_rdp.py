@@ -60,7 +60,7 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
     QUADPACK counted the piece 0 (the bound fell 1.3e-3 below D_α); cut one grid step from the mode, the far piece
     holds only what lies e^{−250} below the peak.
     """
-    end = _zero_point(log_delta, 4096.0)
+    end = _zero_point(log_delta, _EPS_MAX)
     upper = min(end, 8.0)
 
     def g(x: FloatArray) -> FloatArray:
@@ -74,7 +74,7 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
             return -math.inf
         if upper >= end or (gv[-1] < gmax - 80.0 and gv[-1] <= gv[-2]):
             break
-        if upper >= 4096.0:
+        if upper >= _EPS_MAX:
             return math.inf
         upper = min(2.0 * upper, end)
     i = int(np.argmax(gv))
@@ -105,6 +105,10 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
     return gstar + log_total + 4.0 * ULP * (abs(slope) * upper + abs(gstar) + abs(log_total) + 800.0)
 
 
+#: Largest ε searched: for the pure-DP threshold (inf if δ > 0 up to it) and for the window of the integrals (inf if
+#: the weighted profile has not decayed by then).
+_EPS_MAX = 4096.0
+
 #: Relative allowance added to a quadrature for which QUADPACK reports round-off (its error estimate may be low).
 _ROUNDOFF_SLACK = 1e-9
 
@@ -126,7 +130,7 @@ def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: 
     out = np.empty(a.shape)
     for i, alpha in enumerate(a.tolist()):
         if math.isinf(alpha):
-            out[i] = _zero_point(log_delta, 4096.0)
+            out[i] = _zero_point(log_delta, _EPS_MAX)
             continue
         s = alpha - 1.0
         li_fwd = _log_weighted_integral(log_delta, s)
