@@ -72,6 +72,20 @@ def test_gaussian_profile_body_tail_and_group() -> None:
     close(float(group[2]), mp.log(gauss_delta(0.5, 1.5)))
 
 
+def test_gaussian_profile_stays_above_delta_where_its_forms_cancel() -> None:
+    """Regression: for tiny η both forms subtract nearly equal terms; rounded to nearest, log δ fell 2.4 below the
+    truth at σ = 1e14 (tail, a = −20), 0.9 at a = −2, and 0.026 at σ = 1e15 (body). Now above it (but for rounding
+    in log space) and, where η φ caps it, within 1e-15 relative of it."""
+    for sigma, a in ((1e14, -20.0), (1e14, -2.0), (1e13, -5.0), (1e15, 2.5e-16), (1e12, 5e-13)):
+        eta = 1 / sigma
+        eps = (eta / 2 - a) * eta
+        got = float(pr.gaussian_log_delta(eps, sigma)[0])
+        ref = mp.log(gauss_delta(eps, eta))
+        assert M(got) >= ref - 4e-16 * abs(ref) and M(got) - ref < 3.0, (sigma, a, got, ref)
+        if a > 0:
+            close(got, ref, 1e-15)
+
+
 def test_gaussian_epsilon() -> None:
     sigma = 1.5
     targets = np.array([1e-5, 1e-12, 0.5, 0.0, 1.0])

@@ -197,32 +197,36 @@ def laplace_group_log_delta(eps: ArrayLike, k: ArrayLike, scale: float) -> Float
 
 
 def _gaussian_log_delta_eta(e: FloatArray, eta: FloatArray) -> FloatArray:
-    """log of (7) for arrays ε ≥ 0 and η > 0 of the same shape (spec §3.4)."""
+    """log of (7) for arrays ε ≥ 0 and η > 0 of the same shape (spec §3.4), not below it beyond rounding in log space.
+
+    Both forms subtract nearly equal terms when η is small: each difference is moved toward the larger δ by a bound on
+    its terms' errors (erfcx within 2e-15 relative; log Φ within 4e-15 plus a few ulps), and δ is capped by
+    δ ≤ Φ(a) − Φ(b) ≤ η·max_{[b, a]} φ, tight there. Rounded to nearest, the tail form fell 30 % below δ at σ = 1e14
+    and the body form 2.6 % at σ = 1e15 (1e-4 at σ = 1e12).
+    """
     out = np.full(e.shape, -np.inf)
     fin = np.isfinite(e)
     ef = np.where(fin, e, 0.0)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with np.errstate(over="ignore", divide="ignore"):
         a = eta / 2.0 - ef / eta
         b = -eta / 2.0 - ef / eta
         tail = fin & (a < 0)
         at = np.where(tail, a, -1.0)
         bt = np.where(tail, b, -2.0)
-        bracket = 0.5 * (_erfcx(-at / _SQRT2) - _erfcx(-bt / _SQRT2))
-        tail_val = -(at * at) / 2.0 + np.log(np.where(bracket > 0, bracket, 1.0))
-        # bracket ≤ 0 only from rounding; erfcx is strictly decreasing so the true value is positive.
-        tail_val = np.where(bracket > 0, tail_val, -(at * at) / 2.0 + np.log(eta) - 0.5 * np.log(2 * np.pi))
-        out = np.where(tail, tail_val, out)
+        e1 = _erfcx(-at / _SQRT2)
+        bracket = 0.5 * (e1 - _erfcx(-bt / _SQRT2)) + 12.0 * ULP * e1
+        cap = -(at * at) / 2.0 + np.log(eta) - 0.5 * np.log(2 * np.pi)  # η φ(a), a < 0
+        out = np.where(tail, np.minimum(-(at * at) / 2.0 + np.log(bracket), cap), out)
         body = fin & (a >= 0)
         ab = np.where(body, a, 1.0)
         bb = np.where(body, b, 0.0)
         la = _normal.log_ndtr(ab)
         lb = _normal.log_ndtr(bb)
-        arg = ef + lb - la
+        arg = ef + lb - la - 16.0 * ULP * (ef + np.abs(la) + np.abs(lb) + 1.0)
         ok = arg < 0
-        body_val = la + log1mexp(np.where(ok, arg, -1.0))
-        # Rounding left no room (η ≲ 1e-15): use δ ≤ Φ(a) − Φ(b) ≤ η · max_{[b, a]} φ, here φ(0) as 0 ∈ [b, a].
-        fallback = np.log(eta) - 0.5 * np.log(2 * np.pi)
-        out = np.where(body, np.where(ok, body_val, fallback), out)
+        body_val = np.where(ok, la + log1mexp(np.where(ok, arg, -1.0)), np.inf)
+        fallback = np.log(eta) - 0.5 * np.log(2 * np.pi)  # η φ(0), 0 ∈ [b, a]
+        out = np.where(body, np.minimum(body_val, fallback), out)
     return np.asarray(np.minimum(out, 0.0))
 
 
