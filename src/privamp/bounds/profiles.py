@@ -63,7 +63,7 @@ def _erfcx(y: FloatArray) -> FloatArray:
     query): Cody's forms of :mod:`privamp.bounds._normal`, whose rational form on (0.46875, 4] and asymptotic form
     beyond are erfcx itself; below, e^{y²}(1 − erf y). Within 2e-15 relative of mpmath, as SciPy's erfcx
     (tests/bounds/test_profiles.py)."""
-    y = np.asarray(y, dtype=np.float64)
+    y = np.asarray(y)
     out = np.empty_like(y)
     small = y <= _normal._SMALL
     ys = y[small]
@@ -71,16 +71,16 @@ def _erfcx(y: FloatArray) -> FloatArray:
     mid = ~small & (y <= 4.0)
     ym = y[mid]
     num, den = _normal._C[8] * ym, ym
-    for c, d in zip(_normal._C[:7], _normal._D[:7], strict=True):
-        num, den = (num + c) * ym, (den + d) * ym
+    for j in range(7):
+        num, den = (num + _normal._C[j]) * ym, (den + _normal._D[j]) * ym
     out[mid] = (num + _normal._C[7]) / (den + _normal._D[7])
     far = ~small & ~mid
     yf = y[far]
     with np.errstate(over="ignore"):
         z = 1.0 / (yf * yf)
     num, den = _normal._P[5] * z, z
-    for p, q in zip(_normal._P[:4], _normal._Q[:4], strict=True):
-        num, den = (num + p) * z, (den + q) * z
+    for j in range(4):
+        num, den = (num + _normal._P[j]) * z, (den + _normal._Q[j]) * z
     out[far] = (_normal._INV_SQRT_PI - z * (num + _normal._P[4]) / (den + _normal._Q[4])) / yf
     return out
 
@@ -144,14 +144,10 @@ def _laplace_log_delta_eta(e: FloatArray, eta: FloatArray) -> FloatArray:
 def _eta_up(k: ArrayLike, b: float) -> FloatArray:
     """η = k/b, not below the exact quotient: the float quotient, one ulp up where it lies below k/b (exact rational
     check, once per distinct k), so that δ stays positive wherever the exact profile is."""
-    ks, where = np.unique(np.asarray(k, dtype=np.float64), return_inverse=True)
+    ks, where = np.unique(np.asarray(k), return_inverse=True)
     fb = Fraction(b)
-    quotients = (ks / b).tolist()
-    up = [
-        q if Fraction(q) * fb >= Fraction(kk) else math.nextafter(q, math.inf)
-        for kk, q in zip(ks.tolist(), quotients, strict=True)
-    ]
-    return np.asarray(np.array(up, dtype=np.float64)[where].reshape(np.shape(k)))
+    up = [q if Fraction(q := kk / b) * fb >= Fraction(kk) else math.nextafter(q, math.inf) for kk in ks.tolist()]
+    return np.asarray(np.array(up)[where].reshape(np.shape(k)))
 
 
 def laplace_delta(eps: ArrayLike, scale: float) -> FloatArray:
@@ -192,7 +188,7 @@ def laplace_group_log_delta(eps: ArrayLike, k: ArrayLike, scale: float) -> Float
     e = eps_array(eps)
     kk = group_sizes(k)
     e, kk = np.broadcast_arrays(e, kk)
-    out = _laplace_log_delta_eta(np.asarray(e, dtype=np.float64), _eta_up(kk, b))
+    out = _laplace_log_delta_eta(np.asarray(e), _eta_up(kk, b))
     return np.asarray(np.where(kk == 0, -np.inf, out))
 
 
@@ -256,7 +252,7 @@ def gaussian_epsilon(delta: ArrayLike, sigma: float) -> FloatArray:
     s = check_positive("sigma", sigma)
     d = delta_array(delta)
     eta = 1.0 / s
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(invalid="ignore"):
         hi = eta * eta / 2.0 - eta * special.ndtri(np.where(d > 0, d, 0.5))
     hi = np.where(np.isfinite(hi) & (hi > 0), hi, 1.0)
     return epsilon_from_log_delta(lambda e: _gaussian_log_delta_eta(e, np.full(e.shape, eta)), d, eps_hi=hi)
@@ -273,7 +269,7 @@ def gaussian_group_log_delta(eps: ArrayLike, k: ArrayLike, sigma: float) -> Floa
     kk = group_sizes(k)
     e, kk = np.broadcast_arrays(e, kk)
     eta = np.where(kk > 0, kk / s, 1.0)
-    out = _gaussian_log_delta_eta(np.asarray(e, dtype=np.float64), eta)
+    out = _gaussian_log_delta_eta(np.asarray(e), eta)
     return np.asarray(np.where(kk == 0, -np.inf, out))
 
 
@@ -296,9 +292,8 @@ def randomized_response_log_delta(eps: ArrayLike, p: float) -> FloatArray:
     log_pbar, log_qbar = math.log(pbar), math.log1p(-pbar)
     # rounded up (each logarithm within an ulp): δ stays positive wherever the exact profile is
     log_ratio = (log_pbar - log_qbar) + 2.0 * ULP * (abs(log_pbar) + abs(log_qbar))
-    with np.errstate(invalid="ignore"):
-        inside = e < log_ratio
-        val = log_pbar + log1mexp(np.where(inside, e - log_ratio, -1.0))
+    inside = e < log_ratio
+    val = log_pbar + log1mexp(np.where(inside, e - log_ratio, -1.0))
     return np.asarray(np.where(inside, val, -np.inf))
 
 
@@ -321,12 +316,11 @@ def approximate_dp_log_delta(eps: ArrayLike, epsilon: float, delta: float) -> Fl
     if not 0 <= d0 <= 1:
         raise InvalidParameterError("delta", delta, "in [0, 1]")
     e = eps_array(eps)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inside = e < e0
-        gap = np.where(inside, e0 + log1mexp(np.where(inside, e - e0, -1.0)), -np.inf)
-        slope_part = math.log1p(-d0) - float(softplus(e0)) + gap if d0 < 1 else np.full(e.shape, -np.inf)
-        log_d0 = math.log(d0) if d0 > 0 else -np.inf
-        out = np.logaddexp(log_d0, slope_part)
+    inside = e < e0
+    gap = np.where(inside, e0 + log1mexp(np.where(inside, e - e0, -1.0)), -np.inf)
+    slope_part = math.log1p(-d0) - float(softplus(e0)) + gap if d0 < 1 else np.full(e.shape, -np.inf)
+    log_d0 = math.log(d0) if d0 > 0 else -np.inf
+    out = np.logaddexp(log_d0, slope_part)
     return np.asarray(np.minimum(np.where(np.isposinf(e), log_d0, out), 0.0))
 
 
@@ -339,8 +333,8 @@ def blackbox_group_log_delta(eps: ArrayLike, k: ArrayLike, log_delta: LogDelta) 
     e = eps_array(eps)
     kk = group_sizes(k)
     e, kk = np.broadcast_arrays(e, kk)
-    e = np.asarray(e, dtype=np.float64)
-    kf = np.where(kk > 0, kk, 1).astype(np.float64)
+    e = np.asarray(e)
+    kf = np.where(kk > 0, kk, 1)
     base_eps = round_down(e / kf)
     base_vals = call_log_delta(log_delta, base_eps)
     with np.errstate(invalid="ignore"):
@@ -367,8 +361,7 @@ def extended_log_delta(log_alpha: ArrayLike, log_delta: LogDelta) -> FloatArray:
 def _extended(la: FloatArray, log_delta: LogDelta) -> FloatArray:
     ge = la >= 0
     vals = call_log_delta(log_delta, np.abs(la))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.logaddexp(log1mexp(np.where(ge, -1.0, la)), np.where(ge, 0.0, la) + vals)
+    low = np.logaddexp(log1mexp(np.where(ge, -1.0, la)), np.where(ge, 0.0, la) + vals)
     return np.asarray(np.minimum(np.where(ge, vals, low), 0.0))
 
 
