@@ -254,7 +254,6 @@ def gaussian_epsilon(delta: ArrayLike, sigma: float) -> FloatArray:
     eta = 1.0 / s
     with np.errstate(invalid="ignore"):
         hi = eta * eta / 2.0 - eta * special.ndtri(np.where(d > 0, d, 0.5))
-    hi = np.where(np.isfinite(hi) & (hi > 0), hi, 1.0)
     return epsilon_from_log_delta(lambda e: _gaussian_log_delta_eta(e, np.full(e.shape, eta)), d, eps_hi=hi)
 
 
