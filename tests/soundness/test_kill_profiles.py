@@ -7,6 +7,7 @@ privacy-loss form; the generic inversion's bracket and its unreachable targets; 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -47,6 +48,7 @@ def test_hockey_stick() -> None:
         close(float(got[idx]), ref, 1e-15)
     bads = [((p, q[:3], 0.0), "p"), (([-0.1, 1.1], [0.5, 0.5], 0.0), "p"), ((p, [0.1, np.inf, 0, 0], 0.0), "q")]
     bads += [((p, [0.1, -0.3, 0, 0], 0.0), "q"), ((p, q, [np.nan]), "log_alpha")]
+    bads += [(([np.nan, 1.0], [0.5, 0.5], 0.0), "p")]
     for bad, name in bads:
         with pytest.raises(InvalidParameterError) as info:
             pr.hockey_stick_divergence(*bad)
@@ -235,3 +237,35 @@ def test_errors_carry_name_value_and_range() -> None:
         pr.profile_from_privacy_loss([0.5], _nan_curve, _zero_curve)
     assert info.value.name == "privacy loss callables" and info.value.allowed == "vectorised, no NaN"
     assert info.value.value == (_nan_curve, _zero_curve)
+
+
+def test_exact_inputs_edge_parameters_and_brackets() -> None:
+    """Weights, orders and privacy-loss values given as Fractions are read as floats; a privacy-loss callable of the
+    wrong shape is refused; randomized response at p = 0 is δ = 1; the Laplace group profile at k = 1 is the
+    profile; σ = 1e-150 (η²/2 overflows) gives δ ≈ 1 in the body, and ε = inf for σ = 1e-200; any bracket ε_hi
+    given to the generic inversion (0, negative, NaN, inf) is replaced and the answer is the same crossing."""
+    p, q = [Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]
+    got = pr.hockey_stick_divergence(p, q, [Fraction(0)])
+    close(float(got[0]), M(1) / 4, 1e-15)
+    ext = pr.extended_log_delta([Fraction(-1, 2)], lambda e: pr.laplace_log_delta(e, 1.0))[0]
+    a = mp.exp(M(-0.5))
+    close(float(ext), mp.log(1 - a + a * (1 - mp.exp((M(0.5) - 1) / 2))))
+    sf = lambda t: [Fraction(-1)] * len(t)  # noqa: E731
+    cdf = lambda t: [Fraction(-3)] * len(t)  # noqa: E731
+    close(float(pr.profile_from_privacy_loss([0.5], sf, cdf)[0]), mp.log(mp.exp(-1) - mp.exp(M(0.5) - 3)), 1e-15)
+    with pytest.raises(InvalidParameterError):
+        pr.profile_from_privacy_loss([0.5, 1.0], lambda t: np.zeros(1), lambda t: np.full(t.shape, -5.0))
+    assert pr.randomized_response_log_delta([0.0, 3.0], 0.0).tolist() == [0.0, 0.0]
+    group = pr.laplace_group_log_delta(np.array([0.5, 0.5]), np.array([1, 0]), 1.0)
+    close(float(group[0]), mp.log(1 - mp.exp((M(0.5) - 1) / 2)))
+    assert group[1] == -np.inf
+    huge = pr.gaussian_log_delta(np.array([0.0, 1.0, 1e299]), 1e-150)
+    assert np.all(huge <= 0.0) and np.all(huge >= -1e-300)
+    assert pr.gaussian_epsilon([1e-5, 0.9], 1e-200).tolist() == [np.inf, np.inf]
+
+    def gauss(e: np.ndarray) -> np.ndarray:
+        return pr.gaussian_log_delta(e, 1.0)
+
+    got = pr.epsilon_from_log_delta(gauss, np.full(4, 1e-6), eps_hi=[0.0, -1.0, np.nan, np.inf])
+    for g in got.tolist():
+        assert gauss_delta(g, 1.0) <= M("1e-6") and gauss_delta(g * (1 - 1e-12), 1.0) > M("1e-6")
