@@ -269,3 +269,24 @@ def test_exact_inputs_edge_parameters_and_brackets() -> None:
     got = pr.epsilon_from_log_delta(gauss, np.full(4, 1e-6), eps_hi=[0.0, -1.0, np.nan, np.inf])
     for g in got.tolist():
         assert gauss_delta(g, 1.0) <= M("1e-6") and gauss_delta(g * (1 - 1e-12), 1.0) > M("1e-6")
+
+
+def test_randomized_response_profile() -> None:
+    """φ_p(e^ε) = [p̄ − e^ε(1 − p̄)]_+ (§5, p̄ = max(p, 1 − p)) against mpmath: p and 1 − p give the same profile,
+    p = 1/2 gives δ = 0 and p = 1 gives δ = 1; the float just below the threshold log(p̄/(1 − p̄)) keeps δ > 0 (the
+    threshold is rounded up by a few ulps), 1e-13(1 + threshold) above it gives −inf."""
+    for p in (0.75, 0.25, 0.999, 0.5000001, 1e-12):
+        pbar = max(M(p), 1 - M(p))
+        th = mp.log(pbar / (1 - pbar))
+        below, above = float(th), float(th + M(1e-13) * (1 + th))
+        below = below if M(below) < th else math.nextafter(below, 0.0)
+        eps = np.array([0.0, 1e-9, 0.3 * below, 0.99 * below, below, above, 2 * above + 1, np.inf])
+        got = pr.randomized_response_log_delta(eps, p)
+        for e, g in zip(eps[:5].tolist(), got[:5].tolist(), strict=True):
+            ref = mp.log(pbar - mp.exp(M(e)) * (1 - pbar))
+            assert M(g) >= ref - 1e-15 * (1 + abs(ref)), (p, e, g, ref)
+            if e <= 0.99 * below:  # the threshold's rounding moves δ by ≈ 1e-16 / (threshold − ε) relative
+                close(g, ref, 1e-13 if p != 0.5000001 else 1e-6)
+        assert got[5:].tolist() == [-np.inf] * 3, (p, got)
+    assert pr.randomized_response_log_delta([0.0, 2.0], 0.5).tolist() == [-np.inf, -np.inf]
+    assert pr.randomized_response_log_delta([0.0, np.inf], 1.0).tolist() == [0.0, 0.0]
