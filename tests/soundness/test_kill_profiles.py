@@ -272,10 +272,11 @@ def test_exact_inputs_edge_parameters_and_brackets() -> None:
 
 
 def test_randomized_response_profile() -> None:
-    """φ_p(e^ε) = [p̄ − e^ε(1 − p̄)]_+ (§5, p̄ = max(p, 1 − p)) against mpmath: p and 1 − p give the same profile,
+    """φ_p(e^ε) = [p̄ − e^ε(1 − p̄)]_+ (§5, p̄ = max(p, 1 − p)) against mpmath: p and 1 − p give the same profile;
+    regression: for p < 1/2 the profile was that of p̄ = 1 − p rounded, log δ 1e-6 below at p = 3e-12;
     p = 1/2 gives δ = 0 and p = 1 gives δ = 1; the float just below the threshold log(p̄/(1 − p̄)) keeps δ > 0 (the
     threshold is rounded up by a few ulps), 1e-13(1 + threshold) above it gives −inf."""
-    for p in (0.75, 0.25, 0.999, 0.5000001, 1e-12):
+    for p in (0.75, 0.25, 0.999, 0.5000001, 1e-12, 3e-12, 1.1e-10):
         pbar = max(M(p), 1 - M(p))
         th = mp.log(pbar / (1 - pbar))
         below, above = float(th), float(th + M(1e-13) * (1 + th))
