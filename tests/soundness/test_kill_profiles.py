@@ -291,3 +291,20 @@ def test_randomized_response_profile() -> None:
         assert got[5:].tolist() == [-np.inf] * 3, (p, got)
     assert pr.randomized_response_log_delta([0.0, 2.0], 0.5).tolist() == [-np.inf, -np.inf]
     assert pr.randomized_response_log_delta([0.0, np.inf], 1.0).tolist() == [0.0, 0.0]
+
+
+def test_eta_rounded_up_extension_inside_one_and_erfcx_far_out() -> None:
+    """η = 1/b is rounded up where the float quotient lies below it (b = 3): at ε = fl(1/3) < 1/3 the Laplace profile
+    is δ ≥ 1 − e^{(ε − 1/3)/2} > 0, not 0. The extension to α < 1 stays ≤ 0 for δ ≡ 1 (its log-space sum rounds above
+    0 at 846 of these orders) and uses the profile itself at α = e^0.5 ≥ 1. erfcx(y) ≈ 1/(y√π) at y = 1e200, where
+    1/y² underflows to 0 (overflow silenced)."""
+    eps = 1 / 3
+    got = float(pr.laplace_log_delta(np.array([eps]), 3.0)[0])
+    assert M(got) >= mp.log(-mp.expm1((M(eps) - M(1) / 3) / 2))  # η one ulp up: δ of the next float above 1/3
+    close(got, mp.log(-mp.expm1((M(eps) - M(math.nextafter(eps, 1.0))) / 2)), 1e-12)
+    la = -np.logspace(-17, 2, 2000)
+    assert np.all(pr.extended_log_delta(la, lambda e: np.zeros(e.shape)) <= 0.0)
+    half = pr.extended_log_delta([0.5], lambda e: pr.laplace_log_delta(e, 1.0))[0]
+    close(float(half), mp.log(1 - mp.exp((M(0.5) - 1) / 2)))
+    far = float(pr._erfcx(np.array([1e200]))[0])
+    assert abs(M(far) * M(1e200) * mp.sqrt(mp.pi) - 1) < 1e-15
