@@ -409,7 +409,7 @@ def epsilon_from_log_delta(log_delta: LogDelta, delta: ArrayLike, *, eps_hi: Arr
         return np.asarray(call_log_delta(log_delta, eps) <= target)
 
     done = ok(np.zeros(d.shape))
-    hi = np.ones(d.shape) if eps_hi is None else np.broadcast_to(np.asarray(eps_hi, dtype=np.float64), d.shape).copy()
+    hi = np.broadcast_to(np.asarray(eps_hi, dtype=np.float64), d.shape).copy()  # None: NaN, replaced by 1
     hi = np.where(np.isfinite(hi) & (hi > 0), hi, 1.0)
     hi_ok = ok(hi) | done
     while not np.all(hi_ok) and np.max(np.where(hi_ok, 0.0, hi)) < _EPS_SEARCH_MAX:
@@ -425,8 +425,7 @@ def epsilon_from_log_delta(log_delta: LogDelta, delta: ArrayLike, *, eps_hi: Arr
         good = ok(mid)
         hi = np.where(active & good, mid, hi)
         lo = np.where(active & ~good, mid, lo)
-        nxt = lo + (hi - lo) / 2.0
-        active = active & (hi - lo > 1e-15 * hi) & (nxt > lo) & (nxt < hi) & (hi > 1e-300)
+        active = active & (hi - lo > 1e-15 * hi) & (hi > 1e-300)
     result = np.where(done, 0.0, np.where(unreachable, np.inf, hi))
     return np.asarray(result)
 
