@@ -308,3 +308,13 @@ def test_eta_rounded_up_extension_inside_one_and_erfcx_far_out() -> None:
     close(float(half), mp.log(1 - mp.exp((M(0.5) - 1) / 2)))
     far = float(pr._erfcx(np.array([1e200]))[0])
     assert abs(M(far) * M(1e200) * mp.sqrt(mp.pi) - 1) < 1e-15
+
+
+def test_blackbox_group_of_two_at_small_eps() -> None:
+    """Footnote 5 at k = 2 where the bound is not 0 nor 1: (e^ε − 1)/(e^{ε/2} − 1)·δ(e^{ε/2}) for the Gaussian profile,
+    above it (ε/2 rounded down, the sum rounded up) and within 1e-12."""
+    eps = np.array([0.1, 0.5, 2.0])
+    got = pr.blackbox_group_log_delta(eps, np.array([2, 2, 2]), lambda e: pr.gaussian_log_delta(e, 1.0))
+    for e, g in zip(eps.tolist(), got.tolist(), strict=True):
+        ref = mp.log(mp.expm1(M(e)) / mp.expm1(M(e) / 2) * gauss_delta(e / 2, 1.0))
+        assert M(g) >= ref and g - ref < 1e-12 * (1 + abs(ref)), (e, g, ref)
