@@ -7,6 +7,7 @@ privacy-loss form; the generic inversion's bracket and its unreachable targets; 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -47,6 +48,7 @@ def test_hockey_stick() -> None:
         close(float(got[idx]), ref, 1e-15)
     bads = [((p, q[:3], 0.0), "p"), (([-0.1, 1.1], [0.5, 0.5], 0.0), "p"), ((p, [0.1, np.inf, 0, 0], 0.0), "q")]
     bads += [((p, [0.1, -0.3, 0, 0], 0.0), "q"), ((p, q, [np.nan]), "log_alpha")]
+    bads += [(([np.nan, 1.0], [0.5, 0.5], 0.0), "p")]
     for bad, name in bads:
         with pytest.raises(InvalidParameterError) as info:
             pr.hockey_stick_divergence(*bad)
@@ -70,6 +72,20 @@ def test_gaussian_profile_body_tail_and_group() -> None:
     assert group[0] == -np.inf
     close(float(group[1]), mp.log(gauss_delta(0.5, 0.5)))
     close(float(group[2]), mp.log(gauss_delta(0.5, 1.5)))
+
+
+def test_gaussian_profile_stays_above_delta_where_its_forms_cancel() -> None:
+    """Regression: for tiny η both forms subtract nearly equal terms; rounded to nearest, log δ fell 2.4 below the
+    truth at σ = 1e14 (tail, a = −20), 0.9 at a = −2, and 0.026 at σ = 1e15 (body). Now above it (but for rounding
+    in log space) and, where η φ caps it, within 1e-15 relative of it."""
+    for sigma, a in ((1e14, -20.0), (1e14, -2.0), (1e13, -5.0), (1e15, 2.5e-16), (1e12, 5e-13)):
+        eta = 1 / sigma
+        eps = (eta / 2 - a) * eta
+        got = float(pr.gaussian_log_delta(eps, sigma)[0])
+        ref = mp.log(gauss_delta(eps, eta))
+        assert M(got) >= ref - 4e-16 * abs(ref) and M(got) - ref < 3.0, (sigma, a, got, ref)
+        if a > 0:
+            close(got, ref, 1e-15)
 
 
 def test_gaussian_epsilon() -> None:
@@ -221,3 +237,84 @@ def test_errors_carry_name_value_and_range() -> None:
         pr.profile_from_privacy_loss([0.5], _nan_curve, _zero_curve)
     assert info.value.name == "privacy loss callables" and info.value.allowed == "vectorised, no NaN"
     assert info.value.value == (_nan_curve, _zero_curve)
+
+
+def test_exact_inputs_edge_parameters_and_brackets() -> None:
+    """Weights, orders and privacy-loss values given as Fractions are read as floats; a privacy-loss callable of the
+    wrong shape is refused; randomized response at p = 0 is δ = 1; the Laplace group profile at k = 1 is the
+    profile; σ = 1e-150 (η²/2 overflows) gives δ ≈ 1 in the body, and ε = inf for σ = 1e-200; any bracket ε_hi
+    given to the generic inversion (0, negative, NaN, inf) is replaced and the answer is the same crossing."""
+    p, q = [Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]
+    got = pr.hockey_stick_divergence(p, q, [Fraction(0)])
+    close(float(got[0]), M(1) / 4, 1e-15)
+    ext = pr.extended_log_delta([Fraction(-1, 2)], lambda e: pr.laplace_log_delta(e, 1.0))[0]
+    a = mp.exp(M(-0.5))
+    close(float(ext), mp.log(1 - a + a * (1 - mp.exp((M(0.5) - 1) / 2))))
+    sf = lambda t: [Fraction(-1)] * len(t)  # noqa: E731
+    cdf = lambda t: [Fraction(-3)] * len(t)  # noqa: E731
+    close(float(pr.profile_from_privacy_loss([0.5], sf, cdf)[0]), mp.log(mp.exp(-1) - mp.exp(M(0.5) - 3)), 1e-15)
+    with pytest.raises(InvalidParameterError):
+        pr.profile_from_privacy_loss([0.5, 1.0], lambda t: np.zeros(1), lambda t: np.full(t.shape, -5.0))
+    assert pr.randomized_response_log_delta([0.0, 3.0], 0.0).tolist() == [0.0, 0.0]
+    group = pr.laplace_group_log_delta(np.array([0.5, 0.5]), np.array([1, 0]), 1.0)
+    close(float(group[0]), mp.log(1 - mp.exp((M(0.5) - 1) / 2)))
+    assert group[1] == -np.inf
+    huge = pr.gaussian_log_delta(np.array([0.0, 1.0, 1e299]), 1e-150)
+    assert np.all(huge <= 0.0) and np.all(huge >= -1e-300)
+    assert pr.gaussian_epsilon([1e-5, 0.9], 1e-200).tolist() == [np.inf, np.inf]
+
+    def gauss(e: np.ndarray) -> np.ndarray:
+        return pr.gaussian_log_delta(e, 1.0)
+
+    got = pr.epsilon_from_log_delta(gauss, np.full(4, 1e-6), eps_hi=[0.0, -1.0, np.nan, np.inf])
+    for g in got.tolist():
+        assert gauss_delta(g, 1.0) <= M("1e-6") and gauss_delta(g * (1 - 1e-12), 1.0) > M("1e-6")
+
+
+def test_randomized_response_profile() -> None:
+    """φ_p(e^ε) = [p̄ − e^ε(1 − p̄)]_+ (§5, p̄ = max(p, 1 − p)) against mpmath: p and 1 − p give the same profile;
+    regression: for p < 1/2 the profile was that of p̄ = 1 − p rounded, log δ 1e-6 below at p = 3e-12;
+    p = 1/2 gives δ = 0 and p = 1 gives δ = 1; the float just below the threshold log(p̄/(1 − p̄)) keeps δ > 0 (the
+    threshold is rounded up by a few ulps), 1e-13(1 + threshold) above it gives −inf."""
+    for p in (0.75, 0.25, 0.999, 0.5000001, 1e-12, 3e-12, 1.1e-10):
+        pbar = max(M(p), 1 - M(p))
+        th = mp.log(pbar / (1 - pbar))
+        below, above = float(th), float(th + M(1e-13) * (1 + th))
+        below = below if M(below) < th else math.nextafter(below, 0.0)
+        eps = np.array([0.0, 1e-9, 0.3 * below, 0.99 * below, below, above, 2 * above + 1, np.inf])
+        got = pr.randomized_response_log_delta(eps, p)
+        for e, g in zip(eps[:5].tolist(), got[:5].tolist(), strict=True):
+            ref = mp.log(pbar - mp.exp(M(e)) * (1 - pbar))
+            assert M(g) >= ref - 1e-15 * (1 + abs(ref)), (p, e, g, ref)
+            if e <= 0.99 * below:  # the threshold's rounding moves δ by ≈ 1e-16 / (threshold − ε) relative
+                close(g, ref, 1e-13 if p != 0.5000001 else 1e-6)
+        assert got[5:].tolist() == [-np.inf] * 3, (p, got)
+    assert pr.randomized_response_log_delta([0.0, 2.0], 0.5).tolist() == [-np.inf, -np.inf]
+    assert pr.randomized_response_log_delta([0.0, np.inf], 1.0).tolist() == [0.0, 0.0]
+
+
+def test_eta_rounded_up_extension_inside_one_and_erfcx_far_out() -> None:
+    """η = 1/b is rounded up where the float quotient lies below it (b = 3): at ε = fl(1/3) < 1/3 the Laplace profile
+    is δ ≥ 1 − e^{(ε − 1/3)/2} > 0, not 0. The extension to α < 1 stays ≤ 0 for δ ≡ 1 (its log-space sum rounds above
+    0 at 846 of these orders) and uses the profile itself at α = e^0.5 ≥ 1. erfcx(y) ≈ 1/(y√π) at y = 1e200, where
+    1/y² underflows to 0 (overflow silenced)."""
+    eps = 1 / 3
+    got = float(pr.laplace_log_delta(np.array([eps]), 3.0)[0])
+    assert M(got) >= mp.log(-mp.expm1((M(eps) - M(1) / 3) / 2))  # η one ulp up: δ of the next float above 1/3
+    close(got, mp.log(-mp.expm1((M(eps) - M(math.nextafter(eps, 1.0))) / 2)), 1e-12)
+    la = -np.logspace(-17, 2, 2000)
+    assert np.all(pr.extended_log_delta(la, lambda e: np.zeros(e.shape)) <= 0.0)
+    half = pr.extended_log_delta([0.5], lambda e: pr.laplace_log_delta(e, 1.0))[0]
+    close(float(half), mp.log(1 - mp.exp((M(0.5) - 1) / 2)))
+    far = float(pr._erfcx(np.array([1e200]))[0])
+    assert abs(M(far) * M(1e200) * mp.sqrt(mp.pi) - 1) < 1e-15
+
+
+def test_blackbox_group_of_two_at_small_eps() -> None:
+    """Footnote 5 at k = 2 where the bound is not 0 nor 1: (e^ε − 1)/(e^{ε/2} − 1)·δ(e^{ε/2}) for the Gaussian profile,
+    above it (ε/2 rounded down, the sum rounded up) and within 1e-12."""
+    eps = np.array([0.1, 0.5, 2.0])
+    got = pr.blackbox_group_log_delta(eps, np.array([2, 2, 2]), lambda e: pr.gaussian_log_delta(e, 1.0))
+    for e, g in zip(eps.tolist(), got.tolist(), strict=True):
+        ref = mp.log(mp.expm1(M(e)) / mp.expm1(M(e) / 2) * gauss_delta(e / 2, 1.0))
+        assert M(g) >= ref and g - ref < 1e-12 * (1 + abs(ref)), (e, g, ref)

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from privamp._lazy import LazyModule
 from privamp._types import FloatArray
-from privamp.bounds._numerics import softplus
+from privamp.bounds._numerics import ULP, softplus
 from privamp.bounds._profile_inputs import LogDelta, call_log_delta
 from privamp.errors import InvalidParameterError
 
@@ -50,8 +50,17 @@ def _zero_point(log_delta: LogDelta, limit: float) -> float:
 
 
 def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
-    """log ∫_0^∞ e^{slope·ε} δ(e^ε) dε in log space, + quadrature error estimate; inf if divergent."""
-    end = _zero_point(log_delta, 4096.0)
+    """log ∫_0^∞ e^{slope·ε} δ(e^ε) dε in log space, + quadrature error estimate; inf if divergent.
+
+    Rounded up: the quadrature's error estimate is added, and the log by 4 ulps of the magnitudes that enter it (slope·ε
+    and log δ in g, g* and the log of the integral; 800 for the exponent g − g*, at most 745 where a term is not 0).
+    Pieces: [0, window] cut at the mode and at the scan's points either side of it. A long piece ending at the mode
+    can hold all its mass nearer the mode than QUADPACK's outermost node: for the Laplace profile at η = 1000 and
+    α = 1001, the mass of [0, mode] lies within 1e-3 of the mode, e^{1000(ε − mode)} underflowed at every node and
+    QUADPACK counted the piece 0 (the bound fell 1.3e-3 below D_α); cut one grid step from the mode, the far piece
+    holds only what lies e^{−250} below the peak.
+    """
+    end = _zero_point(log_delta, _EPS_MAX)
     upper = min(end, 8.0)
 
     def g(x: FloatArray) -> FloatArray:
@@ -65,25 +74,25 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
             return -math.inf
         if upper >= end or (gv[-1] < gmax - 80.0 and gv[-1] <= gv[-2]):
             break
-        if upper >= 4096.0:
+        if upper >= _EPS_MAX:
             return math.inf
         upper = min(2.0 * upper, end)
     i = int(np.argmax(gv))
-    lo_b, hi_b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    if hi_b > lo_b:
-        res = optimize.minimize_scalar(
-            lambda x: -float(g(np.array([x]))[0]), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-12}
-        )
-        mode, gstar = float(res.x), max(gmax, -float(res.fun))
-    else:
-        mode, gstar = float(grid[i]), gmax
+    bracket = (float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)]))
+    res = optimize.minimize_scalar(
+        lambda x: -float(g(np.array([x]))[0]),
+        bounds=bracket,
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    mode, gstar = float(res.x), max(gmax, -float(res.fun))
 
     def integrand(x: float) -> float:
         return float(np.exp(g(np.array([x]))[0] - gstar))
 
-    pieces = [(0.0, mode), (mode, upper)] if 0.0 < mode < upper else [(0.0, upper)]
+    edges = np.unique([0.0, bracket[0], mode, bracket[1], upper])
     total = 0.0
-    for a, b in pieces:
+    for a, b in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", integrate.IntegrationWarning)
             val, err = integrate.quad(integrand, a, b, limit=500, epsabs=0.0, epsrel=1e-13)
@@ -92,8 +101,13 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         total += val + abs(err) + slack
     if total <= 0:
         return -math.inf
-    return gstar + math.log(total)
+    log_total = math.log(total)
+    return gstar + log_total + 4.0 * ULP * (abs(slope) * upper + abs(gstar) + abs(log_total) + 800.0)
 
+
+#: Largest ε searched: for the pure-DP threshold (inf if δ > 0 up to it) and for the window of the integrals (inf if
+#: the weighted profile has not decayed by then).
+_EPS_MAX = 4096.0
 
 #: Relative allowance added to a quadrature for which QUADPACK reports round-off (its error estimate may be low).
 _ROUNDOFF_SLACK = 1e-9
@@ -116,14 +130,17 @@ def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: 
     out = np.empty(a.shape)
     for i, alpha in enumerate(a.tolist()):
         if math.isinf(alpha):
-            out[i] = _zero_point(log_delta, 4096.0)
+            out[i] = _zero_point(log_delta, _EPS_MAX)
             continue
         s = alpha - 1.0
         li_fwd = _log_weighted_integral(log_delta, s)
         li_rev = _log_weighted_integral(rev, -(s + 1.0))
-        if math.isinf(li_fwd) and li_fwd > 0:
-            out[i] = math.inf
+        lse = float(np.logaddexp(li_fwd, li_rev))
+        if math.isinf(lse):  # +inf: the forward integral diverges; −inf: δ = 0 both ways (the same laws)
+            out[i] = max(lse, 0.0)
             continue
-        log_phi = float(softplus(math.log(s * (s + 1.0)) + float(np.logaddexp(li_fwd, li_rev))))
-        out[i] = log_phi / s
+        log_s = math.log(s * (s + 1.0))
+        # rounded up: the argument by 4 ulps of its terms (softplus is increasing), softplus by 4 ulps, the quotient
+        log_phi = float(softplus(log_s + lse + 4.0 * ULP * (abs(log_s) + abs(lse) + 1.0))) * (1.0 + 4.0 * ULP)
+        out[i] = math.nextafter(log_phi / s, math.inf)
     return out
