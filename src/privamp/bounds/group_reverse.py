@@ -81,7 +81,7 @@ def _panels(log_w: FloatArray, mu: float) -> _Panels:
     lo, span = -REACH, k * mu + 2.0 * REACH
     width = max(PANEL, span * (k + 1) / MAX_TABLE)
     edges = lo + width * np.arange(math.ceil(span / width) + 1)
-    j = np.arange(k + 1, dtype=np.float64)[:, None]
+    j = np.arange(k + 1)[:, None]
     terms = log_w[:, None] + j * mu * edges[None, :] - 0.5 * mu * mu * j * j
     log_l = np.asarray(logsumexp(terms, axis=0))
     dl = 16.0 * ULP * (1.0 + np.max(np.abs(terms), axis=0) + np.abs(log_l))
@@ -136,7 +136,7 @@ def poisson_group_rdp_reverse_upper(orders: ArrayLike, rate: float, sigma: float
     orientation); q = 1 is the Gaussian of sensitivity k."""
     q = check_rate("rate", rate)
     s = check_positive("sigma", sigma)
-    k = check_int("group_size", group_size, minimum=1, maximum=MAX_GROUP_SIZE)
+    k = check_int("group_size", group_size, maximum=MAX_GROUP_SIZE)
     alphas = np.asarray(orders, dtype=np.float64)
     if q == 1.0:
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
