@@ -57,6 +57,21 @@ def test_reverse_and_its_bound() -> None:
     assert bound[0] <= -k * math.log1p(-q) * (1 + 1e-15)  # at most D_∞ ≤ −log b_0
 
 
+def test_reverse_estimate_where_the_mixture_is_wide() -> None:
+    """Regression: e^{a_j} overflowed in log|L − 1| at the right end of a wide mixture (a_j = jμy − j²μ²/2 up to
+    3500), the integrand there became NaN and was dropped: 4e-4 below the quadrature at q = 0.5, σ = 0.12, k = 6
+    (kμ = 50), 4 % below at q = 0.1, σ = 0.03, k = 2, with an overflow warning. Now above the 20-digit quadrature and
+    within 1e-9 of it; at σ = 0.03 the components do not overlap and the truth is −log b_0 = −2 log 0.9 within 1e-23.
+    q = 0.5, σ = 0.03, k = 8, α = 7: (α − 1)D = 6 · 8 log 2 > 30, the large-excess branch of log(1 + e^x)."""
+    got = gmx.poisson_group_rdp_reverse([2], 0.5, 0.12, 6)[0]
+    ref = group_reverse_renyi(2, 0.5, 0.12, 6)
+    assert ref <= mp.mpf(got) and got < float(ref) * (1 + 1e-9), (got, ref)
+    for q, k, orders in ((0.1, 2, [2, 5]), (0.5, 8, [7])):
+        truth = -k * mp.log1p(-mp.mpf(q))
+        for v in gmx.poisson_group_rdp_reverse(orders, q, 0.03, k).tolist():
+            assert truth <= mp.mpf(v) and v < float(truth) * (1 + 1e-9), (q, k, v, truth)
+
+
 def test_edges() -> None:
     """k = 1 is the record-level sampled Gaussian; q = 1 the Gaussian of sensitivity k; α·k beyond the convolution
     limit gives inf (upper) and 0 (lower)."""
