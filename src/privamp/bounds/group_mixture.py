@@ -148,8 +148,8 @@ def _log_ratio_terms(y: FloatArray, log_w: FloatArray, mu: float) -> tuple[Float
     neg = np.where(a[1:] < 0, log_term, -np.inf)
     lp = logsumexp(pos, axis=0)
     ln = logsumexp(neg, axis=0)
-    sign = np.sign(lp - ln)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):  # lp = ln = −inf where every a_j = 0 (k = 1, y = μ/2): L = 1, no term
+        sign = np.sign(lp - ln)
         log_abs = np.where(sign == 0, -np.inf, log_diff_exp(np.maximum(lp, ln), np.minimum(lp, ln)))
     return np.asarray(log_l), np.asarray(log_abs), np.asarray(np.where(np.isnan(sign), 0.0, sign))
 
