@@ -151,6 +151,28 @@ def test_panels_against_mpmath() -> None:
                 assert abs(got - ref) <= 1e-12 * abs(ref), (k, got, ref)
 
 
+def test_excess_is_the_claimed_riemann_sum() -> None:
+    """_log_excess_upper on a hand-made partition of four panels whose tails carry weight (so that every term of the
+    claim of docs/proofs/user-level.md §11 shows): log of Σ_i mass_i max(g(L_i), g(L_{i+1})) + Φ(y_0) max(g(b_0),
+    g(L_0)) + Φ(−y_N) g(L_N) + (α − 1) Σ_j b_j Φ(jμ − y_N), with g in 50 digits at the exact ℓ's (their stated error
+    1e-15): at or above it, and within 2e-10 above it (the sum is raised by 1e-10). g(L_1) > g(b_0) > g(L_0) and
+    g(L_N) ≠ g(L_{N−1}) make the left tail's choice and the right end's index visible."""
+    log_l = np.array([-0.7, 1.8, -0.2, 0.4, 1.3])
+    dl = np.full(5, 1e-15)
+    log_mass = np.log(np.array([0.1, 0.2, 0.15, 0.05]))
+    panels = gr._Panels(log_l, dl, log_mass, np.array([-0.75]), np.array([1e-15]), math.log(0.3), math.log(0.2),
+                        math.log(0.25))
+    for alpha in (2.0, 5.0):
+        got = gr._log_excess_upper(alpha, panels)
+        with mp.workdps(50):
+            a = mp.mpf(alpha)
+            g = [mp.expm1((1 - a) * mp.mpf(x)) + (a - 1) * mp.expm1(mp.mpf(x)) for x in (*log_l.tolist(), -0.75)]
+            total = mp.fsum(mp.exp(mp.mpf(m)) * max(g[i], g[i + 1]) for i, m in enumerate(log_mass.tolist()))
+            total += mp.mpf(0.3) * max(g[5], g[0]) + mp.mpf(0.2) * g[4] + (a - 1) * mp.mpf(0.25)
+            ref = mp.log(total)
+        assert ref <= mp.mpf(got) <= ref + 2e-10, (alpha, got, ref)
+
+
 def test_orders_whose_log_moment_exceeds_the_float_range() -> None:
     """q = 0.999, σ = 1, k = 16, α = 16: (α − 1)D_α ≈ 1600, so e^{(α−1)D} overflows a float; the bound stays finite,
     between the plateau lower bound (0.14 % below the 20-digit quadrature, 106.8716) and −log b_0 = −16 log 0.001,
