@@ -62,11 +62,12 @@ def test_reverse_estimate_where_the_mixture_is_wide() -> None:
     3500), the integrand there became NaN and was dropped: 4e-4 below the quadrature at q = 0.5, σ = 0.12, k = 6
     (kμ = 50), 4 % below at q = 0.1, σ = 0.03, k = 2, with an overflow warning. Now above the 20-digit quadrature and
     within 1e-9 of it; at σ = 0.03 the components do not overlap and the truth is −log b_0 = −2 log 0.9 within 1e-23.
-    q = 0.5, σ = 0.03, k = 8, α = 7: (α − 1)D = 6 · 8 log 2 > 30, the large-excess branch of log(1 + e^x)."""
+    q = 0.5, σ = 0.03, k = 8, α = 7: (α − 1)D = 6 · 8 log 2 > 30, the large-excess branch of log(1 + e^x);
+    q = 1 − 1e-6, k = 2, α = 27: (α − 1)D ≈ 718, where e^x overflows a float."""
     got = gmx.poisson_group_rdp_reverse([2], 0.5, 0.12, 6)[0]
     ref = group_reverse_renyi(2, 0.5, 0.12, 6)
     assert ref <= mp.mpf(got) and got < float(ref) * (1 + 1e-9), (got, ref)
-    for q, k, orders in ((0.1, 2, [2, 5]), (0.5, 8, [7])):
+    for q, k, orders in ((0.1, 2, [2, 5]), (0.5, 8, [7]), (0.999999, 2, [27])):
         truth = -k * mp.log1p(-mp.mpf(q))
         for v in gmx.poisson_group_rdp_reverse(orders, q, 0.03, k).tolist():
             assert truth <= mp.mpf(v) and v < float(truth) * (1 + 1e-9), (q, k, v, truth)
@@ -87,7 +88,7 @@ def test_reverse_estimate_refuses_panels_too_coarse(monkeypatch: pytest.MonkeyPa
     with pytest.raises(InvalidParameterError) as info:
         gmx.poisson_group_rdp_reverse([2], 0.1, 1.0, 2)
     assert info.value.name == "sigma" and info.value.value == 1.0
-    assert "a noise multiplier whose quadrature resolves" in str(info.value)
+    assert info.value.allowed == "a noise multiplier whose quadrature resolves (sigma >= 0.1)"
 
 
 def test_likelihood_ratio_terms_against_mpmath() -> None:
