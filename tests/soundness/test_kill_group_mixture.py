@@ -52,9 +52,61 @@ def test_reverse_and_its_bound() -> None:
     bound = gmx.poisson_group_rdp_reverse_bound(np.array(orders, dtype=float), q, sigma, k)
     for a, e, b in zip(orders, est.tolist(), bound.tolist(), strict=True):
         ref = group_reverse_renyi(a, q, sigma, k)
-        assert abs(e / ref - 1) < 1e-9, (a, e, ref)
+        assert ref <= mp.mpf(e) and abs(e / ref - 1) < 1e-9, (a, e, ref)  # raised by its error estimate + 1e-12
         assert mp.mpf(b) >= ref
     assert bound[0] <= -k * math.log1p(-q) * (1 + 1e-15)  # at most D_∞ ≤ −log b_0
+
+
+def test_reverse_estimate_where_the_mixture_is_wide() -> None:
+    """Regression: e^{a_j} overflowed in log|L − 1| at the right end of a wide mixture (a_j = jμy − j²μ²/2 up to
+    3500), the integrand there became NaN and was dropped: 4e-4 below the quadrature at q = 0.5, σ = 0.12, k = 6
+    (kμ = 50), 4 % below at q = 0.1, σ = 0.03, k = 2, with an overflow warning. Now above the 20-digit quadrature and
+    within 1e-9 of it; at σ = 0.03 the components do not overlap and the truth is −log b_0 = −2 log 0.9 within 1e-23.
+    q = 0.5, σ = 0.03, k = 8, α = 7: (α − 1)D = 6 · 8 log 2 > 30, the large-excess branch of log(1 + e^x);
+    q = 1 − 1e-6, k = 2, α = 27: (α − 1)D ≈ 718, where e^x overflows a float."""
+    got = gmx.poisson_group_rdp_reverse([2], 0.5, 0.12, 6)[0]
+    ref = group_reverse_renyi(2, 0.5, 0.12, 6)
+    assert ref <= mp.mpf(got) and got < float(ref) * (1 + 1e-9), (got, ref)
+    for q, k, orders in ((0.1, 2, [2, 5]), (0.5, 8, [7]), (0.999999, 2, [27])):
+        truth = -k * mp.log1p(-mp.mpf(q))
+        for v in gmx.poisson_group_rdp_reverse(orders, q, 0.03, k).tolist():
+            assert truth <= mp.mpf(v) and v < float(truth) * (1 + 1e-9), (q, k, v, truth)
+
+
+def test_reverse_estimate_of_a_small_excess() -> None:
+    """q = 1e-4, σ = 2, k = 2: E_P[(Q/P)^2] − 1 ≈ 1e-8, so log(1 + e^x) at x ≈ −18 (x + log1p(e^{−x}) would lose
+    1e-7 of it): above the 20-digit quadrature and within 1e-9 of it."""
+    got = gmx.poisson_group_rdp_reverse([2], 1e-4, 2.0, 2)[0]
+    ref = group_reverse_renyi(2, 1e-4, 2.0, 2)
+    assert ref <= mp.mpf(got) and got < float(ref) * (1 + 1e-9), (got, ref)
+
+
+def test_reverse_estimate_refuses_panels_too_coarse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Panels of 12 and 24 (instead of 1/4 and 1/2) disagree by 0.6 %, above the 1e-3 the estimate accepts: it
+    raises, naming σ and the rule."""
+    monkeypatch.setattr(gmx, "_PANEL", 12.0)
+    with pytest.raises(InvalidParameterError) as info:
+        gmx.poisson_group_rdp_reverse([2], 0.1, 1.0, 2)
+    assert info.value.name == "sigma" and info.value.value == 1.0
+    assert info.value.allowed == "a noise multiplier whose quadrature resolves (sigma >= 0.1)"
+
+
+def test_likelihood_ratio_terms_against_mpmath() -> None:
+    """(log L, log|L − 1|, sign(L − 1)) at y = μ/2, where k = 1 gives L = b_0 + b_1 = 1 exactly (a_1 = 0: no term,
+    sign 0, no numpy warning), and for k = 3 at points below, between and beyond the means (and where e^{a_j}
+    overflows a float), against 40-digit mpmath."""
+    mu = 1.25
+    log_w = gmx._log_weights(0.3, 1)
+    log_l, log_abs, sign = gmx._log_ratio_terms(np.array([mu / 2]), log_w, mu)
+    assert abs(log_l[0]) < 1e-15 and log_abs[0] == -np.inf and sign[0] == 0.0
+    log_w = gmx._log_weights(0.3, 3)
+    y = np.array([-4.0, 0.1, 0.9, 2.5, 600.0])
+    log_l, log_abs, sign = gmx._log_ratio_terms(y, log_w, mu)
+    for i, yi in enumerate(y.tolist()):
+        big_l = mp.fsum(mp.exp(mp.mpf(w) + j * mu * mp.mpf(yi) - j * j * mu * mu / 2) for j, w in enumerate(log_w))
+        assert abs(log_l[i] - mp.log(big_l)) <= 1e-14 * (1 + abs(log_l[i])), (yi, log_l[i])
+        assert abs(log_abs[i] - mp.log(abs(big_l - 1))) <= 1e-12 * (1 + abs(log_abs[i])), (yi, log_abs[i])
+        assert sign[i] == mp.sign(big_l - 1), (yi, sign[i])
 
 
 def test_edges() -> None:

@@ -46,15 +46,18 @@ _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 def _log_g_upper(log_l: FloatArray, dl: FloatArray, alpha: float) -> FloatArray:
     """log of an upper bound on g(L) = expm1((1 − α)ℓ) + (α − 1) expm1(ℓ), ℓ = log L known to within ``dl``.
 
-    |dg/dℓ| = (α − 1)|e^ℓ − e^{(1−α)ℓ}| ≤ (α − 1)(e^ℓ + e^{(1−α)ℓ}): the error of ℓ moves g by at most that times
-    ``dl``; each expm1 and the sum add 4 ulps of the magnitudes. +inf where an exponential overflows (a valid bound)."""
-    with np.errstate(over="ignore", invalid="ignore"):
+    |dg/dℓ| = (α − 1)|e^ℓ − e^{(1−α)ℓ}| ≤ (α − 1)(e^{ℓ+dl} + e^{(1−α)(ℓ−dl)}) on the interval ℓ ± dl: the error of ℓ
+    moves g by at most that times ``dl`` (mean value theorem); each expm1 and the sum add 4 ulps of the magnitudes
+    (the sum is positive: the slope term alone is at least (α − 1)dl). In log space, where those exponentials
+    overflow: g(L) = e^{(1−α)ℓ} + (α − 1)e^ℓ − α is at most the larger of its two exponentials (the other one is at
+    most max(1, α − 1) < α), so log g ≤ max((α − 1)(dl − ℓ), log(α − 1) + ℓ + dl) on the interval, raised by 4 ulps of
+    its size; the smaller bound is returned."""
+    with np.errstate(over="ignore"):
         a, b = np.expm1((1.0 - alpha) * log_l), (alpha - 1.0) * np.expm1(log_l)
-        slope = (alpha - 1.0) * (np.exp(log_l) + np.exp((1.0 - alpha) * log_l))
+        slope = (alpha - 1.0) * (np.exp(log_l + dl) + np.exp((1.0 - alpha) * (log_l - dl)))
         g = a + b + slope * dl + 4.0 * ULP * (np.abs(a) + np.abs(b))
-        g = np.where(np.isfinite(g), g, np.inf)
-    with np.errstate(divide="ignore"):
-        return np.asarray(np.log(np.maximum(g, 0.0)))
+    big = np.maximum((alpha - 1.0) * (dl - log_l), math.log(alpha - 1.0) + log_l + dl)
+    return np.asarray(np.minimum(np.log(g), big + 4.0 * ULP * (1.0 + np.abs(big))))
 
 
 class _Panels(NamedTuple):
@@ -78,7 +81,7 @@ def _panels(log_w: FloatArray, mu: float) -> _Panels:
     lo, span = -REACH, k * mu + 2.0 * REACH
     width = max(PANEL, span * (k + 1) / MAX_TABLE)
     edges = lo + width * np.arange(math.ceil(span / width) + 1)
-    j = np.arange(k + 1, dtype=np.float64)[:, None]
+    j = np.arange(k + 1)[:, None]
     terms = log_w[:, None] + j * mu * edges[None, :] - 0.5 * mu * mu * j * j
     log_l = np.asarray(logsumexp(terms, axis=0))
     dl = 16.0 * ULP * (1.0 + np.max(np.abs(terms), axis=0) + np.abs(log_l))
@@ -133,7 +136,7 @@ def poisson_group_rdp_reverse_upper(orders: ArrayLike, rate: float, sigma: float
     orientation); q = 1 is the Gaussian of sensitivity k."""
     q = check_rate("rate", rate)
     s = check_positive("sigma", sigma)
-    k = check_int("group_size", group_size, minimum=1, maximum=MAX_GROUP_SIZE)
+    k = check_int("group_size", group_size, maximum=MAX_GROUP_SIZE)
     alphas = np.asarray(orders, dtype=np.float64)
     if q == 1.0:
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
