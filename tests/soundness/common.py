@@ -305,7 +305,7 @@ def exact_sum_margin(x: TiltedPMF, eps: float) -> float:
         return float(mp.expm1(8 * u * size + 6 * u + n * u / (1 - n * u)) * (1 + mp.mpf(1e-6)) + 4 * u)
 
 
-@functools.cache
+@cache
 def birrell_log_moment(sigma: float, k: int) -> mp.mpf:
     """log M_{σ,k} of Birrell et al. 2024 eq. (44), k ≥ 2: log Σ_ℓ (−1)^{k−ℓ} C(k, ℓ) e^{2ℓ(ℓ−1)/σ²}, the alternating
     sum in enough digits that 45 survive its cancellation (the digits are raised until the sum keeps them)."""

@@ -36,7 +36,7 @@ def _quadrature(
     max(⌈4^refine·length/width⌉, 4^refine) equal panels (at most _MAX_PANELS).
 
     ``log_integrand(nodes, alphas)`` returns the log-integrand and a bound on its absolute rounding error in units
-    of ULP/16. Returns (shift, Q, T, R), all but shift scaled by e^{−shift}: Q the 16-node rule,
+    of 16·ULP. Returns (shift, Q, T, R), all but shift scaled by e^{−shift}: Q the 16-node rule,
     T = Σ_panels |Q16 − Q12| (an estimate of the truncation error of Q12, hence a conservative one of Q16's),
     R = Σ_nodes w f (e^δ − 1) with δ the bound on the absolute rounding error of each log-term.
     """

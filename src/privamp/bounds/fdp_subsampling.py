@@ -121,7 +121,7 @@ def _log_l(s: FloatArray, p: float) -> FloatArray:
 
 
 def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, FloatArray]:
-    """log g(u) at u = p(e^s − 1), s ≥ 0, 0 < p ≤ 1 (flat arrays of one shape), and a bound, in units of ULP/16, on
+    """log g(u) at u = p(e^s − 1), s ≥ 0, 0 < p ≤ 1 (flat arrays of one shape), and a bound, in units of 16·ULP, on
     its absolute rounding error.
 
     g(u) = (1 + u)^α + (1 + u)^{1−α} − 2 − u in four regimes (d = α − 1, L = log(1 + u)):
@@ -177,7 +177,7 @@ def _log_g(s: FloatArray, alpha: FloatArray, p: float) -> tuple[FloatArray, Floa
 
 def _log_integrand(y: FloatArray, alpha: FloatArray, p: float, mu: float) -> tuple[FloatArray, FloatArray]:
     """log[φ(y + μ/2) g(u(y))], u = p(e^{μy} − 1): the Gaussian integrand of I(α) in y = x − μ/2 ≥ 0 (same-shape
-    arrays ``y``, ``alpha``), and a bound, in units of ULP/16, on the absolute rounding error of that logarithm."""
+    arrays ``y``, ``alpha``), and a bound, in units of 16·ULP, on the absolute rounding error of that logarithm."""
     y_flat = y.ravel()
     x = y_flat + 0.5 * mu
     log_g, scale = _log_g(mu * y_flat, alpha.ravel(), p)
