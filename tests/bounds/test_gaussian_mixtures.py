@@ -27,3 +27,29 @@ def test_mixture_pair_quadrature_against_mpmath(alpha: float, q: float, sigma: f
 def test_mixture_pair_spec_value_and_degenerate_pair() -> None:
     assert gm.gaussian_mixture_pair_rdp([2.0], Q, SIGMA, 1.0, -1.0)[0] == pytest.approx(6.4004e-7, rel=1e-4)
     assert gm.gaussian_mixture_pair_rdp([3.0, 40.5], 0.3, 2.0, 1.0, 1.0).tolist() == [0.0, 0.0]
+
+
+def test_lower_bounds_at_huge_orders_stay_small_and_below_the_upper_bound() -> None:
+    """α ≈ 2^20 at σ = 0.5 (shifts ±2): the scan had ~10^8 points (several GB, MemoryError under a 4 GB limit); the
+    lower bound now takes the largest order within LOWER_SCAN_POINTS (D_α non-decreasing), under 0.5 GB traced, not
+    above the certified upper bound, and equal to the value at that order; below it nothing changes."""
+    import tracemalloc
+
+    import numpy as np
+
+    from privamp.bounds.fixed_size import fixed_size_wor_add_remove_rdp_lower
+    from privamp.bounds.poisson_replace_one import poisson_replace_one_rdp, poisson_replace_one_rdp_lower
+
+    cap = (0.05 * gm.LOWER_SCAN_POINTS - 80.0) / (2.0 * (2.0 + 2.0))  # shifts ±1/σ = ±2
+    tracemalloc.start()
+    try:
+        huge = poisson_replace_one_rdp_lower([2.0**20 - 0.5, 3.5], 0.01, 0.5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5e8
+    assert huge[0] == poisson_replace_one_rdp_lower([cap], 0.01, 0.5)[0]
+    assert huge[1] == poisson_replace_one_rdp_lower([3.5], 0.01, 0.5)[0]
+    assert 0 < huge[0] <= poisson_replace_one_rdp([2.0**20 - 0.5], 0.01, 0.5)[0]
+    # shifts ±2/1e-8: no order fits the scan, and 0 is the lower bound given (it raised MemoryError)
+    assert np.array_equal(fixed_size_wor_add_remove_rdp_lower([1.5, 2.5], 0.01, 1e-8), [0.0, 0.0])
