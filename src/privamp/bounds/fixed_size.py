@@ -123,7 +123,8 @@ def fixed_size_wor_add_remove_rdp_lower(alphas: ArrayLike, rate: float, sigma: f
 
     The divergence of the realisable pair (1−q)N(0,σ²) + qN(2,σ²) vs N(0,σ²) (shift 2C, see the module table):
     exact at integer α (:func:`fixed_size_wor_add_remove_rdp_exact`), adaptive quadrature otherwise
-    (:func:`gaussian_mixture_pair_rdp`, lowered by its error estimate). α = ∞ gives ∞ (the pair's ε(∞) is ∞).
+    (:func:`gaussian_mixture_pair_rdp`, lowered by its error estimate; at orders beyond its scan's limit the value at
+    the limit, :data:`~privamp.bounds.gaussian_mixtures.LOWER_SCAN_POINTS`). α = ∞ gives ∞ (the pair's ε(∞) is ∞).
     """
     a = check_orders(alphas)
     q = check_open_unit("rate", rate)

@@ -53,7 +53,8 @@ def poisson_replace_one_rdp_lower(alphas: ArrayLike, rate: float, sigma: float) 
     The realisable anti-parallel pair (1, −1) of :func:`gaussian_mixture_pair_rdp` (other records with zero
     gradient, v = C, w = −C), lowered by the quadrature error estimate. α = ∞ gives ∞. Outside σ ∈
     [:data:`LOWER_SIGMA_MIN`, ∞) (the quadrature's grid of 0.05σ steps would need ~1/σ² points) and where the
-    quadrature's value is not a number (σ near the float range's end) the bound is 0, valid if useless.
+    quadrature's value is not a number (σ near the float range's end) the bound is 0, valid if useless; above the
+    order whose scan fits :data:`~privamp.bounds.gaussian_mixtures.LOWER_SCAN_POINTS`, the value at that order.
     """
     a = check_orders(alphas)
     q = check_open_unit("rate", rate)
