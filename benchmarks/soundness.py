@@ -1493,8 +1493,11 @@ MUTATION_NOTES = [
     "_pair_log_excess 4 — shift[sel][1] for [0] (all intervals of an order carry its maximum), rel's non-finite branch "
     "and filler (total is finite for a ≠ b: 2), exp(err + total) for exp(err − total) (the 1e-13 floor dominates "
     "either way); _pair_log_integrand 3 — the log1p form switch at |u| = e^{−1} (None, ≤, −2: both forms accurate "
-    "there); lower=None in the wrapper (falsy) and min(rel, 1.5) in pair_rdp (rel ≪ 0.5). Now 359/381 (94 %), 0 not "
-    "run.",
+    "there); lower=None in the wrapper (falsy) and min(rel, 1.5) in pair_rdp (rel ≪ 0.5): 359/381 (94 %). Then (lead) "
+    "pair_rdp caps a lower bound's order at the scan's limit LOWER_SCAN_POINTS (α ≈ 2^20 ran out of memory): its "
+    "mutants afresh with the kill file only, 376/411 (91.5 %); the 13 new survivors are the cap's constants and "
+    "branch, which the kill file does not reach (the mirror's test_lower_bounds_at_huge_orders... does, outside the "
+    "selection). Now 376/411 (91.5 %), 0 not run.",
     "- _real_orders.py (tests/soundness/test_kill__real_orders.py: the chord and the secants against their formulas in "
     "mpmath with distinct L and U, the Gaussian pair's exact D_α = α/(2σ²), the orders asked and their dtype, infinite "
     "and overflowing values, one-element grids, no orders): first run 305/354 (86 %), every mutant run. Clean-ups, "
