@@ -356,3 +356,16 @@ def test_profiles_never_exceed_one() -> None:
         assert np.all(pr.gaussian_log_delta(np.array([0.0, 1e-300]), sigma) <= 0.0)
     for d0 in (1.0 - 2.0**-53, 0.5):
         assert np.all(pr.approximate_dp_log_delta(np.array([0.0, 1e-300, 40.0]), 50.0, d0) <= 0.0)
+
+
+def test_gaussian_tail_cap_is_tight_near_the_switch() -> None:
+    # tail form (a < 0) at tiny η: δ ≤ Φ(a) − Φ(b) ≤ η φ(a), and this cap binds, within −a Φ(a)/φ(a) relative of δ
+    # (60-digit references of both)
+    for sigma in (1e13, 1e15):
+        eta = 1 / sigma
+        for a, slack in ((-1e-3, 0.002), (-0.05, 0.07), (-0.3, 0.36), (-1.0, 1.07)):
+            eps = (eta / 2 - a) * eta
+            got = M(float(pr.gaussian_log_delta(eps, sigma)[0]))
+            ref = mp.log(gauss_delta(eps, eta))
+            assert ref - 4e-16 * abs(ref) <= got <= ref + slack, (sigma, a, got, ref)
+            assert got <= mp.log(M(eta) * mp.npdf(M(eta) / 2 - M(eps) / M(eta))) + 1e-14, (sigma, a)
