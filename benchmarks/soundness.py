@@ -1643,7 +1643,16 @@ MUTATION_NOTES = [
     "approximate_dp_log_delta 7, _laplace_log_delta_eta 4, the group forms 3 (reshape(−2) and None, fillers, < / ≤ "
     "where δ = 0 either way, the k = 0 and k = 1 switches that give the same value); _eta_up 6, _extended 6, _erfcx "
     "4, randomized_response_log_delta 5 (the switch points y = 0.46875 and 4, where either form is accurate; the "
-    "margin's size). Now 1075/1211 (88.8 %), 0 not run.",
+    "margin's size). Then (helper mutprof2, 10:59-11:04 UTC, --rerun-survivors -k test_kill_profiles, one worker): "
+    "new kill tests against independent references killed 15 of the 136: Theorem 5's positive part with constant "
+    "laws (δ exactly 0 where e^{ls} ≤ e^{ε+lc}, including equality at ε = 0; the closed form elsewhere; δ ≤ 1 for an "
+    "improper sf; profile_from_privacy_loss 4), the black-box group at ε = ∞ (k = 1 keeps δ₀ of an (ε₀, δ₀) pair, "
+    "k ≥ 2 gives the cap 1; blackbox_group_log_delta 2), δ ≤ 1 of the single-pair profile near δ₀ = 1 "
+    "(approximate_dp_log_delta 1), and the Gaussian tail's cap against 60-digit references of δ and of η φ(a) at "
+    "σ = 1e13 and 1e15, a from −1e-3 to −1, where the cap binds (_gaussian_log_delta_eta 8: every constant of the "
+    "cap). The 121 left: the bisections' stop rules and brackets, the nudge loop, margins' sizes, fillers that "
+    "np.where or log1mexp's own errstate discard, < / ≤ where δ = 0 either way, switch points where either form is "
+    "accurate. Now 1090/1211 (90.0 %), 0 not run.",
     "- taylor_bounds.py (the Taylor RDP bounds of Zhu & Wang 2019 / Birrell et al. and their moment tables; "
     "tests/soundness/test_kill_taylor_bounds.py with tests/bounds/test_taylor_bounds.py). 2026-11-28 (helper mutbnd4): "
     "734/893 (82 %), then 779/893 (87 %) with new checks, every mutant run; of the 114 survivors 50 were the "

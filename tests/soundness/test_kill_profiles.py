@@ -318,3 +318,54 @@ def test_blackbox_group_of_two_at_small_eps() -> None:
     for e, g in zip(eps.tolist(), got.tolist(), strict=True):
         ref = mp.log(mp.expm1(M(e)) / mp.expm1(M(e) / 2) * gauss_delta(e / 2, 1.0))
         assert M(g) >= ref and g - ref < 1e-12 * (1 + abs(ref)), (e, g, ref)
+
+
+def test_privacy_loss_form_positive_part_and_cap() -> None:
+    # Theorem 5 with constant laws: δ = [e^{ls} − e^{ε + lc}]_+ in closed form, capped at δ ≤ 1
+    ls, lc = -5.0, -5.0
+    got = pr.profile_from_privacy_loss(
+        np.array([0.0, 0.5, 1.0]), lambda t: np.full_like(t, ls), lambda t: np.full_like(t, lc)
+    )
+    assert got.tolist() == [-np.inf] * 3  # e^{−5}(1 − e^ε) ≤ 0: exactly zero, even at ε = 0 where the terms are equal
+    cap = pr.profile_from_privacy_loss(
+        np.array([0.0, 0.25]), lambda t: np.full_like(t, 0.5), lambda t: np.full_like(t, -np.inf)
+    )
+    assert cap.tolist() == [0.0, 0.0]  # an improper sf above 1 still gives δ ≤ 1
+    mid = pr.profile_from_privacy_loss(
+        np.array([0.25]), lambda t: np.full_like(t, -1.0), lambda t: np.full_like(t, -2.0)
+    )
+    close(float(mid[0]), mp.log(mp.exp(-1) - mp.exp(M(0.25) - 2)))
+
+
+def test_blackbox_group_at_infinite_eps() -> None:
+    # at ε = ∞ the base profile of an (ε₀, δ₀) pair is δ₀ (its mass off the common support): k = 1 keeps it, k ≥ 2
+    # multiplies it by an unbounded ratio and the cap δ ≤ 1 binds
+    def base(t: np.ndarray) -> np.ndarray:
+        return pr.approximate_dp_log_delta(t, 1.0, 0.1)
+
+    one = pr.blackbox_group_log_delta(np.inf, 1, base)
+    assert float(one[0]) >= math.log(0.1)
+    close(float(one[0]), mp.log(M("0.1")))
+    two = pr.blackbox_group_log_delta(np.array([np.inf, np.inf]), np.array([2, 3]), base)
+    assert two.tolist() == [0.0, 0.0]
+
+
+def test_profiles_never_exceed_one() -> None:
+    # δ ≤ 1 (log δ ≤ 0) at ε = 0 where the margins push the computed value toward 1
+    for sigma in (1e-3, 1e-8, 1e-300):
+        assert np.all(pr.gaussian_log_delta(np.array([0.0, 1e-300]), sigma) <= 0.0)
+    for d0 in (1.0 - 2.0**-53, 0.5):
+        assert np.all(pr.approximate_dp_log_delta(np.array([0.0, 1e-300, 40.0]), 50.0, d0) <= 0.0)
+
+
+def test_gaussian_tail_cap_is_tight_near_the_switch() -> None:
+    # tail form (a < 0) at tiny η: δ ≤ Φ(a) − Φ(b) ≤ η φ(a), and this cap binds, within −a Φ(a)/φ(a) relative of δ
+    # (60-digit references of both)
+    for sigma in (1e13, 1e15):
+        eta = 1 / sigma
+        for a, slack in ((-1e-3, 0.002), (-0.05, 0.07), (-0.3, 0.36), (-1.0, 1.07)):
+            eps = (eta / 2 - a) * eta
+            got = M(float(pr.gaussian_log_delta(eps, sigma)[0]))
+            ref = mp.log(gauss_delta(eps, eta))
+            assert ref - 4e-16 * abs(ref) <= got <= ref + slack, (sigma, a, got, ref)
+            assert got <= mp.log(M(eta) * mp.npdf(M(eta) / 2 - M(eps) / M(eta))) + 1e-14, (sigma, a)
