@@ -121,7 +121,9 @@ def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: 
     every coefficient non-negative, so upper-bound profiles give an upper bound (spec §2.5, §3.8).
     ``log_delta_reverse`` defaults to ``log_delta`` (the symmetric sup profile). Real orders α > 1 by
     quadrature (the quadrature's error estimate is added); α = inf gives the pure-DP threshold
-    inf{ε : δ_→(e^ε) = 0} (inf if none below 4096). inf where the integral diverges.
+    inf{ε : δ_→(e^ε) = 0} (inf if none below 4096). inf where the integral diverges. Continuous profiles only (those
+    of the base mechanisms): QUADPACK's error estimate is not a bound across a jump, and for a piecewise-constant
+    upper-bound profile of 11 steps the result fell 7e-11 relative below the exact value.
     """
     a = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
     if a.ndim != 1 or np.any(np.isnan(a)) or np.any(a <= 1):
