@@ -25,8 +25,31 @@ def _align(mantissa: FloatArray, exponent: IntArray, reference: IntArray) -> Flo
 
 
 def _log_scaled(mantissa: FloatArray, exponent: IntArray) -> FloatArray:
+    """log(mantissa·2^exponent) for mantissa ≥ 0 (−inf for a zero mantissa: the exponent is finite)."""
     with np.errstate(divide="ignore"):
-        return np.asarray(np.where(mantissa > 0, np.log(mantissa) + exponent * _LOG2, -np.inf))
+        return np.asarray(np.log(mantissa) + exponent * _LOG2)
+
+
+def _log_margin(log_value: FloatArray) -> FloatArray:
+    """4u(|x| + 1): added to a log value x once it is formed, for the roundings of the last log-space operations
+    (log, the exponent's multiple of log 2, log1p, logaddexp and the sums: each ≤ u(|x| + 1))."""
+    return np.asarray(4.0 * _UNIT_ROUNDOFF * (np.abs(log_value) + 1.0))
+
+
+def _series_log_tail(j: IntArray, log_t: FloatArray, n: int) -> FloatArray:
+    """log of the series' tail bound after n terms, 2^j t^{n+1}/(n+1)! / (1 − t/(n+2)), t = e^{log_t} = c j(j − 1):
+    a bound on Σ_{n'>n} D_{n'}(j) when t < n + 2 (NaN or +inf otherwise, which no stopping test accepts)."""
+    return np.asarray(j * _LOG2 + (n + 1) * log_t - math.lgamma(n + 2) - np.log1p(-np.exp(log_t) / (n + 2)))
+
+
+def _series_allowance(weighted: FloatArray, total: FloatArray) -> FloatArray:
+    """1.01 u (7 W/M + 4): the series' relative rounding error bound, W = Σ_n n D_n, M = Σ_n D_n."""
+    return np.asarray(1.01 * _UNIT_ROUNDOFF * (7.0 * weighted / total + 4.0))
+
+
+def _direct_allowance(k: IntArray, c: float) -> FloatArray:
+    """1.3 u (16 log k! + 4 c k(k − 1) + 2k + 16): the direct sum's absolute rounding error bound in log space."""
+    return np.asarray(1.3 * _UNIT_ROUNDOFF * (16.0 * log_factorial(k) + 4.0 * c * k * (k - 1) + 2.0 * k + 16.0))
 
 
 def _series_log_central_moments(sigma: float, k_max: int) -> FloatArray:
@@ -38,18 +61,19 @@ def _series_log_central_moments(sigma: float, k_max: int) -> FloatArray:
     mantissas with int64 binary exponents, so that every operation has a relative rounding error ≤ u = 2^−53
     whatever the size of the moment: D_n(j) carries a relative error ≤ (1 + u)^{7n} − 1 (c from σ: 2 roundings;
     c/n, ·j(j−1), the two additions, the product: 5) and the sum over n, compensated (TwoSum), adds ≤ 2u + O(n u²).
-    Hence |M̂_k − M_k| ≤ 1.01 u (7 W_k + 4 M_k), W_k = Σ_n n D_n(k), and that margin is added. Once n + 2 > c k(k−1),
-    the tail Σ_{n'>n} D_{n'}(k) ≤ 2^k t^{n+1}/(n+1)! / (1 − t/(n+2)), t = c k(k−1) (from Δ_{k,n} ≤ 2^k (k(k−1))^n);
-    the loop stops when it is below e^{−39} of the partial sum for every k ≥ 2 and adds twice the bound.
+    Hence |M̂_k − M_k| ≤ 1.01 u (7 W_k + 4 M_k), W_k = Σ_n n D_n(k), and that margin is added, then 4u(|log| + 1)
+    for the final log-space roundings. Once n + 2 > t = c k(k−1), the tail Σ_{n'>n} D_{n'}(k) ≤ 2^k t^{n+1}/(n+1)! /
+    (1 − t/(n+2)) (from Δ_{k,n} ≤ 2^k (k(k−1))^n); every 8 terms the loop tests whether that bound is below e^{−39.2}
+    of the partial sum for every k ≥ 2 (while some t ≥ n + 2 the bound is NaN or +inf and the test fails), stops when
+    it is, and adds twice the bound.
     """
-    j = np.arange(k_max + 1, dtype=np.float64)
+    j = np.arange(k_max + 1)
     jj = j * (j - 1.0)
     c = 1.0 / (2.0 * (sigma * sigma))
     with np.errstate(divide="ignore"):
         log_t = math.log(c) + np.log(jj)
-    t_max = c * k_max * (k_max - 1)
     zeros = np.zeros(k_max + 1)
-    no_exp = np.full(k_max + 1, _ZERO_EXPONENT, dtype=np.int64)
+    no_exp = np.full(k_max + 1, _ZERO_EXPONENT)
     term_m, term_e = zeros.copy(), no_exp.copy()
     term_m[0], term_e[0] = 0.5, 1
     tot_m, tot_e, tot_c, wt = term_m.copy(), term_e.copy(), zeros.copy(), zeros.copy()
@@ -74,20 +98,21 @@ def _series_log_central_moments(sigma: float, k_max: int) -> FloatArray:
         tot_c = np.ldexp(tot_c, rescale) + ((a - (total - b_virtual)) + (b - b_virtual))
         wt = np.ldexp(wt, rescale) + n * b
         tot_m, shift = np.frexp(total)
-        tot_e = np.where(tot_m > 0, ref + shift, _ZERO_EXPONENT)
+        tot_e = ref + shift
         tot_c = np.ldexp(tot_c, -shift)
         wt = np.ldexp(wt, -shift)
-        if n + 2 > 1.05 * t_max + 1.0 and n % 8 == 0:
+        if n % 8 == 0:
             log_total = _log_scaled(tot_m, tot_e)
             with np.errstate(divide="ignore", invalid="ignore"):
-                log_tail = j * _LOG2 + (n + 1) * log_t - math.lgamma(n + 2) - np.log1p(-np.exp(log_t) / (n + 2))
+                log_tail = _series_log_tail(j, log_t, n)
             if np.all(log_tail[2:] <= log_total[2:] - 39.2):
                 break
-    log_total = _log_scaled(tot_m + tot_c, tot_e)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rel = 1.01 * _UNIT_ROUNDOFF * (7.0 * wt / (tot_m + tot_c) + 4.0)
+    total = tot_m + tot_c
+    log_total = _log_scaled(total, tot_e)
+    with np.errstate(invalid="ignore"):
+        rel = _series_allowance(wt, total)
         out = np.logaddexp(log_total + np.log1p(rel), log_tail + _LOG2)
-    out = np.where(j >= 2, out + 4.0 * _UNIT_ROUNDOFF * (np.abs(out) + 1.0), log_total)
+    out = np.where(j >= 2, out + _log_margin(out), log_total)
     return np.asarray(out)
 
 
@@ -97,23 +122,22 @@ def _direct_log_central_moments(sigma: float, ks: IntArray) -> FloatArray:
     Used only where k e^{−2c(k−1)} ≤ 0.1: then the ℓ = k term dominates (each lower term is at most 0.1 of the next),
     Σ|terms|/M ≤ 1.25 and the subtraction amplifies the relative error of the two partial sums by at most that
     factor. Each log-term has an absolute error ≤ u (15 log k! + 4 c k(k−1) + 8) (three lgamma values of a few ulps,
-    c from σ, the products and sums) and each log-sum-exp adds ≤ (k + 4) u + u |log M|; all of it is added.
+    c from σ, the products and sums) and each log-sum-exp adds ≤ (k + 4) u + u |log M|; all of it, amplified,
+    is covered by the 1.3 u (16 log k! + 4 c k(k − 1) + 2k + 16) + 4u(|log M| + 1) that is added.
     """
     c = 1.0 / (2.0 * (sigma * sigma))
     out = np.empty(ks.size)
     for start in range(0, ks.size, 128):
         k_int = ks[start : start + 128]
-        kb = k_int.astype(np.float64)[:, None]
-        ell = np.arange(int(kb.max()) + 1, dtype=np.float64)[None, :]
+        kb = k_int[:, None]
+        ell = np.arange(int(kb.max()) + 1)[None, :]
         valid = ell <= kb
         lt = np.where(valid, lbinom(kb, np.minimum(ell, kb)) + c * ell * (ell - 1), -np.inf)
-        even = ((kb - ell) % 2) == 0
+        even = kb % 2 == ell % 2
         pos = logsumexp(np.where(even, lt, -np.inf), axis=1)
         neg = logsumexp(np.where(even, -np.inf, lt), axis=1)
         value = log_diff_exp(pos, neg)
-        k = kb[:, 0]
-        error = 1.3 * _UNIT_ROUNDOFF * (16.0 * log_factorial(k_int) + 4.0 * c * k * (k - 1) + 2.0 * k + 16.0)
-        out[start : start + 128] = value + error + 4.0 * _UNIT_ROUNDOFF * (np.abs(value) + 1.0)
+        out[start : start + 128] = value + _direct_allowance(k_int, c) + _log_margin(value)
     return out
 
 
