@@ -105,7 +105,7 @@ def _forward(orders: ArrayLike, rate: object, sigma: object, group_size: object,
     q, s, k = _check(rate, sigma, group_size)
     if k == 1:
         bound = poisson_gaussian_rdp if rounding > 0 else poisson_gaussian_rdp_lower
-        return np.asarray(bound(alphas.astype(np.float64), q, s))
+        return np.asarray(bound(alphas, q, s))
     if q == 1.0:  # every record sampled: the Gaussian mechanism of sensitivity k, α k²/(2σ²)
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + rounding * 4.0 * ULP))
     out = np.full(alphas.size, np.inf if rounding > 0 else 0.0)
