@@ -83,12 +83,16 @@ def test_reverse_estimate_of_a_small_excess() -> None:
 
 def test_reverse_estimate_refuses_panels_too_coarse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Panels of 12 and 24 (instead of 1/4 and 1/2) disagree by 0.6 %, above the 1e-3 the estimate accepts: it
-    raises, naming σ and the rule."""
+    raises, naming σ and the rule it failed (the panels' widths and the agreement asked; no σ threshold: no
+    σ ≥ 0.002 tried raises with the default panels)."""
     monkeypatch.setattr(gmx, "_PANEL", 12.0)
     with pytest.raises(InvalidParameterError) as info:
         gmx.poisson_group_rdp_reverse([2], 0.1, 1.0, 2)
     assert info.value.name == "sigma" and info.value.value == 1.0
-    assert info.value.allowed == "a noise multiplier whose quadrature resolves (sigma >= 0.1)"
+    assert info.value.allowed == "a noise multiplier at which panels of width 12 and 24 agree within 1e-3 relative"
+    assert str(info.value) == (
+        "sigma must be a noise multiplier at which panels of width 12 and 24 agree within 1e-3 relative; got 1.0"
+    )
 
 
 def test_likelihood_ratio_terms_against_mpmath() -> None:

@@ -191,7 +191,9 @@ def _reverse(orders: ArrayLike, rate: object, sigma: object, group_size: object)
             continue
         rel = abs(math.expm1(coarse - fine)) + _REVERSE_REL
         if rel > 1e-3:
-            raise InvalidParameterError("sigma", sigma, "a noise multiplier whose quadrature resolves (sigma >= 0.1)")
+            widths = f"{_PANEL:g} and {2 * _PANEL:g}"
+            allowed = f"a noise multiplier at which panels of width {widths} agree within 1e-3 relative"
+            raise InvalidParameterError("sigma", sigma, allowed)
         log_x = fine + rel
         out[i] = math.log1p(math.exp(log_x)) if log_x < 30 else log_x + math.log1p(math.exp(-log_x))
         out[i] = out[i] / (a - 1.0) * (1.0 + 2.0 * ULP)
