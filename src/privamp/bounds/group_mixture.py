@@ -68,10 +68,18 @@ def _log_weights(q: float, k: int) -> FloatArray:
 def _log_moments(orders: IntArray, q: float, mu: float, k: int) -> tuple[FloatArray, FloatArray]:
     """(log E_Q[L^α], a bound on its absolute float64 error) for integer orders (α·k ≤ MAX_CONVOLUTION).
 
-    Error bound: log u_j carries ≤ 8 ulps of its magnitude scale (log-gamma binomial) plus an ulp of μ²j²/2; each
-    convolution step adds ≤ (k + 4) ulps (log-sum-exp of k + 1 shifted terms) plus 2 ulps of the largest |log c|
-    (the additions log c + log u); the last sum adds 3 ulps of μ²s²/2, (α·k + 2) ulps and an ulp of the result.
-    The total is multiplied by :data:`_MARGIN_ULPS`.
+    Error bound, to first order in u = :data:`~privamp.bounds._numerics.ULP` (log-sum-exp is 1-Lipschitz in the
+    largest error of its arguments, so absolute errors add up along the steps), with c⁽ᵃ⁾ = u^{*a}:
+
+    * each log u_j carries at most S_u = 8(3 log k! + k(|log q| + |log(1 − q)|) + 4) + μ²k²/2 + max_j |log u_j|
+      ulps (the log-gamma binomial's 8 ulps of its magnitudes, an ulp of μ²j²/2, the rounding of the difference);
+    * step a = 1, …, α adds G_a = (k + 4) + 2 max_s |log c⁽ᵃ⁾_s| + S_u ulps (a log-sum-exp of k + 1 shifted terms;
+      the additions log c + log u; the error of log u);
+    * the last sum adds 3μ²(αk)²/2 (the exponents μ²s²/2), αk + 3 (a log-sum-exp of αk + 1 terms, and 2) and
+      |log E_Q[L^α]| (the result's rounding) ulps;
+
+    err(α) = :data:`_MARGIN_ULPS` · u · (Σ_{a ≤ α} G_a + 3μ²(αk)²/2 + αk + 3 + |log E_Q[L^α]|), a safety factor 4
+    over the first-order bound (tests evaluate this statement in 40-digit mpmath and compare).
     """
     log_u = _log_weights(q, k) - 0.5 * mu * mu * np.arange(k + 1) ** 2
     finite_u = log_u[np.isfinite(log_u)]
