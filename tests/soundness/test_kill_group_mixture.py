@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -202,6 +203,24 @@ def test_reverse_bound_is_its_proven_formula(q: float, sigma: float, k: int) -> 
     for a, g in zip(orders, got.tolist(), strict=True):
         ref = min(-mp.log(b0 + b1) + sampled_gaussian_remove(a, q1, sigma), -k * mp.log1p(-q_))
         assert ref <= mp.mpf(g) and g < float(ref) * (1 + 1e-9), (a, g, ref)
+
+
+@pytest.mark.parametrize(("q", "k"), [(0.001121351397039525, 7), (0.32415827209583514, 100), (0.9999999999999999, 2)])
+def test_reverse_bound_rounds_the_two_component_rate_up(monkeypatch: pytest.MonkeyPatch, q: float, k: int) -> None:
+    """The sampled Gaussian's rate q′ = kq/(1 + (k − 1)q) that the certified reverse bound evaluates is at least the
+    exact rational value of q′ (Fractions) and at most 5 ulps above it, and never above 1. Regression: two
+    nextafter steps raised the four-times-rounded quotient by as little as 1 ulp relative, and at these q it was
+    2.24 and 2.09 ulps below q′ (q′ 0.24 and 0.09 ulp low); q = 1 − 2^−53·2 rounds q′ to 1."""
+    seen: list[float] = []
+
+    def spy(alphas: object, rate: float, sigma: float) -> np.ndarray:
+        seen.append(rate)
+        return np.asarray(pg.poisson_gaussian_rdp(alphas, rate, sigma))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gmx, "poisson_gaussian_rdp", spy)
+    gmx.poisson_group_rdp_reverse_bound(np.array([2.0]), q, 1.0, k)
+    exact = k * Fraction(q) / (1 + (k - 1) * Fraction(q))
+    assert len(seen) == 1 and exact <= Fraction(seen[0]) <= min(1, exact * (1 + Fraction(5, 2**52))), seen
 
 
 def test_reverse_bound_at_full_rate_is_the_gaussian() -> None:

@@ -231,8 +231,9 @@ def poisson_group_rdp_reverse_bound(orders: ArrayLike, rate: float, sigma: float
     log(1 + (k − 1)q) ≈ k(k − 1)q²/2. Rounding: the two logarithms A = −(k − 1) log(1 − q) and B = log(1 + (k − 1)q)
     cancel as q → 0, so the float gap carries up to 1.5 ulps of A + B (log1p within an ulp, and x/(1 + x) ≤ log1p(x)
     for the rounding of (k − 1)q) plus half an ulp of itself; it is raised by 8 ulps of itself and 4 ulps of
-    A + B + k²q². q′ is rounded up (the bound increases with it); the sum is raised by 2 ulps. Every order is also
-    at most D_∞(Q‖P) ≤ −log b_0 = −k log(1 − q) (P ≥ b_0 Q): the minimum of the two is returned.
+    A + B + k²q². q′ = kq/(1 + (k − 1)q) takes four roundings (< 2 ulps relative) and is multiplied by 1 + 4 ulps (the
+    bound increases with q′); the sum is raised by 2 ulps. Every order is also at most D_∞(Q‖P) ≤ −log b_0 =
+    −k log(1 − q) (P ≥ b_0 Q): the minimum of the two is returned.
     k = 1 is the record-level bound itself; q = 1 the Gaussian of sensitivity k.
     """
     q, s, k = _check(rate, sigma, group_size)
@@ -243,6 +244,6 @@ def poisson_group_rdp_reverse_bound(orders: ArrayLike, rate: float, sigma: float
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
     first, second = -(k - 1) * math.log1p(-q), math.log1p((k - 1) * q)  # both ≥ 0; they cancel as q → 0
     gap = (first - second) * (1.0 + 8.0 * ULP) + 4.0 * ULP * (k * k * q * q + first + second)
-    q_up = min(1.0, math.nextafter(math.nextafter(k * q / (1.0 + (k - 1) * q), 2.0), 2.0))
+    q_up = min(1.0, k * q / (1.0 + (k - 1) * q) * (1.0 + 4.0 * ULP))
     cap = -k * math.log1p(-q) * (1.0 + 4.0 * ULP)  # Q ≤ P/b_0, so every order is at most D_∞ ≤ −log b_0
     return np.asarray(np.minimum((max(gap, 0.0) + poisson_gaussian_rdp(alphas, q_up, s)) * (1.0 + 2.0 * ULP), cap))
