@@ -179,6 +179,53 @@ def test_edges() -> None:
         assert info.value.name == name
 
 
+def test_full_rate_is_the_gaussian_rounded_by_four_ulps() -> None:
+    """q = 1: P = N(k, σ²), every orientation is v = αk²/(2σ²) (exact Fractions of the float σ). The code takes three
+    roundings (σ·σ, the quotient, α·) and moves by 4 ulps to its side, so an upper value lies in
+    [v, v(1 + u/2)³(1 + 4u)(1 + u/2)] and a lower one in [v(1 − u/2)⁴(1 − 4u), v], u = 2^−52. The points: where the
+    three roundings fall below v (α = 17, k = 11, σ = 2.04: the upper needs its margin), above v (α = 18, k = 10,
+    σ = 4.98: the lower needs its margin), and where 5 ulps instead of 4 would leave the interval (α = 22, k = 11)."""
+    u = Fraction(2) ** -52
+    for a, k, sigma in ((17, 11, 2.04), (18, 10, 4.98), (22, 11, 2.1449146643976342)):
+        v = Fraction(a * k * k) / (2 * Fraction(sigma) ** 2)
+        for fn in (gmx.poisson_group_rdp, gmx.poisson_group_rdp_reverse):
+            got = Fraction(float(fn([a], 1.0, sigma, k)[0]))
+            assert v <= got <= v * (1 + u / 2) ** 4 * (1 + 4 * u), (fn.__name__, a, k, float(got / v - 1) / 2**-52)
+        got = Fraction(float(gmx.poisson_group_rdp_reverse_bound(np.array([float(a)]), 1.0, sigma, k)[0]))
+        assert v <= got <= v * (1 + u / 2) ** 4 * (1 + 4 * u), (a, k, float(got / v - 1) / 2**-52)
+        got = Fraction(float(gmx.poisson_group_rdp_lower([a], 1.0, sigma, k)[0]))
+        assert v * (1 - u / 2) ** 4 * (1 - 4 * u) <= got <= v, (a, k, float(got / v - 1) / 2**-52)
+
+
+def test_forward_at_the_convolution_limit() -> None:
+    """α·k = MAX_CONVOLUTION (α = 64, k = 128; ~1 s) is still evaluated, not +inf: the value lies between the
+    single-component bound max_j [α log b_j + α(α − 1)j²μ²/2]/(α − 1) (E_Q[L^α] ≥ b_j^α E_Q[L_j^α]) and the convexity
+    bound log Σ_j b_j e^{α(α − 1)j²μ²/2}/(α − 1) (E_Q[L^α] ≤ Σ_j b_j E_Q[L_j^α]), both in 40-digit mpmath."""
+    a, k, q, sigma = 64, 128, 1e-3, 10.0
+    assert a * k == gmx.MAX_CONVOLUTION
+    got = gmx.poisson_group_rdp([a], q, sigma, k)[0]
+    q_, mu2 = mp.mpf(q), 1 / mp.mpf(sigma) ** 2
+    log_b = [mp.log(mp.binomial(k, j)) + j * mp.log(q_) + (k - j) * mp.log1p(-q_) for j in range(k + 1)]
+    terms = [lb + a * (a - 1) * j * j * mu2 / 2 for j, lb in enumerate(log_b)]
+    low = max(a * lb + a * (a - 1) * j * j * mu2 / 2 for j, lb in enumerate(log_b)) / (a - 1)
+    high = mp.log(mp.fsum(mp.exp(t) for t in terms)) / (a - 1)
+    assert low <= mp.mpf(got) <= high, (got, low, high)
+
+
+def test_reverse_estimate_of_an_excess_that_underflows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the quadrature's log-excess is −inf (an excess E_P[(Q/P)^α] − 1 below the float range) the estimate
+    is 0 for that order and the next orders are still evaluated (α = 3 against the 20-digit quadrature)."""
+    original = gmx._reverse_log_excess
+
+    def underflow_at_two(alpha: int, log_w: np.ndarray, mu: float, k: int, panel: float) -> float:
+        return -math.inf if alpha == 2 else original(alpha, log_w, mu, k, panel)
+
+    monkeypatch.setattr(gmx, "_reverse_log_excess", underflow_at_two)
+    got = gmx.poisson_group_rdp_reverse([2, 3], 0.1, 1.5, 3)
+    ref = group_reverse_renyi(3, 0.1, 1.5, 3)
+    assert got[0] == 0.0 and ref <= mp.mpf(got[1]) and got[1] < float(ref) * (1 + 1e-9), (got, ref)
+
+
 def sampled_gaussian_remove(alpha: int, q: mp.mpf, sigma: float) -> mp.mpf:
     """D_α((1 − q)N(0, σ²) + qN(1, σ²) ‖ N(0, σ²)) at integer α: Σ_j C(α, j)(1 − q)^{α−j} q^j e^{j(j−1)/(2σ²)}."""
     c = 1 / (2 * mp.mpf(sigma) ** 2)

@@ -132,6 +132,8 @@ def poisson_group_rdp(orders: ArrayLike, rate: float, sigma: float, group_size: 
     k = ``group_size`` records), remove orientation; closed form of the module docstring. The rounding margin is
     absolute, about 1e-12 on log E_Q[L^α] at small orders: measured within 1e-7 relative of 30-digit mpmath
     quadrature (5e-8 at an RDP of 3e-5; ~1e-13 once the RDP is of order 1). α·k > :data:`MAX_CONVOLUTION` gives +inf.
+    q = 1 (every record sampled): the Gaussian of sensitivity k, αk²/(2σ²) in three roundings raised by 4 ulps (lowered
+    for :func:`poisson_group_rdp_lower`; the same value for both functions of the reverse orientation).
     """
     return _forward(orders, rate, sigma, group_size, 1)
 
