@@ -160,7 +160,7 @@ def _log_ratio_terms(y: FloatArray, log_w: FloatArray, mu: float) -> tuple[Float
     ln = logsumexp(neg, axis=0)
     with np.errstate(invalid="ignore"):  # lp = ln = −inf where every a_j = 0 (k = 1, y = μ/2): L = 1, no term
         sign = np.sign(lp - ln)
-        log_abs = np.where(sign == 0, -np.inf, log_diff_exp(np.maximum(lp, ln), np.minimum(lp, ln)))
+    log_abs = log_diff_exp(np.maximum(lp, ln), np.minimum(lp, ln))  # −inf where lp = ln (finite or −inf): L = 1
     return np.asarray(log_l), np.asarray(log_abs), np.asarray(np.where(np.isnan(sign), 0.0, sign))
 
 
