@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -43,6 +44,43 @@ def test_forward_upper_and_lower(q: float, sigma: float, k: int) -> None:
         ref = forward(a, q, sigma, k)
         assert mp.mpf(lo) <= ref <= mp.mpf(u), (a, lo, ref, u)
         assert u - lo < 1e-9 * float(ref), (a, lo, u)
+
+
+def stated_allowance(alpha: int, q: float, sigma: float, k: int) -> tuple[mp.mpf, mp.mpf]:
+    """(log E_Q[L^α], the error allowance _log_moments' docstring states) in mpmath: the a-fold convolutions
+    c⁽ᵃ⁾ = u^{*a} of u_j = b_j e^{−μ²j²/2} exactly, then 4u(Σ_{a≤α} G_a + 3μ²(αk)²/2 + αk + 3 + |log E_Q[L^α]|) with
+    G_a = (k + 4) + 2 max_s |log c⁽ᵃ⁾_s| + S_u, S_u = 8(3 log k! + k(|log q| + |log(1 − q)|) + 4) + μ²k²/2 +
+    max_j |log u_j|, u = 2^−52."""
+    mu2 = 1 / mp.mpf(sigma) ** 2
+    q_ = mp.mpf(q)
+    u = [mp.binomial(k, j) * q_**j * (1 - q_) ** (k - j) * mp.exp(-mu2 * j * j / 2) for j in range(k + 1)]
+    s_u = 8 * (3 * mp.log(mp.factorial(k)) + k * (abs(mp.log(q_)) + abs(mp.log(1 - q_))) + 4)
+    s_u += mu2 * k * k / 2 + max(abs(mp.log(x)) for x in u)
+    c = [mp.mpf(1)]
+    growth = mp.mpf(0)
+    for _ in range(alpha):
+        c = [mp.fsum(c[s - j] * u[j] for j in range(k + 1) if 0 <= s - j < len(c)) for s in range(len(c) + k)]
+        growth += (k + 4) + 2 * max(abs(mp.log(x)) for x in c) + s_u
+    log_e = mp.log(mp.fsum(x * mp.exp(mu2 * s * s / 2) for s, x in enumerate(c)))
+    ak = alpha * k
+    return log_e, 4 * mp.mpf(2) ** -52 * (growth + 3 * mu2 * ak * ak / 2 + ak + 3 + abs(log_e))
+
+
+@pytest.mark.parametrize(("q", "sigma", "k", "orders"), [(0.3, 0.8, 3, [2, 4]), (0.01, 2.5, 2, [3])])
+def test_forward_error_allowance_is_the_stated_one(q: float, sigma: float, k: int, orders: list[int]) -> None:
+    """_log_moments' error allowance is its docstring's formula, evaluated here from the statement with the exact
+    convolutions (40-digit mpmath): at least it (less would be unproven) and within 1e-9 relative above it; its
+    value is within the allowance of the exact log E_Q[L^α]; and the forward bounds step away from the exact value
+    by the allowance once (not twice), upward for the upper bound and downward for the lower one."""
+    val, err = gmx._log_moments(np.array(orders), q, 1.0 / sigma, k)
+    up = gmx.poisson_group_rdp(orders, q, sigma, k)
+    low = gmx.poisson_group_rdp_lower(orders, q, sigma, k)
+    for i, a in enumerate(orders):
+        log_e, stated = stated_allowance(a, q, sigma, k)
+        assert stated * (1 - 1e-12) <= err[i] <= stated * (1 + 1e-9), (a, err[i], stated)
+        assert abs(val[i] - log_e) <= stated, (a, val[i], log_e, stated)
+        assert 0 <= (a - 1) * mp.mpf(up[i]) - log_e <= 1.5 * stated, (a, up[i], log_e, stated)
+        assert 0 <= log_e - (a - 1) * mp.mpf(low[i]) <= 1.5 * stated, (a, low[i], log_e, stated)
 
 
 def test_reverse_and_its_bound() -> None:
@@ -83,12 +121,16 @@ def test_reverse_estimate_of_a_small_excess() -> None:
 
 def test_reverse_estimate_refuses_panels_too_coarse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Panels of 12 and 24 (instead of 1/4 and 1/2) disagree by 0.6 %, above the 1e-3 the estimate accepts: it
-    raises, naming σ and the rule."""
+    raises, naming σ and the rule it failed (the panels' widths and the agreement asked; no σ threshold: no
+    σ ≥ 0.002 tried raises with the default panels)."""
     monkeypatch.setattr(gmx, "_PANEL", 12.0)
     with pytest.raises(InvalidParameterError) as info:
         gmx.poisson_group_rdp_reverse([2], 0.1, 1.0, 2)
     assert info.value.name == "sigma" and info.value.value == 1.0
-    assert info.value.allowed == "a noise multiplier whose quadrature resolves (sigma >= 0.1)"
+    assert info.value.allowed == "a noise multiplier at which panels of width 12 and 24 agree within 1e-3 relative"
+    assert str(info.value) == (
+        "sigma must be a noise multiplier at which panels of width 12 and 24 agree within 1e-3 relative; got 1.0"
+    )
 
 
 def test_likelihood_ratio_terms_against_mpmath() -> None:
@@ -137,6 +179,53 @@ def test_edges() -> None:
         assert info.value.name == name
 
 
+def test_full_rate_is_the_gaussian_rounded_by_four_ulps() -> None:
+    """q = 1: P = N(k, σ²), every orientation is v = αk²/(2σ²) (exact Fractions of the float σ). The code takes three
+    roundings (σ·σ, the quotient, α·) and moves by 4 ulps to its side, so an upper value lies in
+    [v, v(1 + u/2)³(1 + 4u)(1 + u/2)] and a lower one in [v(1 − u/2)⁴(1 − 4u), v], u = 2^−52. The points: where the
+    three roundings fall below v (α = 17, k = 11, σ = 2.04: the upper needs its margin), above v (α = 18, k = 10,
+    σ = 4.98: the lower needs its margin), and where 5 ulps instead of 4 would leave the interval (α = 22, k = 11)."""
+    u = Fraction(2) ** -52
+    for a, k, sigma in ((17, 11, 2.04), (18, 10, 4.98), (22, 11, 2.1449146643976342)):
+        v = Fraction(a * k * k) / (2 * Fraction(sigma) ** 2)
+        for fn in (gmx.poisson_group_rdp, gmx.poisson_group_rdp_reverse):
+            got = Fraction(float(fn([a], 1.0, sigma, k)[0]))
+            assert v <= got <= v * (1 + u / 2) ** 4 * (1 + 4 * u), (fn.__name__, a, k, float(got / v - 1) / 2**-52)
+        got = Fraction(float(gmx.poisson_group_rdp_reverse_bound(np.array([float(a)]), 1.0, sigma, k)[0]))
+        assert v <= got <= v * (1 + u / 2) ** 4 * (1 + 4 * u), (a, k, float(got / v - 1) / 2**-52)
+        got = Fraction(float(gmx.poisson_group_rdp_lower([a], 1.0, sigma, k)[0]))
+        assert v * (1 - u / 2) ** 4 * (1 - 4 * u) <= got <= v, (a, k, float(got / v - 1) / 2**-52)
+
+
+def test_forward_at_the_convolution_limit() -> None:
+    """α·k = MAX_CONVOLUTION (α = 64, k = 128; ~1 s) is still evaluated, not +inf: the value lies between the
+    single-component bound max_j [α log b_j + α(α − 1)j²μ²/2]/(α − 1) (E_Q[L^α] ≥ b_j^α E_Q[L_j^α]) and the convexity
+    bound log Σ_j b_j e^{α(α − 1)j²μ²/2}/(α − 1) (E_Q[L^α] ≤ Σ_j b_j E_Q[L_j^α]), both in 40-digit mpmath."""
+    a, k, q, sigma = 64, 128, 1e-3, 10.0
+    assert a * k == gmx.MAX_CONVOLUTION
+    got = gmx.poisson_group_rdp([a], q, sigma, k)[0]
+    q_, mu2 = mp.mpf(q), 1 / mp.mpf(sigma) ** 2
+    log_b = [mp.log(mp.binomial(k, j)) + j * mp.log(q_) + (k - j) * mp.log1p(-q_) for j in range(k + 1)]
+    terms = [lb + a * (a - 1) * j * j * mu2 / 2 for j, lb in enumerate(log_b)]
+    low = max(a * lb + a * (a - 1) * j * j * mu2 / 2 for j, lb in enumerate(log_b)) / (a - 1)
+    high = mp.log(mp.fsum(mp.exp(t) for t in terms)) / (a - 1)
+    assert low <= mp.mpf(got) <= high, (got, low, high)
+
+
+def test_reverse_estimate_of_an_excess_that_underflows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the quadrature's log-excess is −inf (an excess E_P[(Q/P)^α] − 1 below the float range) the estimate
+    is 0 for that order and the next orders are still evaluated (α = 3 against the 20-digit quadrature)."""
+    original = gmx._reverse_log_excess
+
+    def underflow_at_two(alpha: int, log_w: np.ndarray, mu: float, k: int, panel: float) -> float:
+        return -math.inf if alpha == 2 else original(alpha, log_w, mu, k, panel)
+
+    monkeypatch.setattr(gmx, "_reverse_log_excess", underflow_at_two)
+    got = gmx.poisson_group_rdp_reverse([2, 3], 0.1, 1.5, 3)
+    ref = group_reverse_renyi(3, 0.1, 1.5, 3)
+    assert got[0] == 0.0 and ref <= mp.mpf(got[1]) and got[1] < float(ref) * (1 + 1e-9), (got, ref)
+
+
 def sampled_gaussian_remove(alpha: int, q: mp.mpf, sigma: float) -> mp.mpf:
     """D_α((1 − q)N(0, σ²) + qN(1, σ²) ‖ N(0, σ²)) at integer α: Σ_j C(α, j)(1 − q)^{α−j} q^j e^{j(j−1)/(2σ²)}."""
     c = 1 / (2 * mp.mpf(sigma) ** 2)
@@ -145,11 +234,14 @@ def sampled_gaussian_remove(alpha: int, q: mp.mpf, sigma: float) -> mp.mpf:
     return mp.log(m) / (alpha - 1)
 
 
-@pytest.mark.parametrize(("q", "sigma", "k"), [(0.01, 2.0, 3), (0.2, 0.6, 4)])
+@pytest.mark.parametrize(("q", "sigma", "k"), [(0.01, 2.0, 3), (0.2, 0.6, 4), (1e-4, 30.0, 3)])
 def test_reverse_bound_is_its_proven_formula(q: float, sigma: float, k: int) -> None:
     """The certified reverse bound is min(−log(b_0 + b_1) + ε_{q′}(α), −log b_0), q′ = kq/(1 + (k − 1)q)
     (docs/proofs/user-level.md §3), ε_{q′} the sampled Gaussian's closed form at integer α: within 1e-9 above it.
-    At q = 0.01, σ = 2 the first term is the minimum; at q = 0.2, σ = 0.6 the cap −k log(1 − q)."""
+    At q = 0.01, σ = 2 the first term is the minimum; at q = 0.2, σ = 0.6 the cap −k log(1 − q).
+    Regression (q = 1e-4, σ = 30, k = 3: the gap −log(b_0 + b_1) ≈ 3e-8 dominates and is the difference of two
+    logarithms ≈ 2e-4): the gap's margin of 8 ulps of itself + 4u·k²q² did not cover that cancellation and the bound
+    was 1.2e-13 relative below its formula; the margin now includes 4 ulps of the two logarithms."""
     orders = [2, 8]
     got = gmx.poisson_group_rdp_reverse_bound(np.array(orders, dtype=float), q, sigma, k)
     q_ = mp.mpf(q)
@@ -158,6 +250,27 @@ def test_reverse_bound_is_its_proven_formula(q: float, sigma: float, k: int) -> 
     for a, g in zip(orders, got.tolist(), strict=True):
         ref = min(-mp.log(b0 + b1) + sampled_gaussian_remove(a, q1, sigma), -k * mp.log1p(-q_))
         assert ref <= mp.mpf(g) and g < float(ref) * (1 + 1e-9), (a, g, ref)
+
+
+@pytest.mark.parametrize(("q", "k"), [(0.001121351397039525, 7), (0.32415827209583514, 100), (0.9999999999999999, 2)])
+def test_reverse_bound_rounds_the_two_component_rate_up(monkeypatch: pytest.MonkeyPatch, q: float, k: int) -> None:
+    """The sampled Gaussian's rate q′ = kq/(1 + (k − 1)q) that the certified reverse bound evaluates is at least the
+    exact rational value of q′ (Fractions), at most (1 + 2u)(1 + 4u)(1 + u/2) times it (four roundings, the margin,
+    its rounding; u = 2^−52) and never above 1. Regression: two
+    nextafter steps raised the four-times-rounded quotient by as little as 1 ulp relative, and at these q it was
+    2.24 and 2.09 ulps below q′ (q′ 0.24 and 0.09 ulp low); q = 1 − 2^−53·2 rounds q′ to 1."""
+    seen: list[float] = []
+
+    def spy(alphas: object, rate: float, sigma: float) -> np.ndarray:
+        seen.append(rate)
+        return np.asarray(pg.poisson_gaussian_rdp(alphas, rate, sigma))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gmx, "poisson_gaussian_rdp", spy)
+    gmx.poisson_group_rdp_reverse_bound(np.array([2.0]), q, 1.0, k)
+    exact = k * Fraction(q) / (1 + (k - 1) * Fraction(q))
+    u = Fraction(1, 2**52)
+    limit = min(1, exact * (1 + 2 * u) * (1 + 4 * u) * (1 + u / 2))
+    assert len(seen) == 1 and exact <= Fraction(seen[0]) <= limit, seen
 
 
 def test_reverse_bound_at_full_rate_is_the_gaussian() -> None:

@@ -68,10 +68,18 @@ def _log_weights(q: float, k: int) -> FloatArray:
 def _log_moments(orders: IntArray, q: float, mu: float, k: int) -> tuple[FloatArray, FloatArray]:
     """(log E_Q[L^α], a bound on its absolute float64 error) for integer orders (α·k ≤ MAX_CONVOLUTION).
 
-    Error bound: log u_j carries ≤ 8 ulps of its magnitude scale (log-gamma binomial) plus an ulp of μ²j²/2; each
-    convolution step adds ≤ (k + 4) ulps (log-sum-exp of k + 1 shifted terms) plus 2 ulps of the largest |log c|
-    (the additions log c + log u); the last sum adds 3 ulps of μ²s²/2, (α·k + 2) ulps and an ulp of the result.
-    The total is multiplied by :data:`_MARGIN_ULPS`.
+    Error bound, to first order in u = :data:`~privamp.bounds._numerics.ULP` (log-sum-exp is 1-Lipschitz in the
+    largest error of its arguments, so absolute errors add up along the steps), with c⁽ᵃ⁾ = u^{*a}:
+
+    * each log u_j carries at most S_u = 8(3 log k! + k(|log q| + |log(1 − q)|) + 4) + μ²k²/2 + max_j |log u_j|
+      ulps (the log-gamma binomial's 8 ulps of its magnitudes, an ulp of μ²j²/2, the rounding of the difference);
+    * step a = 1, …, α adds G_a = (k + 4) + 2 max_s |log c⁽ᵃ⁾_s| + S_u ulps (a log-sum-exp of k + 1 shifted terms;
+      the additions log c + log u; the error of log u);
+    * the last sum adds 3μ²(αk)²/2 (the exponents μ²s²/2), αk + 3 (a log-sum-exp of αk + 1 terms, and 2) and
+      |log E_Q[L^α]| (the result's rounding) ulps;
+
+    err(α) = :data:`_MARGIN_ULPS` · u · (Σ_{a ≤ α} G_a + 3μ²(αk)²/2 + αk + 3 + |log E_Q[L^α]|), a safety factor 4
+    over the first-order bound (tests evaluate this statement in 40-digit mpmath and compare).
     """
     log_u = _log_weights(q, k) - 0.5 * mu * mu * np.arange(k + 1) ** 2
     finite_u = log_u[np.isfinite(log_u)]
@@ -105,7 +113,7 @@ def _forward(orders: ArrayLike, rate: object, sigma: object, group_size: object,
     q, s, k = _check(rate, sigma, group_size)
     if k == 1:
         bound = poisson_gaussian_rdp if rounding > 0 else poisson_gaussian_rdp_lower
-        return np.asarray(bound(alphas.astype(np.float64), q, s))
+        return np.asarray(bound(alphas, q, s))
     if q == 1.0:  # every record sampled: the Gaussian mechanism of sensitivity k, α k²/(2σ²)
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + rounding * 4.0 * ULP))
     out = np.full(alphas.size, np.inf if rounding > 0 else 0.0)
@@ -124,6 +132,8 @@ def poisson_group_rdp(orders: ArrayLike, rate: float, sigma: float, group_size: 
     k = ``group_size`` records), remove orientation; closed form of the module docstring. The rounding margin is
     absolute, about 1e-12 on log E_Q[L^α] at small orders: measured within 1e-7 relative of 30-digit mpmath
     quadrature (5e-8 at an RDP of 3e-5; ~1e-13 once the RDP is of order 1). α·k > :data:`MAX_CONVOLUTION` gives +inf.
+    q = 1 (every record sampled): the Gaussian of sensitivity k, αk²/(2σ²) in three roundings raised by 4 ulps (lowered
+    for :func:`poisson_group_rdp_lower`; the same value for both functions of the reverse orientation).
     """
     return _forward(orders, rate, sigma, group_size, 1)
 
@@ -150,7 +160,7 @@ def _log_ratio_terms(y: FloatArray, log_w: FloatArray, mu: float) -> tuple[Float
     ln = logsumexp(neg, axis=0)
     with np.errstate(invalid="ignore"):  # lp = ln = −inf where every a_j = 0 (k = 1, y = μ/2): L = 1, no term
         sign = np.sign(lp - ln)
-        log_abs = np.where(sign == 0, -np.inf, log_diff_exp(np.maximum(lp, ln), np.minimum(lp, ln)))
+    log_abs = log_diff_exp(np.maximum(lp, ln), np.minimum(lp, ln))  # −inf where lp = ln (finite or −inf): L = 1
     return np.asarray(log_l), np.asarray(log_abs), np.asarray(np.where(np.isnan(sign), 0.0, sign))
 
 
@@ -191,7 +201,9 @@ def _reverse(orders: ArrayLike, rate: object, sigma: object, group_size: object)
             continue
         rel = abs(math.expm1(coarse - fine)) + _REVERSE_REL
         if rel > 1e-3:
-            raise InvalidParameterError("sigma", sigma, "a noise multiplier whose quadrature resolves (sigma >= 0.1)")
+            widths = f"{_PANEL:g} and {2 * _PANEL:g}"
+            allowed = f"a noise multiplier at which panels of width {widths} agree within 1e-3 relative"
+            raise InvalidParameterError("sigma", sigma, allowed)
         log_x = fine + rel
         out[i] = math.log1p(math.exp(log_x)) if log_x < 30 else log_x + math.log1p(math.exp(-log_x))
         out[i] = out[i] / (a - 1.0) * (1.0 + 2.0 * ULP)
@@ -218,8 +230,12 @@ def poisson_group_rdp_reverse_bound(orders: ArrayLike, rate: float, sigma: float
     D_α ≤ −log(b_0 + b_1) + D_α(N(0) ‖ (1 − q′)N(0) + q′N(1)) ≤ −log(b_0 + b_1) + ε_{q′}(α), the last step by
     Mironov, Talwar & Zhang 2019, Thm 5 (the sampled Gaussian's add orientation is at most its remove orientation,
     :func:`~privamp.bounds.poisson_gaussian.poisson_gaussian_rdp`). −log(b_0 + b_1) = −(k − 1) log(1 − q) −
-    log(1 + (k − 1)q) ≈ k(k − 1)q²/2; q′ is rounded up (the bound increases with it) and the sum by a few ulps. Every
-    order is also at most D_∞(Q‖P) ≤ −log b_0 = −k log(1 − q) (P ≥ b_0 Q): the minimum of the two is returned.
+    log(1 + (k − 1)q) ≈ k(k − 1)q²/2. Rounding: the two logarithms A = −(k − 1) log(1 − q) and B = log(1 + (k − 1)q)
+    cancel as q → 0, so the float gap carries up to 1.5 ulps of A + B (log1p within an ulp, and x/(1 + x) ≤ log1p(x)
+    for the rounding of (k − 1)q) plus half an ulp of itself; it is raised by 8 ulps of itself and 4 ulps of
+    A + B + k²q². q′ = kq/(1 + (k − 1)q) takes four roundings (< 2 ulps relative) and is multiplied by 1 + 4 ulps (the
+    bound increases with q′); the sum is raised by 2 ulps. Every order is also at most D_∞(Q‖P) ≤ −log b_0 =
+    −k log(1 − q) (P ≥ b_0 Q): the minimum of the two is returned.
     k = 1 is the record-level bound itself; q = 1 the Gaussian of sensitivity k.
     """
     q, s, k = _check(rate, sigma, group_size)
@@ -228,7 +244,8 @@ def poisson_group_rdp_reverse_bound(orders: ArrayLike, rate: float, sigma: float
         return np.asarray(poisson_gaussian_rdp(alphas, q, s))
     if q == 1.0:
         return np.asarray(alphas * (k * k / (2.0 * s * s)) * (1.0 + 4.0 * ULP))
-    gap = (-(k - 1) * math.log1p(-q) - math.log1p((k - 1) * q)) * (1.0 + 8.0 * ULP) + 4.0 * ULP * k * k * q * q
-    q_up = min(1.0, math.nextafter(math.nextafter(k * q / (1.0 + (k - 1) * q), 2.0), 2.0))
+    first, second = -(k - 1) * math.log1p(-q), math.log1p((k - 1) * q)  # both ≥ 0; they cancel as q → 0
+    gap = (first - second) * (1.0 + 8.0 * ULP) + 4.0 * ULP * (k * k * q * q + first + second)
+    q_up = min(1.0, k * q / (1.0 + (k - 1) * q) * (1.0 + 4.0 * ULP))
     cap = -k * math.log1p(-q) * (1.0 + 4.0 * ULP)  # Q ≤ P/b_0, so every order is at most D_∞ ≤ −log b_0
     return np.asarray(np.minimum((max(gap, 0.0) + poisson_gaussian_rdp(alphas, q_up, s)) * (1.0 + 2.0 * ULP), cap))
