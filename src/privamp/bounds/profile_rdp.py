@@ -7,8 +7,8 @@ follow the conventions of :mod:`privamp.bounds.profiles`.
 
 from __future__ import annotations
 
+import itertools
 import math
-import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,20 +32,21 @@ else:
 
 
 def _zero_point(log_delta: LogDelta, limit: float) -> float:
-    """inf{ε ≤ limit : δ(e^ε) = 0} (pure-DP threshold, = D_∞), or inf if δ > 0 on [0, limit]."""
+    """inf{ε ≤ limit : δ(e^ε) = 0} (pure-DP threshold, = D_∞), or inf if δ > 0 on [0, limit].
+
+    Bisection to adjacent floats: ``hi`` is always a point where δ = 0, so the result is never below the threshold."""
     if np.isfinite(call_log_delta(log_delta, np.array([limit]))[0]):
         return math.inf
-    lo, hi = 0.0, limit
     if np.isneginf(call_log_delta(log_delta, np.array([0.0]))[0]):
         return 0.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi:
-            break
+    lo, hi = 0.0, limit
+    mid = 0.5 * limit
+    while lo < mid < hi:
         if np.isneginf(call_log_delta(log_delta, np.array([mid]))[0]):
             hi = mid
         else:
             lo = mid
+        mid = 0.5 * (lo + hi)
     return hi
 
 
@@ -72,7 +73,7 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         gmax = float(np.max(gv))
         if np.isneginf(gmax):
             return -math.inf
-        if upper >= end or (gv[-1] < gmax - 80.0 and gv[-1] <= gv[-2]):
+        if gv[-1] < gmax - 80.0 and gv[-1] <= gv[-2]:  # (at upper = end, δ = 0: gv[−1] = −inf)
             break
         if upper >= _EPS_MAX:
             return math.inf
@@ -82,7 +83,6 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
     res = optimize.minimize_scalar(
         lambda x: -float(g(np.array([x]))[0]),
         bounds=bracket,
-        method="bounded",
         options={"xatol": 1e-12},
     )
     mode, gstar = float(res.x), max(gmax, -float(res.fun))
@@ -92,17 +92,20 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
 
     edges = np.unique([0.0, bracket[0], mode, bracket[1], upper])
     total = 0.0
-    for a, b in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", integrate.IntegrationWarning)
-            val, err = integrate.quad(integrand, a, b, limit=500, epsabs=0.0, epsrel=1e-13)
-        # QUADPACK reports round-off when it cannot reach 1e-13: its estimate may then be low, so allow 1e-9 relative
-        slack = _ROUNDOFF_SLACK * abs(val) if caught else 0.0
-        total += val + abs(err) + slack
+    for a, b in itertools.pairwise(edges.tolist()):
+        val, err, *flagged = integrate.quad(integrand, a, b, full_output=1, limit=500, epsabs=0.0, epsrel=1e-13)
+        # QUADPACK flags (a message after its report) round-off or the subdivision limit when it cannot reach 1e-13:
+        # its estimate may then be low, so allow 1e-9 relative
+        total += val + abs(err) + (_ROUNDOFF_SLACK * abs(val) if len(flagged) > 1 else 0.0)
     if total <= 0:
         return -math.inf
-    log_total = math.log(total)
-    return gstar + log_total + 4.0 * ULP * (abs(slope) * upper + abs(gstar) + abs(log_total) + 800.0)
+    return _log_up(gstar, math.log(total), abs(slope) * upper)
+
+
+def _log_up(gstar: float, log_total: float, reach: float) -> float:
+    """g* + log ∫e^{g − g*} rounded up by 4 ulps of the magnitudes that enter it: ``reach`` = |slope|·window bounds
+    slope·ε, g* and the log of the integral, and 800 bounds the exponent g − g* (at most 745 where a term is not 0)."""
+    return gstar + log_total + 4.0 * ULP * (reach + abs(gstar) + abs(log_total) + 800.0)
 
 
 #: Largest ε searched: for the pure-DP threshold (inf if δ > 0 up to it) and for the window of the integrals (inf if
@@ -141,8 +144,13 @@ def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: 
         if math.isinf(lse):  # +inf: the forward integral diverges; −inf: δ = 0 both ways (the same laws)
             out[i] = max(lse, 0.0)
             continue
-        log_s = math.log(s * (s + 1.0))
-        # rounded up: the argument by 4 ulps of its terms (softplus is increasing), softplus by 4 ulps, the quotient
-        log_phi = float(softplus(log_s + lse + 4.0 * ULP * (abs(log_s) + abs(lse) + 1.0))) * (1.0 + 4.0 * ULP)
-        out[i] = math.nextafter(log_phi / s, math.inf)
+        out[i] = _renyi_up(s, lse)
     return out
+
+
+def _renyi_up(s: float, lse: float) -> float:
+    """log(1 + s(s + 1)·e^{lse}) / s (eq. (9) with lse the log of the integral), rounded up: the argument of softplus
+    by 4 ulps of its terms (softplus is increasing), softplus by 4 ulps, the quotient by one step."""
+    log_s = math.log(s * (s + 1.0))
+    log_phi = float(softplus(log_s + lse + 4.0 * ULP * (abs(log_s) + abs(lse) + 1.0))) * (1.0 + 4.0 * ULP)
+    return math.nextafter(log_phi / s, math.inf)
