@@ -55,11 +55,13 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
 
     Rounded up: the quadrature's error estimate is added, and the log by 4 ulps of the magnitudes that enter it (slope·ε
     and log δ in g, g* and the log of the integral; 800 for the exponent g − g*, at most 745 where a term is not 0).
-    Pieces: [0, window] cut at the mode and at the scan's points either side of it. A long piece ending at the mode
-    can hold all its mass nearer the mode than QUADPACK's outermost node: for the Laplace profile at η = 1000 and
-    α = 1001, the mass of [0, mode] lies within 1e-3 of the mode, e^{1000(ε − mode)} underflowed at every node and
-    QUADPACK counted the piece 0 (the bound fell 1.3e-3 below D_α); cut one grid step from the mode, the far piece
-    holds only what lies e^{−250} below the peak.
+    Window: [0, 8], doubled until the weighted profile at its end has fallen 80 below the scan's maximum and is
+    falling, or up to the pure-DP threshold (inf if not by 4096); the mass beyond the window is not counted (a decay
+    rule, not a bound: no finite set of profile values bounds the tail). Pieces: [0, window] cut at the mode and at
+    the scan's points either side of it. A long piece ending at the mode can hold all its mass nearer the mode than
+    QUADPACK's outermost node: for the Laplace profile at η = 1000 and α = 1001, the mass of [0, mode] lies within
+    1e-3 of the mode, e^{1000(ε − mode)} underflowed at every node and QUADPACK counted the piece 0 (the bound fell
+    1.3e-3 below D_α); cut one grid step from the mode, the far piece holds only what lies e^{−250} below the peak.
     """
     end = _zero_point(log_delta, _EPS_MAX)
     upper = min(end, 8.0)
@@ -80,11 +82,7 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         upper = min(2.0 * upper, end)
     i = int(np.argmax(gv))
     bracket = (float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)]))
-    res = optimize.minimize_scalar(
-        lambda x: -float(g(np.array([x]))[0]),
-        bounds=bracket,
-        options={"xatol": 1e-12},
-    )
+    res = optimize.minimize_scalar(lambda x: -float(g(np.array([x]))[0]), bounds=bracket)  # (to SciPy's 1e-5)
     mode, gstar = float(res.x), max(gmax, -float(res.fun))
 
     def integrand(x: float) -> float:
