@@ -97,13 +97,13 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         total += val + abs(err) + (_ROUNDOFF_SLACK * abs(val) if len(flagged) > 1 else 0.0)
     if total <= 0:
         return -math.inf
-    return _log_up(gstar, math.log(total), abs(slope) * upper)
+    return _log_up(gstar, math.log(total), slope, upper)
 
 
-def _log_up(gstar: float, log_total: float, reach: float) -> float:
-    """g* + log ∫e^{g − g*} rounded up by 4 ulps of the magnitudes that enter it: ``reach`` = |slope|·window bounds
-    slope·ε, g* and the log of the integral, and 800 bounds the exponent g − g* (at most 745 where a term is not 0)."""
-    return gstar + log_total + 4.0 * ULP * (reach + abs(gstar) + abs(log_total) + 800.0)
+def _log_up(gstar: float, log_total: float, slope: float, window: float) -> float:
+    """g* + log ∫e^{g − g*} rounded up by 4 ulps of the magnitudes that enter it: |slope|·window (a bound on slope·ε),
+    |g*|, |log ∫| and 800 (a bound on the exponent g − g*: at most 745 below 0 where a term is not 0)."""
+    return gstar + log_total + 4.0 * ULP * (abs(slope) * window + abs(gstar) + abs(log_total) + 800.0)
 
 
 #: Largest ε searched: for the pure-DP threshold (inf if δ > 0 up to it) and for the window of the integrals (inf if
