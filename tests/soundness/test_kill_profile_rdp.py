@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from types import SimpleNamespace
 
 import mpmath as mp
 import numpy as np
@@ -130,3 +131,89 @@ def test_exact_orders_a_divergent_order_first_and_a_profile_far_below_one() -> N
 def test_no_pure_dp_threshold_below_4096() -> None:
     """The threshold search stops at ε = 4096: a Laplace mechanism with η = 4096.5 has none below (inf)."""
     assert prdp.rdp_from_profile([np.inf], lambda e: pr.laplace_log_delta(e, 1 / 4096.5))[0] == np.inf
+
+
+def test_the_last_roundings_are_the_stated_ones() -> None:
+    """The two roundings factored out, against their docstrings' formulas in exact arithmetic (error budgets):
+    ``_renyi_up`` is log(1 + s(s + 1)e^{lse})/s with the softplus argument raised by 4 ulps of (|log s(s + 1)| + |lse| +
+    1), softplus by 4 ulps and the quotient by a step; ``_log_up`` is g* + log ∫ + 4 ulps of (|slope|·window + |g*| +
+    |log ∫| + 800). The code must carry at least that allowance and at most it plus its own float rounding: for
+    ``_renyi_up`` the rounding of log s(s + 1) and of the two sums (an ulp of the argument x), weighted by
+    d log softplus / dx, plus 4 ulps (softplus, the product, the quotient, the step); for ``_log_up`` an ulp."""
+    u = mp.mpf(2) ** -52
+    for s in (1e-3, 0.37, 1.0, 2.5, 1000.0):
+        for lse in (-700.0, -50.0, -1.3, 0.0, 0.7, 3.0, 50.0, 700.0):
+            log_s = mp.log(mp.mpf(s) * (mp.mpf(s) + 1))
+            x = log_s + lse + 4 * u * (abs(log_s) + abs(lse) + 1)
+            stated = mp.log1p(mp.exp(x)) * (1 + 4 * u) / s
+            weight = 1 / (1 + mp.exp(-x)) / mp.log1p(mp.exp(x))
+            log_s_float = math.log(s * (s + 1.0))
+            x_error = u / 2 + mp.mpf(math.ulp(log_s_float)) / 2 + mp.mpf(math.ulp(float(x)))
+            tol = weight * x_error + 4 * u
+            got = prdp._renyi_up(s, lse)
+            assert abs(mp.mpf(got) / stated - 1) <= tol, (s, lse, got, stated)
+    two = Fraction(2) ** -52
+    for gstar in (-3.5, 0.25, 40.0, 1e5):
+        for log_total in (-0.5, 0.0, 2.0):
+            for slope in (-1001.0, -0.5, 0.25, 3.0):
+                for window in (0.0, 1.5, 4096.0):
+                    terms = abs(Fraction(slope)) * Fraction(window) + abs(Fraction(gstar)) + abs(Fraction(log_total))
+                    stated = Fraction(gstar) + Fraction(log_total) + 4 * two * (terms + 800)
+                    got = prdp._log_up(gstar, log_total, slope, window)
+                    assert abs(Fraction(got) - stated) <= Fraction(math.ulp(float(stated))), (gstar, log_total, slope)
+
+
+def test_a_flagged_quadrature_carries_the_stated_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When QUADPACK flags a piece (a message after its report), the piece gets 1e-9 of its value on top of its error
+    estimate: with every piece flagged (QUADPACK itself, plus a message), the Laplace bound at b = 1/2, α = 5/2 is the
+    exact φ − 1 = e^{s·D_α} − 1 raised by 1e-9 relative, to 2e-12."""
+    from scipy import integrate
+
+    def flagging(*args: object, **kwargs: object) -> tuple[object, ...]:
+        return (*integrate.quad(*args, **kwargs), "a message")
+
+    monkeypatch.setattr(prdp, "integrate", SimpleNamespace(quad=flagging))
+    got = prdp.rdp_from_profile([2.5], lambda e: pr.laplace_log_delta(e, 0.5))[0]
+    s = mp.mpf(1.5)
+    raised = mp.log1p(mp.expm1(s * laplace_renyi(2.5, 0.5)) * (1 + mp.mpf(1e-9))) / s
+    assert mp.mpf(got) >= raised and got - float(raised) < 2e-12 * float(raised), (got, raised)
+
+
+def test_the_window_scan() -> None:
+    """The window doubles from 8 up to 4096: δ = e^{−ε/2} at α = 1.482 (the weighted profile e^{−0.018ε} is e^{−74}
+    at 4096, not yet 80 below its maximum) is inf, though it would have fallen by ε = 4608; at α = 1.47 (e^{−123} at
+    4096) the closed form 1/(1/2 − s) + 1/(1/2 + s + 1). A weighted profile that falls by 99 and then climbs back to
+    its maximum at ε = 200 (log δ of slopes −100, −1/2, −10 from 0, 1, 200; α = 2) is followed past the dip: the window
+    grows while the profile is rising."""
+
+    def heavy(e: np.ndarray) -> np.ndarray:
+        return -0.5 * e
+
+    assert prdp.rdp_from_profile([1.482], heavy)[0] == np.inf
+    s = mp.mpf(1.47) - 1
+    got = prdp.rdp_from_profile([1.47], heavy)[0]
+    exact = mp.log1p(s * (s + 1) * (1 / (mp.mpf(0.5) - s) + 1 / (mp.mpf(0.5) + s + 1))) / s
+    assert mp.mpf(got) >= exact and got - float(exact) < 1e-9 * float(exact)
+
+    def dip(e: np.ndarray) -> np.ndarray:
+        return np.minimum(np.maximum(-100.0 * e, -99.5 - 0.5 * e), 1800.5 - 10.0 * e)
+
+    def weighted(slope: int) -> mp.mpf:  # ∫_0^∞ e^{slope·ε} δ(e^ε) dε of the three pieces, exactly
+        pieces = ((0, 1, 0, -100), (1, 200, mp.mpf(-99.5), mp.mpf(-0.5)), (200, mp.inf, mp.mpf(1800.5), -10))
+        total = mp.mpf(0)
+        for a, b, c, k in pieces:
+            rate = slope + k
+            total += mp.exp(c) * (mp.exp(rate * b) - mp.exp(rate * a)) / rate
+        return total
+
+    got = prdp.rdp_from_profile([2.0], dip)[0]
+    exact = mp.log1p(2 * (weighted(1) + weighted(-2)))
+    assert mp.mpf(got) >= exact and got - float(exact) < 1e-9 * float(exact), (got, exact)
+
+
+def test_a_profile_positive_at_one_point_only() -> None:
+    """δ(e^ε) > 0 at ε = 0 only: the true profile is continuous (|dδ/dγ| ≤ 1), so δ = 0 everywhere and the laws are the
+    same (ε(α) = 0); the quadrature sees no mass at all (0 + 0), and the pure-DP threshold is the least positive float
+    (the bisection stops at adjacent floats)."""
+    got = prdp.rdp_from_profile([2.0, np.inf], lambda e: np.where(e == 0.0, -1.0, -np.inf))
+    assert got.tolist() == [0.0, 5e-324]
