@@ -22,7 +22,6 @@ from privamp.errors import InvalidParameterError
 _digits = mpmath_digits(40)
 
 
-
 def laplace_renyi(alpha: float, scale: float) -> mp.mpf:
     """D_α of Lap(0, b) against Lap(1, b) (Mironov 2017, Table II)."""
     a, eta = mp.mpf(alpha), 1 / mp.mpf(scale)
@@ -101,8 +100,10 @@ def test_bad_orders() -> None:
 def test_mass_beside_the_mode_and_the_last_roundings_stay_above_the_divergence() -> None:
     """Regression: at η = 1000, α = 1001 the Laplace integrand's mass lies within 1e-3 of the mode, beyond QUADPACK's
     outermost node on [0, mode] (every node underflowed): the bound was 1.3e-3 below D_α. And the last steps (log,
-    softplus, the quotient) were rounded to nearest: at these three settings the bound was an ulp below D_α."""
-    for scale, alpha in ((0.001, 1001.0), (1.0, 1001.0)):
+    softplus, the quotient) were rounded to nearest: at these three settings the bound was an ulp below D_α. At
+    α = 20001 the same mass lies within 5e-5 of the mode: the scan's 4001 points put the cut beside the mode a quarter
+    from it (on 50 points, 20 from it, every node of [cut, mode] underflowed and the bound fell 6e-8 below D_α)."""
+    for scale, alpha in ((0.001, 1001.0), (1.0, 1001.0), (0.001, 20001.0)):
         got = prdp.rdp_from_profile([alpha], lambda e, b=scale: pr.laplace_log_delta(e, b))[0]
         exact = laplace_renyi(alpha, scale)
         assert mp.mpf(got) >= exact and got - float(exact) < 1e-12 * float(exact), (scale, alpha, got, exact)
@@ -163,20 +164,26 @@ def test_the_last_roundings_are_the_stated_ones() -> None:
                     assert abs(Fraction(got) - stated) <= Fraction(math.ulp(float(stated))), (gstar, log_total, slope)
 
 
-def test_a_flagged_quadrature_carries_the_stated_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When QUADPACK flags a piece (a message after its report), the piece gets 1e-9 of its value on top of its error
-    estimate: with every piece flagged (QUADPACK itself, plus a message), the Laplace bound at b = 1/2, α = 5/2 is the
-    exact φ − 1 = e^{s·D_α} − 1 raised by 1e-9 relative, to 2e-12."""
+def test_the_error_estimate_and_a_flagged_quadrature_are_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each piece counts QUADPACK's value plus its error estimate, and when QUADPACK flags the piece (a message after
+    its report) 1e-9 of its value on top: with every estimate replaced by 1e-6 of the value, or every piece flagged,
+    the Laplace bound at b = 1/2, α = 5/2 is the exact φ − 1 = e^{s·D_α} − 1 raised by 1e-6 or 1e-9 relative, to
+    2e-12."""
     from scipy import integrate
+
+    def estimating(*args: object, **kwargs: object) -> tuple[object, ...]:
+        val, _, info = integrate.quad(*args, **kwargs)
+        return (val, 1e-6 * val, info)
 
     def flagging(*args: object, **kwargs: object) -> tuple[object, ...]:
         return (*integrate.quad(*args, **kwargs), "a message")
 
-    monkeypatch.setattr(prdp, "integrate", SimpleNamespace(quad=flagging))
-    got = prdp.rdp_from_profile([2.5], lambda e: pr.laplace_log_delta(e, 0.5))[0]
     s = mp.mpf(1.5)
-    raised = mp.log1p(mp.expm1(s * laplace_renyi(2.5, 0.5)) * (1 + mp.mpf(1e-9))) / s
-    assert mp.mpf(got) >= raised and got - float(raised) < 2e-12 * float(raised), (got, raised)
+    for quad, share in ((estimating, mp.mpf(1e-6)), (flagging, mp.mpf(1e-9))):
+        monkeypatch.setattr(prdp, "integrate", SimpleNamespace(quad=quad))
+        got = prdp.rdp_from_profile([2.5], lambda e: pr.laplace_log_delta(e, 0.5))[0]
+        raised = mp.log1p(mp.expm1(s * laplace_renyi(2.5, 0.5)) * (1 + share)) / s
+        assert mp.mpf(got) >= raised and got - float(raised) < 2e-12 * float(raised), (share, got, raised)
 
 
 def test_the_window_scan() -> None:
