@@ -2,7 +2,10 @@
 
 Concept: the moment generating function of the privacy loss written as an integral of the (ε, δ) profiles of both
 directions, evaluated by adaptive quadrature in log space (spec ``docs/specs/profiles.md`` §2.5, §3.8). Profiles
-follow the conventions of :mod:`privamp.bounds.profiles`.
+follow the conventions of :mod:`privamp.bounds.profiles`. Not chosen: with γ = e^ε the true profile δ(γ) is convex,
+so chords through the values of any upper-bound profile bound the integrals for discontinuous profiles too, but only
+to second order (the Gaussian at σ = 2, α = 1.5: 0.67·h² relative for steps h in ε; 2e-12 would take ~2e7 profile
+values per integral, against ~10³ here).
 """
 
 from __future__ import annotations
