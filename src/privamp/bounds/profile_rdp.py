@@ -43,13 +43,11 @@ def _zero_point(log_delta: LogDelta, limit: float) -> float:
     if np.isneginf(call_log_delta(log_delta, np.array([0.0]))[0]):
         return 0.0
     lo, hi = 0.0, limit
-    mid = 0.5 * limit
-    while lo < mid < hi:
+    while lo < (mid := 0.5 * (lo + hi)) < hi:
         if np.isneginf(call_log_delta(log_delta, np.array([mid]))[0]):
             hi = mid
         else:
             lo = mid
-        mid = 0.5 * (lo + hi)
     return hi
 
 
@@ -83,8 +81,8 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         if upper >= _EPS_MAX:
             return math.inf
         upper = min(2.0 * upper, end)
-    i = int(np.argmax(gv))
-    bracket = (float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)]))
+    i = int(np.argmax(gv))  # never the last point: that one is below the maximum (by 80, or −inf at upper = end)
+    bracket = (float(grid[max(i - 1, 0)]), float(grid[i + 1]))
     res = optimize.minimize_scalar(lambda x: -float(g(np.array([x]))[0]), bounds=bracket)  # (to SciPy's 1e-5)
     mode, gstar = float(res.x), max(gmax, -float(res.fun))
 
@@ -94,7 +92,7 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
     edges = np.unique([0.0, bracket[0], mode, bracket[1], upper])
     total = 0.0
     for a, b in itertools.pairwise(edges.tolist()):
-        val, err, *flagged = integrate.quad(integrand, a, b, full_output=1, limit=500, epsabs=0.0, epsrel=1e-13)
+        val, err, *flagged = integrate.quad(integrand, a, b, full_output=True, limit=500, epsabs=0.0, epsrel=1e-13)
         # QUADPACK flags (a message after its report) round-off or the subdivision limit when it cannot reach 1e-13:
         # its estimate may then be low, so allow 1e-9 relative
         total += val + abs(err) + (_ROUNDOFF_SLACK * abs(val) if len(flagged) > 1 else 0.0)
