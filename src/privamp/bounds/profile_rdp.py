@@ -83,7 +83,6 @@ def _log_weighted_integral(log_delta: LogDelta, slope: float) -> float:
         upper = min(2.0 * upper, end)
     i = int(np.argmax(gv))  # never the last point: that one is below the maximum (by 80, or −inf at upper = end)
     bracket = (float(grid[max(i - 1, 0)]), float(grid[i + 1]))
-    # xatol 1e-12: at α ≥ 1e5 SciPy's default 1e-5 leaves the cut off a peak that narrow (10× QUADPACK's work)
     res = optimize.minimize_scalar(lambda x: -float(g(np.array([x]))[0]), bounds=bracket, options={"xatol": 1e-12})
     mode, gstar = float(res.x), max(gmax, -float(res.fun))
 
