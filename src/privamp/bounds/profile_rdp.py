@@ -116,7 +116,11 @@ _ROUNDOFF_SLACK = 1e-9
 
 
 def rdp_from_profile(alphas: ArrayLike, log_delta: LogDelta, log_delta_reverse: LogDelta | None = None) -> FloatArray:
-    """Upper bound on the RDP curve ε(α) from the (ε, δ) profiles of both directions (Theorem 6, eq. (9)).
+    """The RDP curve ε(α) from the (ε, δ) profiles of both directions (Theorem 6, eq. (9)), on the upper side.
+
+    Evidence: numerical, not certified. The theorem is exact, and the roundings are upward, but the integrals rest on
+    QUADPACK's error estimate and on the window's decay rule (:func:`_log_weighted_integral`): no finite set of
+    profile values bounds the tail. No route of privamp uses this function for a guarantee.
 
     Balle, Barthe & Gaboardi 2018, Theorem 6: with s = α − 1,
         φ(s) = 1 + s(s + 1) ∫_0^∞ (e^{sε} δ_→(e^ε) + e^{−(s+1)ε} δ_←(e^ε)) dε,   ε(α) = log φ(s) / s,
