@@ -157,12 +157,14 @@ class TiltedPMF:
     def roundoff(self, epsilon: float) -> float:
         """The round-off term of :meth:`delta` (0 on the optimistic side); non-increasing in ε up to its margin r (an
         upper bound on it on large grids, from the suffix sums)."""
-        if self.pessimistic and self.v.size >= FAST_POINTS:
+        if not self.pessimistic:
+            return 0.0
+        if self.v.size >= FAST_POINTS:
             fast = self._suffix.roundoff(epsilon)
             if fast is not None:
                 return fast
         _, log_w, size = self._log_weights(epsilon)
-        return self._roundoff(log_w, _rounding(size, log_w.size)) if self.pessimistic and log_w.size else 0.0
+        return self._roundoff(log_w, _rounding(size, log_w.size)) if log_w.size else 0.0
 
     @functools.cached_property
     def finite_mass(self) -> float:
